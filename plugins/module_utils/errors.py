@@ -1,0 +1,130 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Typed errors raised by the engine.
+
+The engine never calls fail_json: it raises one of these, and only modules
+turn them into a failure.  Every error that comes from a template or an
+environment can carry *where* it happened (file, path inside the document,
+line) so the message a user sees points at the offending line.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+def format_path(path):
+    """Render a path tuple like ('resources', 'srv', 'properties', 'networks', 0)
+    as Heat-ish dotted text: resources.srv.properties.networks[0]."""
+    out = ''
+    for part in path or ():
+        if isinstance(part, int):
+            out += '[%d]' % part
+        elif out:
+            out += '.' + str(part)
+        else:
+            out = str(part)
+    return out
+
+
+class StackersError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    def __init__(self, message, **details):
+        super(StackersError, self).__init__(message)
+        self.message = message
+        self.details = details
+
+    def __str__(self):
+        return self.message
+
+
+class LocatedError(StackersError):
+    """An error about a place in a document (template or environment).
+
+    ``path`` is a tuple of keys/indexes inside the document, ``filename`` the
+    file it came from and ``line`` (1-based) where that path starts, when
+    known.  ``str()`` gives ``file:line: path: message`` with the parts that
+    are known, so modules can show it as is.
+    """
+
+    def __init__(self, message, path=None, filename=None, line=None, **details):
+        super(LocatedError, self).__init__(message, **details)
+        self.path = tuple(path) if path else ()
+        self.filename = filename
+        self.line = line
+
+    def locate(self, filename=None, positions=None):
+        """Fill in file and line from a positions map (path -> (line, col))
+        when they are not known yet; the nearest known ancestor path wins.
+        Returns self so callers can ``raise err.locate(...)``."""
+        if self.filename is None and filename is not None:
+            self.filename = filename
+        if self.line is None and positions:
+            path = self.path
+            while True:
+                pos = positions.get(path)
+                if pos is not None:
+                    self.line = pos[0]
+                    break
+                if not path:
+                    break
+                path = path[:-1]
+        return self
+
+    @property
+    def where(self):
+        loc = ''
+        if self.filename:
+            loc = str(self.filename)
+            if self.line:
+                loc += ':%d' % self.line
+        elif self.line:
+            loc = 'line %d' % self.line
+        return loc
+
+    def __str__(self):
+        parts = []
+        if self.where:
+            parts.append(self.where)
+        if self.path:
+            parts.append(format_path(self.path))
+        parts.append(self.message)
+        return ': '.join(parts)
+
+
+class TemplateError(LocatedError):
+    """The template (or a file it uses) is invalid."""
+
+
+class EnvironmentError_(LocatedError):
+    """An environment file is invalid (named with a trailing underscore so it
+    never shadows the builtin)."""
+
+
+class ParameterError(LocatedError):
+    """A parameter declaration or value is invalid (Heat's
+    StackValidationFailed for parameters)."""
+
+
+class UnknownResourceType(TemplateError):
+    """A resource type Heat itself does not know."""
+
+
+class UnsupportedResourceType(StackersError):
+    """A type Heat knows but this collection does not implement (yet): refused
+    by anything that would create it."""
+
+
+class DependencyCycle(TemplateError):
+    """The resources' dependencies form a cycle; ``cycle`` lists them."""
+
+    def __init__(self, message, cycle=(), **kw):
+        super(DependencyCycle, self).__init__(message, **kw)
+        self.cycle = list(cycle)
+
+
+class ConstraintNotChecked(StackersError):
+    """A service-backed custom constraint could not be checked because no
+    cloud connection was given (reported, not fatal)."""
