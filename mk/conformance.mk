@@ -1,0 +1,46 @@
+# Conformance against real Heat: the oracle venv, differential/corpus tests, fuzz.
+# Included by the top-level Makefile (-include mk/*.mk).  Every variable here is
+# prefixed so it cannot clash with the including Makefile's own.
+#
+# Targets:
+#   heat-venv          .heat-venv/ with openstack-heat (the oracle), idempotent
+#   conformance        differential + corpus tests against the oracle
+#   fuzz               hypothesis fuzzing of validate (bounded, ~1 min)
+#   conformance-report agreement numbers per family (prints a table)
+#   conformance-clean  drop the oracle answer cache
+
+CONF_PYTHON      ?= python3
+CONF_DEV_PY      ?= .venv/bin/python
+HEAT_VENV        ?= .heat-venv
+HEAT_VERSION     ?= 27.0.1
+HEAT_CONSTRAINTS ?= tests/conformance/heat-oracle-constraints.txt
+HEAT_VENV_STAMP  := $(HEAT_VENV)/.stamp-openstack-heat-$(HEAT_VERSION)
+CONF_PYTEST_ARGS ?=
+
+.PHONY: heat-venv conformance fuzz conformance-report conformance-clean
+
+heat-venv: $(HEAT_VENV_STAMP)
+
+# The stamp is written last, so an interrupted build is redone from scratch.
+$(HEAT_VENV_STAMP): $(HEAT_CONSTRAINTS)
+	@test -n "$(HEAT_VENV)" && test "$(HEAT_VENV)" != "/"
+	rm -rf "$(HEAT_VENV)"
+	$(CONF_PYTHON) -m venv "$(HEAT_VENV)"
+	"$(HEAT_VENV)/bin/python" -m pip install --quiet --no-input \
+	    -c "$(HEAT_CONSTRAINTS)" "openstack-heat==$(HEAT_VERSION)"
+	"$(HEAT_VENV)/bin/python" -W ignore -c "import heat.engine.template"
+	touch "$@"
+
+conformance: $(HEAT_VENV_STAMP)
+	HEAT_ORACLE_PYTHON="$(abspath $(HEAT_VENV))/bin/python" \
+	    $(CONF_DEV_PY) -m pytest -q tests/conformance $(CONF_PYTEST_ARGS)
+
+fuzz:
+	$(CONF_DEV_PY) -m pytest -q tests/fuzz $(CONF_PYTEST_ARGS)
+
+conformance-report: $(HEAT_VENV_STAMP)
+	HEAT_ORACLE_PYTHON="$(abspath $(HEAT_VENV))/bin/python" \
+	    $(CONF_DEV_PY) tests/conformance/report.py
+
+conformance-clean:
+	rm -rf tests/conformance/.oracle-cache

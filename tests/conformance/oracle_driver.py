@@ -1,0 +1,88 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Batch front end of the shared Heat oracle, run with the oracle venv's Python.
+
+    python oracle_driver.py /path/to/heat_oracle.py < requests.jsonl
+
+Each request line: {"id", "template_text", "params", "environments": [TEXT...],
+"files", "fake_resources"}.  The shared oracle takes a single environment dict;
+Heat's API takes several environment files and merges them server side (with
+parameter_merge_strategies) before it builds the stack.  This driver does that
+merge with Heat's own code, the way the engine service does for
+``environment_files``, then hands the merged environment to the oracle.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import sys
+
+
+def _error(phase, exc):
+    return {"valid": False, "conditions": {}, "resources": {}, "outputs": {},
+            "resource_properties": {}, "dependency_order": [],
+            "error": {"phase": phase, "type": type(exc).__name__,
+                      "message": str(exc)}}
+
+
+def _merged_environment(oracle, req):
+    from heat.common import environment_format
+    from heat.common import environment_util
+    from heat.common import template_format
+    from heat.engine import template as heat_template
+
+    env = {"parameters": dict(req.get("params") or {})}
+    environment_format.default_for_missing(env)
+    texts = req.get("environments") or []
+    if not texts:
+        return env
+    files = dict(req.get("files") or {})
+    # A template Heat cannot even parse is reported by the oracle itself.
+    try:
+        tmpl = heat_template.Template(template_format.parse(req["template_text"]),
+                                      files=files)
+        schemata = tmpl.all_param_schemata(files)
+    except Exception:  # noqa: BLE001 - the oracle reports it
+        return env
+    names = []
+    for index, text in enumerate(texts):
+        name = "env%d.yaml" % index
+        files[name] = text
+        names.append(name)
+    environment_util.merge_environments(names, files, env, schemata)
+    return env
+
+
+def main(argv):
+    script = os.path.abspath(argv[0])
+    sys.path.insert(0, os.path.dirname(script))
+    import heat_oracle  # noqa: E402 - the shared oracle, found beside its path
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        try:
+            env = _merged_environment(heat_oracle, req)
+        except Exception as exc:  # noqa: BLE001 - every failure is an answer
+            out = _error("environment", exc)
+        else:
+            try:
+                out = heat_oracle.run(req["template_text"], env,
+                                      req.get("files"), req.get("fake_resources"))
+            except Exception as exc:  # noqa: BLE001
+                out = _error("oracle", exc)
+        out.pop("timing_s", None)
+        out.pop("dependency_order", None)
+        out["id"] = req.get("id")
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
