@@ -1,0 +1,236 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The module side of the collection: what every module shares.
+
+This is the one file under module_utils that knows Ansible.  It merges the
+connection options (doc fragment ``stackers.orchestration.openstack``) into a
+module's argument spec, opens the openstacksdk connection on first use, and
+turns the engine's typed errors into ``fail_json`` with the error's own
+message (which already names file, line and path).  The engine itself never
+sees AnsibleModule.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import traceback
+
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+
+from .errors import LocatedError, StackersError, format_path
+
+try:
+    import openstack
+    from openstack import exceptions as sdk_exceptions
+except ImportError:
+    openstack = None
+    sdk_exceptions = None
+    OPENSTACKSDK_IMPORT_ERROR = traceback.format_exc()
+else:
+    OPENSTACKSDK_IMPORT_ERROR = None
+
+COLLECTION_NAME = 'stackers.orchestration'
+COLLECTION_VERSION = '0.1.0'
+
+# Module option -> openstacksdk configuration key.  Only options the user set
+# are passed, so clouds.yaml and OS_* keep their say over everything else.
+_SDK_KEYS = (
+    ('auth_type', 'auth_type'),
+    ('region_name', 'region_name'),
+    ('interface', 'interface'),
+    ('validate_certs', 'verify'),
+    ('ca_cert', 'cacert'),
+    ('client_cert', 'cert'),
+    ('client_key', 'key'),
+    ('api_timeout', 'api_timeout'),
+)
+
+
+def openstack_argument_spec():
+    """The argument spec matching the ``openstack`` doc fragment."""
+    return dict(
+        cloud=dict(type='raw'),
+        auth=dict(type='dict', no_log=True),
+        auth_type=dict(type='str'),
+        region_name=dict(type='str'),
+        interface=dict(type='str', default='public', choices=['admin', 'internal', 'public'],
+                       aliases=['endpoint_type']),
+        validate_certs=dict(type='bool', aliases=['verify']),
+        ca_cert=dict(type='str', aliases=['cacert']),
+        client_cert=dict(type='str', aliases=['cert']),
+        client_key=dict(type='str', aliases=['key'], no_log=False),
+        api_timeout=dict(type='int'),
+    )
+
+
+def connection_given(params):
+    """True when the user named a cloud or gave credentials explicitly."""
+    return bool(params.get('cloud') or params.get('auth'))
+
+
+def sdk_config(params):
+    """The keyword arguments for ``openstack.connect`` built from the
+    connection options, keeping the unset ones out."""
+    config = {}
+    for option, key in _SDK_KEYS:
+        value = params.get(option)
+        if value is not None:
+            config[key] = value
+    cloud = params.get('cloud')
+    auth = params.get('auth')
+    if isinstance(cloud, dict):
+        merged = dict(cloud)
+        if auth:
+            merged['auth'] = dict(merged.get('auth') or {}, **auth)
+        merged.update(config)
+        return merged
+    if cloud is not None:
+        config['cloud'] = str(cloud)
+    if auth:
+        config['auth'] = dict(auth)
+    return config
+
+
+def openstack_connection(params):
+    """Open a connection from clouds.yaml / OS_CLOUD / the auth options.
+
+    Raises ImportError when openstacksdk is missing; the SDK's own errors
+    (unknown cloud, missing credentials) propagate.
+    """
+    if openstack is None:
+        raise ImportError(OPENSTACKSDK_IMPORT_ERROR)
+    return openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
+
+
+# Heat's service-backed custom constraints -> (SDK proxy, finder, what Heat
+# calls the missing thing in its message).  Names not listed stay "not
+# checked" even with a connection.
+_SERVICE_LOOKUPS = {
+    'nova.flavor': ('compute', 'find_flavor', 'Flavor'),
+    'nova.keypair': ('compute', 'find_keypair', 'Keypair'),
+    'nova.server': ('compute', 'find_server', 'Server'),
+    'glance.image': ('image', 'find_image', 'Image'),
+    'cinder.volume': ('block_storage', 'find_volume', 'Volume'),
+    'cinder.snapshot': ('block_storage', 'find_snapshot', 'VolumeSnapshot'),
+    'cinder.backup': ('block_storage', 'find_backup', 'Volume backup'),
+    'cinder.vtype': ('block_storage', 'find_type', 'VolumeType'),
+    'neutron.network': ('network', 'find_network', 'network'),
+    'neutron.subnet': ('network', 'find_subnet', 'subnet'),
+    'neutron.port': ('network', 'find_port', 'port'),
+    'neutron.router': ('network', 'find_router', 'router'),
+    'neutron.security_group': ('network', 'find_security_group', 'security_group'),
+    'neutron.subnetpool': ('network', 'find_subnet_pool', 'subnetpool'),
+    'neutron.address_scope': ('network', 'find_address_scope', 'address_scope'),
+    'neutron.qos_policy': ('network', 'find_qos_policy', 'policy'),
+    'neutron.segment': ('network', 'find_segment', 'segment'),
+    'octavia.loadbalancer': ('load_balancer', 'find_load_balancer', 'loadbalancer'),
+    'octavia.listener': ('load_balancer', 'find_listener', 'listener'),
+    'octavia.pool': ('load_balancer', 'find_pool', 'pool'),
+    'octavia.l7policy': ('load_balancer', 'find_l7_policy', 'l7policy'),
+    'octavia.flavor': ('load_balancer', 'find_flavor', 'flavor'),
+    'octavia.flavorprofile': ('load_balancer', 'find_flavor_profile', 'flavorprofile'),
+    'keystone.project': ('identity', 'find_project', 'project'),
+    'keystone.user': ('identity', 'find_user', 'user'),
+    'keystone.group': ('identity', 'find_group', 'group'),
+    'keystone.role': ('identity', 'find_role', 'role'),
+    'keystone.domain': ('identity', 'find_domain', 'domain'),
+    'keystone.service': ('identity', 'find_service', 'service'),
+}
+
+
+class CloudChecker(object):
+    """``checker(name, value)`` for the engine's custom constraints: asks
+    the cloud whether the named thing exists.
+
+    Returns True when the value was found, False when this constraint is not
+    one it can check (the engine then reports it as not checked), and raises
+    ValueError with Heat's meaning ("could not be found") when it is missing.
+    Answers are cached: a template often names the same image many times.
+    """
+
+    def __init__(self, conn):
+        self.conn = conn
+        self._seen = {}
+
+    def __call__(self, name, value):
+        lookup = _SERVICE_LOOKUPS.get(name)
+        if lookup is None:
+            return False
+        key = (name, str(value))
+        if key not in self._seen:
+            proxy, finder, label = lookup
+            found = getattr(getattr(self.conn, proxy), finder)(str(value), ignore_missing=True)
+            self._seen[key] = None if found is not None else 'The %s (%s) could not be found.' % (label, value)
+        if self._seen[key]:
+            raise ValueError(self._seen[key])
+        return True
+
+
+def error_details(err):
+    """A JSON-friendly description of an engine error, for the ``error``
+    key of a failed result (the message itself goes into ``msg``)."""
+    details = {'type': type(err).__name__}
+    if isinstance(err, LocatedError):
+        details['file'] = None if err.filename is None else str(err.filename)
+        details['line'] = err.line
+        details['path'] = format_path(err.path)
+    return details
+
+
+class StackersModule(object):
+    """Base of the collection's modules.
+
+    A module sets ``argument_spec`` (its own options) and ``module_kwargs``
+    (``supports_check_mode`` ...), implements ``run()`` returning the result
+    dict, and calls ``MyModule()()`` from ``main()``.  ``self.conn`` connects
+    on first use.
+    """
+
+    argument_spec = {}
+    module_kwargs = {}
+    module_class = AnsibleModule
+
+    def __init__(self):
+        spec = openstack_argument_spec()
+        spec.update(self.argument_spec)
+        self.ansible = self.module_class(argument_spec=spec, **self.module_kwargs)
+        self.params = self.ansible.params
+        self.check_mode = self.ansible.check_mode
+        self._conn = None
+
+    @property
+    def conn(self):
+        if self._conn is None:
+            if openstack is None:
+                self.ansible.fail_json(msg=missing_required_lib('openstacksdk'),
+                                       exception=OPENSTACKSDK_IMPORT_ERROR)
+            self._conn = openstack_connection(self.params)
+        return self._conn
+
+    def run(self):
+        raise NotImplementedError
+
+    def fail(self, msg, **kwargs):
+        self.ansible.fail_json(msg=msg, **kwargs)
+
+    def __call__(self):
+        try:
+            result = self.run()
+        except StackersError as err:
+            self.fail(str(err), error=error_details(err))
+        except Exception as err:  # pylint: disable=broad-except
+            # The SDK's errors (and keystoneauth's, which it does not wrap)
+            # carry a readable message; anything else is a bug worth a trace.
+            if _is_cloud_error(err):
+                self.fail('OpenStack error: %s' % err, error={'type': type(err).__name__},
+                          exception=traceback.format_exc())
+            raise
+        self.ansible.exit_json(**result)
+
+
+def _is_cloud_error(err):
+    if sdk_exceptions is not None and isinstance(err, sdk_exceptions.SDKException):
+        return True
+    return type(err).__module__.split('.')[0] == 'keystoneauth1'

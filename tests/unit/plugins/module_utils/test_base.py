@@ -1,0 +1,217 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""module_utils/base.py: connection options, SDK configuration, the cloud
+checker for service constraints and the error mapping of StackersModule."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+import yaml
+
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.stackers.orchestration.plugins.doc_fragments.openstack import ModuleDocFragment
+from ansible_collections.stackers.orchestration.plugins.module_utils import base
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    DependencyCycle,
+    StackersError,
+    TemplateError,
+)
+
+
+def test_argument_spec_matches_the_doc_fragment():
+    documented = yaml.safe_load(ModuleDocFragment.DOCUMENTATION)['options']
+    spec = base.openstack_argument_spec()
+    assert sorted(spec) == sorted(documented)
+    for name, doc in documented.items():
+        option = spec[name]
+        assert option['type'] == doc['type'], name
+        assert option.get('default') == doc.get('default'), name
+        assert option.get('choices') == doc.get('choices'), name
+        assert option.get('aliases', []) == doc.get('aliases', []), name
+
+
+@pytest.mark.parametrize('params, expected', [
+    ({}, {}),
+    ({'cloud': 'devstack'}, {'cloud': 'devstack'}),
+    ({'cloud': 'devstack', 'region_name': 'RegionTwo', 'interface': 'internal'},
+     {'cloud': 'devstack', 'region_name': 'RegionTwo', 'interface': 'internal'}),
+    ({'validate_certs': False, 'ca_cert': '/ca.pem', 'client_cert': '/c.pem', 'client_key': '/k.pem'},
+     {'verify': False, 'cacert': '/ca.pem', 'cert': '/c.pem', 'key': '/k.pem'}),
+    ({'auth': {'auth_url': 'http://k:5000/v3', 'username': 'u'}, 'auth_type': 'password', 'api_timeout': 30},
+     {'auth': {'auth_url': 'http://k:5000/v3', 'username': 'u'}, 'auth_type': 'password', 'api_timeout': 30}),
+    # A whole cloud given as a dict: auth keys given separately override its own.
+    ({'cloud': {'auth': {'auth_url': 'http://a:5000/v3', 'username': 'a'}, 'region_name': 'R1'},
+      'auth': {'username': 'b'}, 'region_name': 'R2'},
+     {'auth': {'auth_url': 'http://a:5000/v3', 'username': 'b'}, 'region_name': 'R2'}),
+    # Unset options (None) never hide what clouds.yaml says.
+    ({'cloud': None, 'auth': None, 'region_name': None, 'validate_certs': None}, {}),
+])
+def test_sdk_config(params, expected):
+    assert base.sdk_config(params) == expected
+
+
+@pytest.mark.parametrize('params, given', [
+    ({}, False),
+    ({'cloud': None, 'auth': None}, False),
+    ({'cloud': 'x'}, True),
+    ({'cloud': {'auth': {}}}, True),
+    ({'auth': {'auth_url': 'u'}}, True),
+    ({'region_name': 'R'}, False),
+])
+def test_connection_given(params, given):
+    assert base.connection_given(params) is given
+
+
+def test_openstack_connection_passes_the_config(monkeypatch):
+    calls = []
+
+    class FakeSDK(object):
+        @staticmethod
+        def connect(**kwargs):
+            calls.append(kwargs)
+            return 'conn'
+
+    monkeypatch.setattr(base, 'openstack', FakeSDK)
+    assert base.openstack_connection({'cloud': 'c', 'validate_certs': True}) == 'conn'
+    assert calls == [{'app_name': 'stackers.orchestration', 'app_version': base.COLLECTION_VERSION,
+                      'cloud': 'c', 'verify': True}]
+
+
+def test_openstack_connection_without_the_sdk(monkeypatch):
+    monkeypatch.setattr(base, 'openstack', None)
+    with pytest.raises(ImportError):
+        base.openstack_connection({})
+
+
+class FakeProxy(object):
+    def __init__(self, known, calls):
+        self.known = known
+        self.calls = calls
+
+    def __getattr__(self, finder):
+        def find(value, ignore_missing=False):
+            self.calls.append((finder, value, ignore_missing))
+            return {'id': value} if value in self.known else None
+        return find
+
+
+class FakeConn(object):
+    def __init__(self, known=()):
+        self.calls = []
+        self.compute = self.image = self.network = FakeProxy(set(known), self.calls)
+
+
+@pytest.mark.parametrize('name, value, outcome', [
+    ('nova.flavor', 'm1.tiny', True),
+    ('glance.image', 'cirros', True),
+    ('neutron.network', 'public', True),
+    ('nova.flavor', 'm9.huge', 'The Flavor (m9.huge) could not be found.'),
+    ('glance.image', 'nope', 'The Image (nope) could not be found.'),
+    ('neutron.network', 'nonet', 'The network (nonet) could not be found.'),
+    ('sahara.plugin', 'vanilla', False),
+])
+def test_cloud_checker(name, value, outcome):
+    checker = base.CloudChecker(FakeConn(known={'m1.tiny', 'cirros', 'public'}))
+    if isinstance(outcome, bool):
+        assert checker(name, value) is outcome
+    else:
+        with pytest.raises(ValueError) as err:
+            checker(name, value)
+        assert str(err.value) == outcome
+
+
+def test_cloud_checker_asks_once_per_value():
+    conn = FakeConn(known={'cirros'})
+    checker = base.CloudChecker(conn)
+    for _ in range(3):
+        assert checker('glance.image', 'cirros') is True
+        with pytest.raises(ValueError):
+            checker('glance.image', 'other')
+    assert conn.calls == [('find_image', 'cirros', True), ('find_image', 'other', True)]
+
+
+@pytest.mark.parametrize('err, expected', [
+    (StackersError('plain'), {'type': 'StackersError'}),
+    (TemplateError('bad', path=('resources', 'a', 'properties', 'x', 0), filename='t.yaml', line=4),
+     {'type': 'TemplateError', 'file': 't.yaml', 'line': 4, 'path': 'resources.a.properties.x[0]'}),
+    (DependencyCycle('cycle', cycle=['a', 'b'], path=('resources',)),
+     {'type': 'DependencyCycle', 'file': None, 'line': None, 'path': 'resources'}),
+])
+def test_error_details(err, expected):
+    assert base.error_details(err) == expected
+
+
+class Boom(Exception):
+    pass
+
+
+def _module_class(outcome):
+    class Module(base.StackersModule):
+        argument_spec = dict(name=dict(type='str', required=True))
+        module_kwargs = dict(supports_check_mode=True)
+
+        def run(self):
+            if isinstance(outcome, BaseException):
+                raise outcome
+            return dict(outcome, seen_name=self.params['name'], seen_check=self.check_mode)
+    return Module
+
+
+def _run(capsys, outcome, args):
+    with patch_module_args(args):
+        with pytest.raises(SystemExit) as exc:
+            _module_class(outcome)()()
+    return exc.value.code, json.loads(capsys.readouterr().out)
+
+
+def test_module_exits_with_the_run_result(capsys):
+    rc, result = _run(capsys, {'changed': True}, {'name': 'n', '_ansible_check_mode': True})
+    assert rc == 0
+    assert (result['changed'], result['seen_name'], result['seen_check']) == (True, 'n', True)
+    assert result['invocation']['module_args']['interface'] == 'public'
+
+
+def test_module_maps_stackers_errors_to_fail_json(capsys):
+    err = TemplateError('Unknown function "get_parm"', path=('outputs', 'o', 'value'), filename='t.yaml', line=9)
+    rc, result = _run(capsys, err, {'name': 'n'})
+    assert rc == 1
+    assert result['msg'] == 't.yaml:9: outputs.o.value: Unknown function "get_parm"'
+    assert result['error']['line'] == 9
+
+
+def test_module_reports_cloud_errors_readably(capsys):
+    from openstack import exceptions
+    rc, result = _run(capsys, exceptions.ConfigException('Cloud devstack was not found.'), {'name': 'n'})
+    assert rc == 1
+    assert result['msg'] == 'OpenStack error: Cloud devstack was not found.'
+
+
+def test_module_lets_bugs_propagate(capsys):
+    with pytest.raises(Boom):
+        _run(capsys, Boom('bug'), {'name': 'n'})
+
+
+def test_auth_is_never_echoed(capsys):
+    rc, result = _run(capsys, {}, {'name': 'n', 'auth': {'username': 'u', 'password': 'pa55w0rd-xyz'}})
+    assert rc == 0
+    assert 'pa55w0rd-xyz' not in json.dumps(result)
+
+
+def test_missing_sdk_fails_when_a_connection_is_needed(capsys, monkeypatch):
+    class NeedsConn(base.StackersModule):
+        def run(self):
+            return {'conn': str(self.conn)}
+
+    monkeypatch.setattr(base, 'openstack', None)
+    with patch_module_args({}):
+        with pytest.raises(SystemExit) as exc:
+            NeedsConn()()
+    result = json.loads(capsys.readouterr().out)
+    assert exc.value.code == 1
+    assert 'openstacksdk' in result['msg']
