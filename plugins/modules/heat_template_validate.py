@@ -1,0 +1,241 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: heat_template_validate
+short_description: Validate an OpenStack Heat (HOT) template without a Heat service
+version_added: 0.1.0
+description:
+  - Checks a Heat Orchestration Template, its environment files and parameter values the way
+    C(openstack orchestration template validate) does, but locally, with no Heat service.
+  - Returns the template's description, parameters and parameter groups in the shape that command prints.
+  - An invalid template fails the task with a message naming the file, the line and the path inside the document.
+  - Custom constraints that need a service (C(nova.flavor), C(glance.image), ...) are checked against the cloud only
+    when O(cloud) or O(auth) is given; otherwise they are listed in RV(not_checked).
+author:
+  - stackers.orchestration contributors
+extends_documentation_fragment:
+  - stackers.orchestration.template
+  - stackers.orchestration.openstack
+attributes:
+  check_mode:
+    support: full
+    description: Validation never changes anything; check mode returns the same result.
+  diff_mode:
+    support: none
+    description: Nothing changes, so there is nothing to show a difference of.
+'''
+
+EXAMPLES = r'''
+- name: Validate a template and its environment
+  stackers.orchestration.heat_template_validate:
+    template: templates/server.yaml
+    environment:
+      - templates/env/production.yaml
+    parameters:
+      flavor: m1.small
+  register: validated
+
+- name: Show the parameters the template takes
+  ansible.builtin.debug:
+    var: validated.Parameters
+
+- name: Validate and check service constraints (flavor, image, network) against the cloud
+  stackers.orchestration.heat_template_validate:
+    cloud: mycloud
+    template: templates/server.yaml
+    parameters:
+      image: cirros
+      flavor: m1.tiny
+
+- name: Give get_file contents from the playbook instead of the disk
+  stackers.orchestration.heat_template_validate:
+    template: templates/config.yaml
+    files:
+      scripts/boot.sh: "{{ lookup('ansible.builtin.file', 'boot.sh') }}"
+'''
+
+RETURN = r'''
+Description:
+  description: The template's C(description), or C(No description) when it has none (as Heat answers).
+  returned: success
+  type: str
+  sample: Boot one server on a private network
+Parameters:
+  description:
+    - The template's parameters, keyed by name, as C(openstack orchestration template validate) prints them.
+    - Each holds C(Type), C(Default) (when declared), C(Label), C(Description), C(NoEcho), C(Value) and the
+      constraint keys (C(AllowedValues), C(AllowedPattern), C(MinLength), C(MaxLength), C(MinValue),
+      C(MaxValue), C(CustomConstraint), C(ConstraintDescription)) that apply.
+    - Values of hidden parameters are masked, never returned in clear.
+  returned: success
+  type: dict
+  sample:
+    flavor:
+      Type: String
+      Default: m1.small
+      Label: flavor
+      Description: Flavor of the server
+      NoEcho: 'false'
+      CustomConstraint: nova.flavor
+      Value: m1.tiny
+ParameterGroups:
+  description: The template's C(parameter_groups), as declared (empty when there are none).
+  returned: success
+  type: list
+  elements: dict
+  sample:
+    - label: Server
+      description: What the server runs
+      parameters: [image, flavor]
+unsupported_types:
+  description:
+    - Resource types used by the template that Heat knows but this collection cannot create yet.
+    - A template using them validates, but creating its stack would fail.
+  returned: success
+  type: list
+  elements: raw
+  sample: []
+not_checked:
+  description:
+    - Parameter values whose custom constraint needs a cloud service and was not checked (no connection given).
+  returned: success
+  type: list
+  elements: raw
+  sample: []
+'''
+
+import os
+import traceback
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
+    CloudChecker,
+    StackersModule,
+    connection_given,
+)
+
+try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot.validate import validate_template
+except ImportError:
+    validate_template = None
+    ENGINE_IMPORT_ERROR = traceback.format_exc()
+else:
+    ENGINE_IMPORT_ERROR = None
+
+try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot.loader import load_file
+except ImportError:
+    load_file = None
+
+
+def hidden_parameter_names(template_path):
+    """Names of the parameters the template declares hidden (HOT ``hidden``,
+    CFN ``NoEcho``), read before validation so that their values are masked
+    even in an error message.  Any problem is left for validation to report."""
+    if load_file is None:
+        return set()
+    try:
+        data = load_file(template_path).data
+    except Exception:  # pylint: disable=broad-except
+        return set()
+    if not isinstance(data, dict):
+        return set()
+    names = set()
+    for section, flag in (('parameters', 'hidden'), ('Parameters', 'NoEcho')):
+        declared = data.get(section)
+        if not isinstance(declared, dict):
+            continue
+        for name, schema in declared.items():
+            if isinstance(schema, dict) and str(schema.get(flag, '')).lower() in ('true', 'yes', '1', 'on'):
+                names.add(name)
+    return names
+
+
+def secret_strings(value):
+    """The strings under which a hidden value could show up in a result."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, (list, tuple)):
+        out = set()
+        for item in value:
+            out |= secret_strings(item)
+        if value:
+            out.add(','.join(str(item) for item in value))
+        return out
+    if isinstance(value, dict):
+        out = set()
+        for item in value.values():
+            out |= secret_strings(item)
+        return out
+    text = str(value)
+    return {text} if text else set()
+
+
+class HeatTemplateValidate(StackersModule):
+    argument_spec = dict(
+        template=dict(type='path', required=True),
+        environment=dict(type='list', elements='path', default=[]),
+        parameters=dict(type='dict', default={}),
+        files=dict(type='dict', default={}),
+        allow_root=dict(type='path'),
+    )
+    module_kwargs = dict(supports_check_mode=True)
+
+    def hide(self, names):
+        values = self.params['parameters'] or {}
+        for name in names:
+            if name in values:
+                self.ansible.no_log_values.update(secret_strings(values[name]))
+
+    def constraint_checker(self):
+        """A checker for service-backed custom constraints, only when the user
+        asked for a cloud: validation must work offline."""
+        if not connection_given(self.params):
+            return None
+        return CloudChecker(self.conn)
+
+    def run(self):
+        if validate_template is None:
+            self.fail('The template engine of stackers.orchestration could not be imported: is a requirement '
+                      'from its requirements.txt missing on the host the module runs on?',
+                      exception=ENGINE_IMPORT_ERROR)
+        template = self.params['template']
+        if not os.path.isfile(template):
+            self.fail('%s: no such template file' % template)
+        self.hide(hidden_parameter_names(template))
+        root = self.params['allow_root'] or os.path.dirname(os.path.abspath(template))
+
+        answer = validate_template(
+            template,
+            environment=list(self.params['environment'] or ()),
+            parameters=dict(self.params['parameters'] or {}),
+            files=dict(self.params['files'] or {}),
+            root=root,
+            checker=self.constraint_checker(),
+        )
+
+        parameters = answer.get('Parameters') or {}
+        self.hide(name for name, shown in parameters.items()
+                  if isinstance(shown, dict) and str(shown.get('NoEcho', '')).lower() == 'true')
+        return dict(
+            changed=False,
+            Description=answer.get('Description'),
+            Parameters=parameters,
+            ParameterGroups=answer.get('ParameterGroups') or [],
+            unsupported_types=list(answer.get('UnsupportedTypes') or []),
+            not_checked=list(answer.get('NotChecked') or []),
+        )
+
+
+def main():
+    HeatTemplateValidate()()
+
+
+if __name__ == '__main__':
+    main()
