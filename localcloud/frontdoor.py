@@ -1,0 +1,294 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The front door: one port that every public catalog URL points at.
+
+It forwards each path prefix (/compute, /networking ...) to that service's process, unchanged
+and with the client's Host header, so the links services build point back here.  On the way it
+counts requests per route, adds the configured latency and answers injected faults.  The admin
+API lives under /_localcloud/ (no auth).
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import http.client
+import json
+import random
+import re
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+_ID = re.compile(r'^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+                 r'[0-9a-fA-F]{12}|\d+|req-[0-9a-f-]{36})$')
+# after these segments comes a name chosen by the user, not an id
+_NAMED = {'os-keypairs': '{name}', 'stacks': '{name}', 'resources': '{name}', 'outputs': '{name}'}
+_HOP = {'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
+        'trailers', 'transfer-encoding', 'upgrade', 'content-length'}
+ADMIN = '/_localcloud'
+
+
+def route_template(stype, path):
+    """'/v2.0/ports/<uuid>' -> '/v2.0/ports/{id}'; Swift paths -> '/v1/{account}/{container}/{object}'."""
+    if stype == 'object-store':
+        parts = path.split('/', 4)   # '', 'v1', account, container, object (may hold slashes)
+        if len(parts) > 2 and parts[1] == 'v1':
+            names = ['', 'v1', '{account}', '{container}', '{object}']
+            return '/'.join(n if p else '' for n, p in zip(names, parts))
+        return path
+    out = []
+    prev = ''
+    for seg in path.split('/'):
+        if seg and _ID.match(seg):
+            out.append('{id}')
+        elif seg and prev in _NAMED:
+            out.append(_NAMED[prev])
+        else:
+            out.append(seg)
+        prev = seg
+    return '/'.join(out)
+
+
+class FaultRule(object):
+    def __init__(self, raw):
+        if not isinstance(raw, dict) or 'path' not in raw:
+            raise ValueError('each rule needs at least "path" (a regular expression)')
+        self.method = (raw.get('method') or '').upper()
+        self.path = raw['path']
+        self.regex = re.compile(self.path)
+        self.status = int(raw.get('status', 503))
+        self.count = int(raw.get('count', 1))
+        self.after = int(raw.get('after', 0))
+        self.matched = 0
+        self.fired = 0
+
+    def hit(self, method, path):
+        """Count a matching request; True when this one is among after+1 .. after+count."""
+        if self.method and self.method != method:
+            return False
+        if not self.regex.search(path):
+            return False
+        self.matched += 1
+        if self.after < self.matched <= self.after + self.count:
+            self.fired += 1
+            return True
+        return False
+
+    def as_dict(self):
+        return {'method': self.method or None, 'path': self.path, 'status': self.status,
+                'count': self.count, 'after': self.after, 'matched': self.matched, 'fired': self.fired}
+
+
+class State(object):
+    """Counters and knobs, shared by the request threads."""
+
+    def __init__(self, latency_ms=0, fault_rate=0.0, seed=None):
+        self.lock = threading.Lock()
+        self.latency_ms = float(latency_ms)
+        self.fault_rate = float(fault_rate)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rules = []
+        self.requests = 0
+        self.by_route = {}
+
+    def reset_stats(self):
+        with self.lock:
+            self.requests = 0
+            self.by_route = {}
+
+    def stats(self):
+        with self.lock:
+            return {'requests': self.requests, 'by_route': dict(self.by_route)}
+
+    def account(self, method, stype, path):
+        """Count the request and decide its fate: (status to inject or None, latency seconds)."""
+        key = '%s %s %s' % (method, stype, route_template(stype, path))
+        with self.lock:
+            self.requests += 1
+            self.by_route[key] = self.by_route.get(key, 0) + 1
+            inject = None
+            for rule in self.rules:
+                if rule.hit(method, path) and inject is None:
+                    inject = rule.status
+            if inject is None and self.fault_rate > 0 and self.rng.random() < self.fault_rate:
+                inject = 503
+            return inject, self.latency_ms / 1000.0
+
+
+class FrontDoor(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+
+    def __init__(self, sock, routes, state, admin=None):
+        """routes: [(prefix, catalog type, backend port)]; admin: object with resources()/config()."""
+        self.routes = sorted(routes, key=lambda r: -len(r[0]))
+        self.state = state
+        self.admin = admin
+        ThreadingHTTPServer.__init__(self, sock.getsockname()[:2], Handler, bind_and_activate=False)
+        self.socket.close()
+        self.socket = sock
+        self.server_address = sock.getsockname()[:2]
+        self.socket.listen(self.request_queue_size)
+
+    def route(self, path):
+        for prefix, stype, port in self.routes:
+            if path == prefix or path.startswith(prefix + '/'):
+                return prefix, stype, port
+        return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+    server_version = 'localcloud'
+    sys_version = ''
+
+    def log_message(self, *args):
+        pass
+
+    def setup(self):
+        BaseHTTPRequestHandler.setup(self)
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _body(self):
+        if 'chunked' in self.headers.get('Transfer-Encoding', '').lower():
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b';')[0].strip() or b'0', 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b'\r\n', b'\n', b''):
+                        pass
+                    return b''.join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+        length = int(self.headers.get('Content-Length') or 0)
+        return self.rfile.read(length) if length else b''
+
+    def _reply(self, status, body, ctype='application/json', extra=()):
+        data = body if isinstance(body, bytes) else json.dumps(body, indent=1, sort_keys=True).encode()
+        self.send_response(status)
+        self.send_header('Content-Type', ctype)
+        self.send_header('Content-Length', str(len(data)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != 'HEAD':
+            self.wfile.write(data)
+
+    def _any(self):
+        path = self.path.split('?', 1)[0]
+        body = self._body()
+        if path == ADMIN or path.startswith(ADMIN + '/'):
+            return self._admin(path[len(ADMIN):], body)
+        target = self.server.route(path)
+        if target is None:
+            return self._reply(404, {'error': {'code': 404, 'message': 'no service at %s' % path}})
+        prefix, stype, port = target
+        inject, delay = self.server.state.account(self.command, stype, path[len(prefix):] or '/')
+        if delay:
+            time.sleep(delay)
+        if inject is not None:
+            return self._fault(inject)
+        self._forward(port, body)
+
+    def _fault(self, status):
+        if status == 0:
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        reason = http.client.responses.get(status, 'Injected')
+        self._reply(status, {'error': {'code': status, 'title': reason,
+                                       'message': 'localcloud: injected fault'}},
+                    extra=[('Retry-After', '0')] if status == 503 else ())
+
+    def _forward(self, port, body):
+        conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
+        try:
+            conn.connect()
+            conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
+            for k, v in self.headers.items():
+                if k.lower() not in _HOP:
+                    conn.putheader(k, v)
+            if body or self.command in ('POST', 'PUT', 'PATCH'):
+                conn.putheader('Content-Length', str(len(body)))
+            conn.endheaders(body or None)
+            resp = conn.getresponse()
+            headers = [(k, v) for k, v in resp.getheaders() if k.lower() not in _HOP]
+            length = resp.getheader('Content-Length')
+            no_body = self.command == 'HEAD' or resp.status in (204, 304) or 100 <= resp.status < 200
+            data = None
+            if not no_body and length is None:
+                data = resp.read()
+                length = str(len(data))
+            self.send_response_only(resp.status, resp.reason)
+            for k, v in headers:
+                self.send_header(k, v)
+            if length is not None:
+                self.send_header('Content-Length', length)
+            elif no_body and self.command != 'HEAD':
+                self.send_header('Content-Length', '0')
+            self.end_headers()
+            if no_body:
+                return
+            if data is not None:
+                self.wfile.write(data)
+                return
+            remaining = int(length)
+            while remaining > 0:
+                chunk = resp.read(min(remaining, 1 << 16))
+                if not chunk:
+                    break
+                self.wfile.write(chunk)
+                remaining -= len(chunk)
+            if remaining:
+                self.close_connection = True
+        except (OSError, http.client.HTTPException) as exc:
+            self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
+        finally:
+            conn.close()
+
+    def _admin(self, sub, body):
+        state = self.server.state
+        method = self.command
+        try:
+            payload = json.loads(body) if body.strip() else None
+        except ValueError:
+            return self._reply(400, {'error': 'body is not JSON'})
+        try:
+            if sub in ('', '/') and method == 'GET':
+                return self._reply(200, self.server.admin.info() if self.server.admin else {})
+            if sub == '/stats' and method == 'GET':
+                return self._reply(200, state.stats())
+            if sub == '/stats/reset' and method == 'POST':
+                state.reset_stats()
+                return self._reply(200, state.stats())
+            if sub == '/resources' and method == 'GET':
+                return self._reply(200, self.server.admin.resources())
+            if sub == '/config' and method in ('GET', 'POST'):
+                if method == 'POST':
+                    self.server.admin.configure(payload or {})
+                return self._reply(200, self.server.admin.config())
+            if sub == '/faults':
+                if method == 'POST':
+                    rules = [FaultRule(r) for r in (payload or [])]
+                    with state.lock:
+                        state.rules = rules
+                elif method == 'DELETE':
+                    with state.lock:
+                        state.rules = []
+                elif method != 'GET':
+                    return self._reply(405, {'error': 'method not allowed'})
+                with state.lock:
+                    return self._reply(200, [r.as_dict() for r in state.rules])
+        except (ValueError, TypeError, re.error) as exc:
+            return self._reply(400, {'error': str(exc)})
+        return self._reply(404, {'error': 'unknown admin path %s' % sub})
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_COPY = _any

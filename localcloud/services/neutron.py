@@ -1,0 +1,84 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Neutron: ML2 (flat + vxlan) with the agentless 'localbind' driver; router, qos, trunk, tag.
+
+The API runs with Keystone (authtoken) like a real neutron-server; no agents, fake:// RPC,
+SQLite whose schema is created from the models (the alembic chain does not run on SQLite).
+Port events go to Nova through its internal endpoint, as the service user.
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import sys
+
+from localcloud.services import _base
+
+CONF_TEMPLATE = """
+[DEFAULT]
+core_plugin = ml2
+service_plugins = router,qos,trunk,tag,segments
+auth_strategy = keystone
+transport_url = fake://
+api_paste_config = {venv}/etc/neutron/api-paste.ini
+log_file = {state}/neutron.log
+debug = false
+allow_overlapping_ips = true
+host = localcloud
+notify_nova_on_port_status_changes = true
+notify_nova_on_port_data_changes = true
+send_events_interval = 1
+dhcp_agent_notification = false
+[agent]
+report_interval = 0
+[database]
+connection = sqlite:///{state}/neutron.sqlite
+[ml2]
+type_drivers = flat,vlan,vxlan
+tenant_network_types = vxlan
+mechanism_drivers = localbind
+extension_drivers = port_security,qos
+[ml2_type_vxlan]
+vni_ranges = 1:10000
+[ml2_type_flat]
+flat_networks = *
+[ml2_type_vlan]
+network_vlan_ranges = physnet1:100:2000
+[oslo_policy]
+enforce_scope = false
+enforce_new_defaults = false
+[oslo_concurrency]
+lock_path = {state}/locks
+{authtoken}
+{nova}
+"""
+
+
+def main():
+    plan = _base.load_plan()
+    me = plan['services']['neutron']
+    state = os.path.join(plan['state_dir'], 'neutron')
+    conf = _base.write_file(os.path.join(state, 'neutron.conf'), CONF_TEMPLATE.format(
+        state=state, venv=sys.prefix, authtoken=_base.authtoken_section(plan),
+        nova=_base.service_auth_section(plan, 'nova', 'endpoint_type = internal')))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    '_entrypoints'))
+    from oslo_service import backend
+    backend.init_backend(backend.BackendType.THREADING)
+    _base.sqlite_locking()
+    sys.argv[1:] = ['--config-file', conf]
+    from neutron import server
+    server._init_configuration(prog='neutron-server')
+    from neutron.db.migration.models import head
+    from neutron_lib.db import api as db_api
+    head.get_metadata().create_all(db_api.CONTEXT_WRITER.get_engine())
+    from neutron.server import api
+    app = api.api_server()
+    _base.quiet_logging()
+    _base.serve(app, me['port'], me['prefix'], 'neutron')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
