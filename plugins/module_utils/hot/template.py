@@ -1,0 +1,263 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A parsed HOT template: its version, its sections, and the parser that
+turns ``{function: args}`` maps into Function objects.
+
+``Template.load`` checks what can be checked without parameters: the
+version (CFN formats are recognised and refused), the top-level sections,
+and the shape of every resource and output (allowed keys, ``type`` and
+``value`` present).  Everything that needs parameter values or conditions
+(resource fields, references, functions) is checked by stack.py.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import base64
+import os
+from urllib import parse as urlparse
+
+from ..errors import StackersError, TemplateError
+from . import functions as fns
+from . import loader, versions
+
+_SCALARS = frozenset([str, int, float, bool, type(None)])
+
+
+def _load_document(source, filename):
+    if isinstance(source, loader.Document):
+        return source
+    if isinstance(source, dict):
+        return loader.Document(source, {}, filename)
+    if isinstance(source, bytes):
+        return loader.load_text(source, filename=filename)
+    if isinstance(source, str):
+        if '\n' not in source and not source.lstrip().startswith('{') and os.path.isfile(source):
+            doc = loader.load_file(source)
+            if filename:
+                doc.filename = filename
+            return doc
+        return loader.load_text(source, filename=filename)
+    raise TemplateError('A template must be a file name, text, a map or a Document, not %s'
+                        % type(source).__name__, filename=filename)
+
+
+def detect_version(doc):
+    """The canonical HOT version of a loaded document (Heat's rules: exactly
+    one version key with a string value; CFN formats are refused)."""
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error(TemplateError, 'The template is not a JSON object or a YAML mapping')
+    keys = (versions.HOT_KEY,) + versions.CFN_KEYS
+    if not any(k in data for k in keys):
+        raise doc.error(TemplateError, 'Template format version not found: a HOT template '
+                        'starts with "%s: <date>"' % versions.HOT_KEY)
+    present = [k for k in keys if isinstance(data.get(k), str)]
+    if len(present) > 1:
+        raise doc.error(TemplateError, 'Ambiguous template versions (%s)' % ', '.join(present),
+                        (present[1],))
+    if not present:
+        key = next(k for k in keys if k in data)
+        raise doc.error(TemplateError, 'The template version was not provided: "%s" must be '
+                        'a string such as 2018-08-31' % key, (key,))
+    key = present[0]
+    if key in versions.CFN_KEYS:
+        raise doc.error(TemplateError, 'CloudFormation-format templates (%s: %s) are not '
+                        'supported; only HOT templates (%s) are'
+                        % (key, data[key], versions.HOT_KEY), (key,))
+    return versions.canonical_version(data[key], path=(key,), filename=doc.filename,
+                                      line=doc.line_of((key,)))
+
+
+class Template(object):
+    """A HOT template of a known version, checked for shape."""
+
+    def __init__(self, doc, files=None, root=None):
+        self.doc = doc
+        self.filename = doc.filename
+        self.version = detect_version(doc)
+        self.info = versions.VERSIONS[self.version]
+        self.functions = fns.table(self.info.functions)
+        self.condition_functions = fns.table(self.info.condition_functions)
+        self.files = files if files is not None else {}
+        self.base_dir = (os.path.dirname(os.path.abspath(doc.filename))
+                         if doc.filename else None)
+        self.root = os.path.realpath(root) if root else None
+        self._file_cache = {}
+        self._check_shape()
+
+    @classmethod
+    def load(cls, source, filename=None, files=None, root=None):
+        """Load from a path, text, dict or Document and check its shape."""
+        if isinstance(source, Template):
+            return source
+        return cls(_load_document(source, filename), files=files, root=root)
+
+    # -- sections ----------------------------------------------------------
+    @property
+    def data(self):
+        return self.doc.data
+
+    def section(self, name, default=None):
+        """A section's raw data; an empty (null) section gives ``default``."""
+        value = self.doc.data.get(name)
+        return default if value is None else value
+
+    @property
+    def description(self):
+        return self.section('description', 'No description')
+
+    @property
+    def resources(self):
+        return self.section('resources', {})
+
+    @property
+    def outputs(self):
+        return self.section('outputs', {})
+
+    @property
+    def parameters(self):
+        return self.section('parameters', {})
+
+    @property
+    def has_conditions(self):
+        return self.info.has_conditions
+
+    def error(self, message, path=(), cls=TemplateError, **kw):
+        return self.doc.error(cls, message, tuple(path), **kw)
+
+    def locate(self, err):
+        """Fill file and line into a located error raised about this template."""
+        if isinstance(err, StackersError) and hasattr(err, 'locate'):
+            if err.filename is None or err.filename == self.filename:
+                err.locate(self.filename, self.doc.positions)
+        return err
+
+    def _check_shape(self):
+        data = self.doc.data
+        for key in data:
+            if key not in self.info.sections:
+                raise self.error('"%s" is not a valid top-level section in HOT %s (valid: %s)'
+                                 % (key, self.version, ', '.join(sorted(self.info.sections))),
+                                 (key,))
+        resources = self.resources
+        if not isinstance(resources, dict):
+            raise self.error('"resources" must be a map of resource definitions, not %s'
+                             % type(resources).__name__, ('resources',))
+        allowed = self.info.resource_keys
+        for name, defn in resources.items():
+            path = ('resources', name)
+            if not isinstance(defn, dict):
+                if not defn:
+                    raise self.error('Resource "%s" must contain a "type" key' % name, path)
+                raise self.error('"resources" must be a map of resource maps; "%s" is a %s'
+                                 % (name, type(defn).__name__), path)
+            for key in defn:
+                if key not in allowed:
+                    raise self.error('"%s" is not a valid keyword inside a resource definition '
+                                     'in HOT %s (valid: %s)'
+                                     % (key, self.version, ', '.join(allowed)), path + (key,))
+            if not defn.get('type'):
+                raise self.error('Resource "%s" must contain a non-empty "type" key' % name, path)
+        outputs = self.outputs
+        if not isinstance(outputs, dict):
+            raise self.error('"outputs" must be a map of output definitions, not %s'
+                             % type(outputs).__name__, ('outputs',))
+        allowed = self.info.output_keys
+        for name, defn in outputs.items():
+            path = ('outputs', name)
+            if not isinstance(defn, dict):
+                raise self.error('Output definitions must be maps; "%s" is a %s'
+                                 % (name, type(defn).__name__), path)
+            for key in defn:
+                if key not in allowed:
+                    raise self.error('"%s" is not a valid keyword inside an output definition '
+                                     'in HOT %s (valid: %s)'
+                                     % (key, self.version, ', '.join(allowed)), path + (key,))
+            if 'value' not in defn:
+                raise self.error('Output "%s" must contain a "value" key' % name, path)
+
+    # -- parsing -------------------------------------------------------------
+    def parse(self, snippet, path=(), stack=None):
+        """Replace every function call this version knows by a Function."""
+        return self._parse(snippet, tuple(path), self.functions, stack)
+
+    def parse_condition(self, snippet, path=(), stack=None):
+        """The same with the table of condition functions."""
+        return self._parse(snippet, tuple(path), self.condition_functions, stack)
+
+    def _parse(self, snippet, path, table, stack):
+        cls = type(snippet)
+        if cls is dict:
+            if len(snippet) == 1:
+                for name, args in snippet.items():
+                    fn = table.get(name)
+                    if fn is not None:
+                        fpath = path + (name,)
+                        if fn.macro:
+                            return fn(stack, name, args, fpath,
+                                      parse=lambda s, p: self._parse(s, p, table, stack))
+                        if type(args) not in _SCALARS:
+                            args = self._parse(args, fpath, table, stack)
+                        return fn(stack, name, args, fpath)
+            parse = self._parse
+            return dict((k, v if type(v) in _SCALARS else parse(v, path + (k,), table, stack))
+                        for k, v in snippet.items())
+        if cls is list or cls is tuple:
+            parse = self._parse
+            return [v if type(v) in _SCALARS else parse(v, path + (i,), table, stack)
+                    for i, v in enumerate(snippet)]
+        return snippet
+
+    # -- files ---------------------------------------------------------------
+    def get_file(self, name, path=()):
+        """Content for ``get_file`` (and provider templates): from ``files``,
+        else read from disk relative to the template, inside the allowed
+        tree (``root``, by default the template's own directory)."""
+        if name in self._file_cache:
+            return self._file_cache[name]
+        content = self.files.get(name)
+        if content is None:
+            content = self._read_file(name, path)
+        self._file_cache[name] = content
+        return content
+
+    def _read_file(self, name, path):
+        if '://' in name and not name.startswith('file://'):
+            raise self.error('get_file: cannot fetch "%s"; only local files and the "files" '
+                             'map are supported' % name, path)
+        if name.startswith('file://'):
+            target = urlparse.unquote(urlparse.urlsplit(name).path)
+        else:
+            base = self.base_dir or self.root
+            if base is None:
+                raise self.error('get_file: "%s" is not in the "files" map (and the template '
+                                 'has no directory to read it from)' % name, path)
+            target = os.path.join(base, name)
+        target = os.path.realpath(target)
+        tree = self.root or (os.path.realpath(self.base_dir) if self.base_dir else None)
+        if tree is None or not (target == tree or target.startswith(tree.rstrip(os.sep) + os.sep)):
+            raise self.error('get_file: "%s" is outside the directory tree templates may read '
+                             '(%s)' % (name, tree), path)
+        key = 'file://' + target
+        if key in self.files:
+            return self.files[key]
+        try:
+            with open(target, 'rb') as handle:
+                raw = handle.read(loader.MAX_TEMPLATE_SIZE + 1)
+        except (IOError, OSError) as exc:
+            raise self.error('get_file: "%s" was not found in the "files" map, and reading %s '
+                             'failed: %s' % (name, target, exc.strerror or exc), path)
+        if len(raw) > loader.MAX_TEMPLATE_SIZE:
+            raise self.error('get_file: %s is larger than %d bytes'
+                             % (target, loader.MAX_TEMPLATE_SIZE), path)
+        try:
+            return raw.decode('utf-8')
+        except UnicodeDecodeError:
+            # Binary content travels base64-encoded, as the heat client sends it.
+            return base64.b64encode(raw).decode('ascii')
+
+    def __repr__(self):
+        return '<Template %s %s>' % (self.version, self.filename or '')
