@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from ..errors import LocatedError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
-from .stack_inputs import build_parameters, resolve_type, type_attributes
+from .stack_inputs import attribute_allowed, build_parameters, check_properties, resolve_type
 from .template import Template
 
 
@@ -282,8 +282,7 @@ class StackDefinition(object):
         return dict((k, v) for k, v in (data.get('attrs') or {}).items() if k != 'show')
 
     def check_attribute(self, name, attr, path):
-        names = type_attributes(self.resources[name])
-        if names is not None and attr not in names and attr != 'show':
+        if not attribute_allowed(self.resources[name], attr):
             raise TemplateError('Resource "%s" (%s) has no attribute "%s"'
                                 % (name, self.resources[name].type, attr), path=path)
 
@@ -335,9 +334,7 @@ class StackDefinition(object):
             return  # adopted resources are checked against the cloud, not here
         for key in ('properties', 'metadata', 'deletion_policy', 'update_policy', 'external_id'):
             fns.validate(getattr(defn, key))
-        if strict and defn.properties:
-            for value in defn.properties.values():
-                fns.resolve(value, nullable=True)
+        check_properties(defn, resolve_values=strict)
 
 
 class _Locator(object):

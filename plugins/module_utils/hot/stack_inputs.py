@@ -16,19 +16,15 @@ __metaclass__ = type
 from collections.abc import Mapping
 
 from ..errors import TemplateError, UnknownResourceType
+from . import functions as fns
+from . import registry as _registry
 
 try:
     from . import parameters as _parameters
 except ImportError:  # pragma: no cover - until parameters.py lands
     _parameters = None
-try:
-    from . import resource_types as _resource_types
-except ImportError:  # pragma: no cover - until resource_types.py lands
-    _resource_types = None
 
 PSEUDO_PARAMETERS = ('OS::stack_name', 'OS::stack_id', 'OS::project_id')
-# Provider templates: a type that names a template file.
-_TEMPLATE_SUFFIXES = ('.yaml', '.template')
 
 
 def _is_parameters_object(value):
@@ -96,44 +92,69 @@ class _PlainParameters(Mapping):
 
 
 def resolve_type(stack, defn):
-    """Check a resource's type the way Heat finds its class: the registry
-    first (aliases, provider templates, OS::Heat::None mappings), then the
-    catalogue of types Heat knows.  Returns the registry's answer (or the
-    type name when there is no environment)."""
-    info = None
-    registry = getattr(stack.environment, 'registry', None)
-    type_name = defn.type
-    if registry is not None:
-        info = registry.resolve(defn.type, resource_name=defn.name)
-        if getattr(info, 'template', None) or getattr(info, 'is_none', False):
-            return info
-        type_name = getattr(info, 'type_name', None) or defn.type
-    if type_name.endswith(_TEMPLATE_SUFFIXES):
-        # A provider template named directly: it must be readable.
-        stack.get_file(type_name, defn.path + ('type',))
-        return info or type_name
-    if _resource_types is not None and not _resource_types.is_known(type_name):
-        raise UnknownResourceType('The resource type "%s" could not be found' % type_name,
-                                  path=defn.path + ('type',))
-    return info or type_name
-
-
-def type_attributes(defn):
-    """The attribute names of a resource's type, or None when any name may
-    be valid (unknown catalogue, provider templates, dynamic attributes)."""
-    if _resource_types is None:
-        return None
-    info = defn.type_info
-    if info is not None and not isinstance(info, str):
-        if getattr(info, 'template', None) or getattr(info, 'is_none', False):
-            return None
-        name = getattr(info, 'type_name', None) or defn.type
-    else:
-        name = defn.type
-    attributes = getattr(_resource_types, 'attribute_names', None)
-    if attributes is None:
-        return None
+    """Find a resource's implementation the way Heat finds its class: the
+    environment's registry (aliases, wildcards, provider templates, types
+    mapped to OS::Heat::None), then the catalogue of types Heat knows.
+    Returns the registry's ResourceInfo; UnknownResourceType if none."""
+    reg = getattr(stack.environment, 'registry', None)
+    if reg is None:
+        reg = _registry.Registry()
+    path = defn.path + ('type',)
     try:
-        return attributes(name)
-    except (KeyError, TemplateError):
+        info = reg.resolve(defn.type, resource_name=defn.name)
+    except (UnknownResourceType, TemplateError) as exc:
+        if not exc.path and exc.filename is None:
+            exc.path = path
+        raise
+    if info.template and info.template == defn.type:
+        # A provider template named in the template itself: the client
+        # reads it next to the template, so it must be there.
+        stack.get_file(defn.type, path)
+    return info
+
+
+def _heat_type(defn):
+    info = defn.type_info
+    if info is None or getattr(info, 'template', None) or not getattr(info, 'plugin', None):
         return None
+    return info.heat_type
+
+
+def attribute_allowed(defn, attr):
+    """Whether ``get_attr`` may name ``attr`` on this resource (Heat checks
+    the type's attribute schema unless the type resolves names itself;
+    provider templates accept any name)."""
+    heat_type = _heat_type(defn)
+    if heat_type is None:
+        return True
+    return heat_type.has_attribute(attr)
+
+
+def check_properties(defn, resolve_values):
+    """Heat's structural property checks against the type's schema: unknown
+    names always; with ``resolve_values`` (stack create) every value is
+    resolved and required properties must be given.  Value types and
+    constraints are the resource plugins' business."""
+    heat_type = _heat_type(defn)
+    props = defn.properties or {}
+    path = defn.path + ('properties',)
+    if heat_type is None or heat_type.is_none:
+        if resolve_values:
+            for key, value in props.items():
+                fns.resolve(value, nullable=True)
+        return
+    schema = heat_type.properties
+    for key in props:
+        if key not in schema:
+            raise TemplateError('Unknown property "%s" for a resource of type %s'
+                                % (key, defn.type), path=path + (key,))
+    for key, prop in schema.items():
+        given = key in props
+        if resolve_values:
+            value = fns.resolve(props[key], nullable=True) if given else Ellipsis
+            if value is Ellipsis and prop.required and prop.default is None:
+                raise TemplateError('Property "%s" of resource "%s" (%s) is required but not '
+                                    'given' % (key, defn.name, defn.type), path=path)
+        if given and not prop.implemented:
+            raise TemplateError('Property "%s" of %s is not implemented'
+                                % (key, defn.type), path=path + (key,))

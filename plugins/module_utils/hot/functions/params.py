@@ -12,6 +12,13 @@ from collections.abc import Mapping, Sequence
 from .base import Function, resolve
 
 
+def _declared(parameters, name):
+    try:
+        return name in parameters
+    except TypeError:
+        return False
+
+
 class GetParam(Function):
     """``get_param: name`` or ``get_param: [name, key_or_index, ...]``.
 
@@ -20,6 +27,16 @@ class GetParam(Function):
     """
 
     __slots__ = ()
+
+    def validate(self):
+        super(GetParam, self).validate()
+        # A literal name must be declared: Heat finds out only when the value
+        # is needed (stack create), but the template is broken either way.
+        args = self.args
+        name = args[0] if isinstance(args, list) and args else args
+        if isinstance(name, str) and self.stack is not None \
+                and not _declared(self.stack.parameters, name):
+            raise self.error('Parameter "%s" is not defined in this template' % name)
 
     def result(self):
         stack = self.need_stack()

@@ -1,0 +1,190 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Entry points: ``validate_template`` (what ``openstack orchestration
+template validate`` answers) and ``inspect`` (everything the Heat oracle
+reports, in its shape, for differential tests)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ..engine import graph as _graph
+from ..errors import StackersError, TemplateError
+from .stack import StackDefinition
+from .template import Template
+
+try:
+    from . import environment as _environment
+except ImportError:  # pragma: no cover - environment.py is part of the collection
+    _environment = None
+try:
+    from . import parameter_groups as _parameter_groups
+except ImportError:  # pragma: no cover - until parameter_groups.py lands
+    _parameter_groups = None
+
+# heat.conf max_resources_per_stack: template validate refuses bigger ones.
+MAX_RESOURCES_PER_STACK = 1000
+
+
+def load_environment(environment, files=None, param_types=None, parameters=None):
+    """One Environment from a list of environment sources (merged in order as
+    with ``-e a -e b``), a single source, an Environment, or nothing."""
+    if environment is None or environment == () or environment == []:
+        return None
+    if _environment is None:
+        raise TemplateError('Environments are not supported by this installation')
+    if isinstance(environment, _environment.Environment):
+        return environment
+    if not isinstance(environment, (list, tuple)):
+        environment = [environment]
+    return _environment.merge_environments(list(environment), files=files,
+                                           param_types=param_types, parameters=parameters)
+
+
+def _param_types(template):
+    section = template.parameters
+    if not isinstance(section, dict):
+        return None
+    return dict((name, raw.get('type') if isinstance(raw, dict) else None)
+                for name, raw in section.items())
+
+
+def _definition(template, environment, parameters, files, root, checker, **kw):
+    tmpl = Template.load(template, files=files, root=root)
+    env = load_environment(environment, files=tmpl.files, param_types=_param_types(tmpl))
+    return StackDefinition(tmpl, environment=env, parameters=parameters, files=tmpl.files,
+                           checker=checker, **kw)
+
+
+def _parameter_output(params):
+    out = getattr(params, 'validate_output', None)
+    if out is not None:
+        return out()
+    return dict((name, {'Value': params[name]}) for name in params
+                if not str(name).startswith('OS::'))
+
+
+def _parameter_groups_output(sd):
+    raw = sd.template.data.get('parameter_groups')
+    if raw is None:
+        return []
+    if _parameter_groups is not None:
+        schemas = getattr(sd.parameters, 'schemas', None)
+        _parameter_groups.validate_parameter_groups(raw, schemas, sd.template.doc)
+    return raw
+
+
+def _unsupported_types(sd):
+    """Types Heat knows that the collection cannot create (yet)."""
+    try:
+        from .. import resources as _plugins
+    except ImportError:  # pragma: no cover
+        return []
+    supported = getattr(_plugins, 'is_supported', None)
+    if supported is None:
+        return []
+    names = set()
+    for defn in sd.resources.values():
+        info = defn.type_info
+        plugin = getattr(info, 'plugin', None)
+        if plugin and not getattr(info, 'is_none', False) and not supported(plugin):
+            names.add(plugin)
+    return sorted(names)
+
+
+def validate_template(template, environment=(), parameters=None, files=None, root=None,
+                      checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False):
+    """Validate as ``openstack orchestration template validate`` does and
+    answer as it does (Description, Parameters, ParameterGroups), plus
+    ``UnsupportedTypes`` and ``NotChecked``.
+
+    Beyond Heat's template validate, references to undeclared parameters are
+    refused here (Heat refuses them only when the stack is created).
+    ``strict`` validates as stack create does (parameter values, every
+    property resolved).  Raises a StackersError (with file and line where
+    known) for an invalid template."""
+    sd = _definition(template, environment, parameters, files, root, checker)
+    if max_resources is not None and max_resources >= 0 \
+            and len(sd.template.resources) > max_resources:
+        raise sd.template.error('The template has %d resources; a stack may hold at most %d'
+                                % (len(sd.template.resources), max_resources), ('resources',))
+    sd.validate(strict=strict, graph_builder=_graph.build_graph)
+    groups = _parameter_groups_output(sd)
+    not_checked = getattr(sd.parameters, 'not_checked', None)
+    return {
+        'Description': sd.template.description,
+        'Parameters': _parameter_output(sd.parameters),
+        'ParameterGroups': groups,
+        'UnsupportedTypes': _unsupported_types(sd),
+        'NotChecked': list(not_checked() if callable(not_checked) else not_checked or []),
+    }
+
+
+def _error(exc, phase):
+    return {'phase': phase, 'type': type(exc).__name__, 'message': str(exc)}
+
+
+def inspect(template, environment=(), parameters=None, files=None, root=None, checker=None,
+            resource_data=None, stack_name='oracle_stack'):
+    """What the Heat oracle reports for the same inputs, in its shape:
+    ``valid``, ``error`` ({phase, type, message} or None), ``conditions``,
+    ``resources`` ({name: {type, requires}}), ``outputs`` ({name: {value} |
+    {unresolved: [...]} | {error}}), ``resource_properties`` and
+    ``parameters``.  Never raises for an invalid template."""
+    result = {'valid': False, 'error': None, 'conditions': {}, 'resources': {},
+              'outputs': {}, 'resource_properties': {}}
+    try:
+        sd = _definition(template, environment, parameters, files, root, checker,
+                         resource_data=resource_data, stack_name=stack_name)
+    except StackersError as exc:
+        result['error'] = _error(exc, 'parse')
+        return result
+    try:
+        sd.validate(strict=True, graph_builder=_graph.build_graph)
+        result['valid'] = True
+    except StackersError as exc:
+        result['error'] = _error(exc, 'validate')
+    _inspect_parts(sd, result)
+    return result
+
+
+def _inspect_parts(sd, result):
+    try:
+        result['parameters'] = dict((k, sd.parameters[k]) for k in sd.parameters
+                                    if not str(k).startswith('OS::'))
+    except StackersError as exc:
+        result['parameters_error'] = _error(exc, 'parameters')
+    try:
+        for name in sd.conditions:
+            result['conditions'][name] = sd.conditions.is_enabled(name)
+    except StackersError as exc:
+        result['conditions_error'] = _error(exc, 'conditions')
+    try:
+        sd.compute_references()
+        for name, defn in sd.resources.items():
+            result['resources'][name] = {'type': defn.type, 'requires': sorted(defn.requires)}
+    except StackersError as exc:
+        result['dependency_error'] = _error(exc, 'dependencies')
+        return
+    for name in sd.resources:
+        try:
+            result['resource_properties'][name] = sd.resolve_properties(name)
+        except StackersError as exc:
+            result['resource_properties'][name] = {'error': _error(exc, 'properties')}
+    try:
+        outputs = sd.outputs
+    except StackersError as exc:
+        result['outputs_error'] = _error(exc, 'outputs')
+        return
+    known = set(sd.resource_data)
+    for name, out in outputs.items():
+        missing = [r for r in out.required_resources() if r not in known]
+        if missing:
+            result['outputs'][name] = {'unresolved': missing}
+            continue
+        try:
+            result['outputs'][name] = {'value': out.resolve()}
+        except StackersError as exc:
+            result['outputs'][name] = {'error': _error(exc, 'output')}
+
