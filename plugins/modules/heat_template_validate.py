@@ -19,7 +19,7 @@ description:
   - Custom constraints that need a service (C(nova.flavor), C(glance.image), ...) are checked against the cloud only
     when O(cloud) or O(auth) is given; otherwise they are listed in RV(not_checked).
 author:
-  - stackers.orchestration contributors
+  - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.template
   - stackers.orchestration.openstack
@@ -202,8 +202,9 @@ class HeatTemplateValidate(StackersModule):
 
     def run(self):
         if validate_template is None:
-            self.fail('The template engine of stackers.orchestration could not be imported: is a requirement '
-                      'from its requirements.txt missing on the host the module runs on?',
+            cause = (ENGINE_IMPORT_ERROR or '').strip().splitlines()[-1:] or ['']
+            self.fail('The template engine of stackers.orchestration could not be imported (%s): is a requirement '
+                      'from its requirements.txt missing on the host the module runs on?' % cause[0],
                       exception=ENGINE_IMPORT_ERROR)
         template = self.params['template']
         if not os.path.isfile(template):

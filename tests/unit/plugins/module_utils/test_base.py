@@ -129,7 +129,7 @@ def test_cloud_checker(name, value, outcome):
 def test_cloud_checker_asks_once_per_value():
     conn = FakeConn(known={'cirros'})
     checker = base.CloudChecker(conn)
-    for _ in range(3):
+    for dummy in range(3):
         assert checker('glance.image', 'cirros') is True
         with pytest.raises(ValueError):
             checker('glance.image', 'other')
