@@ -20,6 +20,7 @@ import traceback
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from .errors import LocatedError, StackersError, format_path
+from .hot.constraints import NOT_CHECKED
 
 try:
     import openstack
@@ -141,13 +142,15 @@ _SERVICE_LOOKUPS = {
 
 
 class CloudChecker(object):
-    """``checker(name, value)`` for the engine's custom constraints: asks
-    the cloud whether the named thing exists.
+    """``checker(name, value)`` for the engine's service-backed custom
+    constraints (contract in hot/constraints.py): asks the cloud whether the
+    named thing exists.
 
-    Returns True when the value was found, False when this constraint is not
-    one it can check (the engine then reports it as not checked), and raises
-    ValueError with Heat's meaning ("could not be found") when it is missing.
-    Answers are cached: a template often names the same image many times.
+    Returns True when it does, the reason (Heat's "could not be found"
+    message) when it does not, and NOT_CHECKED for a constraint it has no
+    lookup for.  The cloud's own errors (authentication, a service missing
+    from the catalog) propagate: the module reports them as such.  Answers
+    are cached: a template often names the same image many times.
     """
 
     def __init__(self, conn):
@@ -157,15 +160,13 @@ class CloudChecker(object):
     def __call__(self, name, value):
         lookup = _SERVICE_LOOKUPS.get(name)
         if lookup is None:
-            return False
+            return NOT_CHECKED
         key = (name, str(value))
         if key not in self._seen:
             proxy, finder, label = lookup
             found = getattr(getattr(self.conn, proxy), finder)(str(value), ignore_missing=True)
-            self._seen[key] = None if found is not None else 'The %s (%s) could not be found.' % (label, value)
-        if self._seen[key]:
-            raise ValueError(self._seen[key])
-        return True
+            self._seen[key] = True if found is not None else 'The %s (%s) could not be found.' % (label, value)
+        return self._seen[key]
 
 
 def error_details(err):

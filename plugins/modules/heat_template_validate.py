@@ -134,27 +134,28 @@ except ImportError:
     load_file = None
 
 
-def hidden_parameter_names(template_path):
-    """Names of the parameters the template declares hidden (HOT ``hidden``,
-    CFN ``NoEcho``), read before validation so that their values are masked
-    even in an error message.  Any problem is left for validation to report."""
+def hidden_parameters(template_path):
+    """The parameters the template declares hidden (HOT ``hidden``, CFN
+    ``NoEcho``) with their declared defaults, read before validation so that
+    their values are masked even in an error message.  Any problem is left
+    for validation to report."""
     if load_file is None:
-        return set()
+        return {}
     try:
         data = load_file(template_path).data
     except Exception:  # pylint: disable=broad-except
-        return set()
+        return {}
     if not isinstance(data, dict):
-        return set()
-    names = set()
-    for section, flag in (('parameters', 'hidden'), ('Parameters', 'NoEcho')):
+        return {}
+    hidden = {}
+    for section, flag, default in (('parameters', 'hidden', 'default'), ('Parameters', 'NoEcho', 'Default')):
         declared = data.get(section)
         if not isinstance(declared, dict):
             continue
         for name, schema in declared.items():
             if isinstance(schema, dict) and str(schema.get(flag, '')).lower() in ('true', 'yes', '1', 'on'):
-                names.add(name)
-    return names
+                hidden[name] = schema.get(default)
+    return hidden
 
 
 def secret_strings(value):
@@ -187,11 +188,15 @@ class HeatTemplateValidate(StackersModule):
     )
     module_kwargs = dict(supports_check_mode=True)
 
-    def hide(self, names):
+    def hide(self, names, defaults=None):
+        """Mask the values of these parameters everywhere in the result: the
+        user's and, defensively, the template's declared default."""
         values = self.params['parameters'] or {}
         for name in names:
             if name in values:
                 self.ansible.no_log_values.update(secret_strings(values[name]))
+            if defaults and defaults.get(name) is not None:
+                self.ansible.no_log_values.update(secret_strings(defaults[name]))
 
     def constraint_checker(self):
         """A checker for service-backed custom constraints, only when the user
@@ -209,7 +214,8 @@ class HeatTemplateValidate(StackersModule):
         template = self.params['template']
         if not os.path.isfile(template):
             self.fail('%s: no such template file' % template)
-        self.hide(hidden_parameter_names(template))
+        hidden = hidden_parameters(template)
+        self.hide(hidden, defaults=hidden)
         root = self.params['allow_root'] or os.path.dirname(os.path.abspath(template))
 
         answer = validate_template(

@@ -17,6 +17,13 @@ from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.stackers.orchestration.plugins.doc_fragments.openstack import ModuleDocFragment
 from ansible_collections.stackers.orchestration.plugins.module_utils import base
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.constraints import (
+    CHECKED,
+    NOT_CHECKED,
+    ConstraintViolation,
+    check_custom_constraint,
+    is_service,
+)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     DependencyCycle,
     StackersError,
@@ -114,16 +121,11 @@ class FakeConn(object):
     ('nova.flavor', 'm9.huge', 'The Flavor (m9.huge) could not be found.'),
     ('glance.image', 'nope', 'The Image (nope) could not be found.'),
     ('neutron.network', 'nonet', 'The network (nonet) could not be found.'),
-    ('sahara.plugin', 'vanilla', False),
+    ('designate.zone', 'example.org.', NOT_CHECKED),
 ])
 def test_cloud_checker(name, value, outcome):
     checker = base.CloudChecker(FakeConn(known={'m1.tiny', 'cirros', 'public'}))
-    if isinstance(outcome, bool):
-        assert checker(name, value) is outcome
-    else:
-        with pytest.raises(ValueError) as err:
-            checker(name, value)
-        assert str(err.value) == outcome
+    assert checker(name, value) is outcome if outcome in (True, NOT_CHECKED) else checker(name, value) == outcome
 
 
 def test_cloud_checker_asks_once_per_value():
@@ -131,9 +133,27 @@ def test_cloud_checker_asks_once_per_value():
     checker = base.CloudChecker(conn)
     for dummy in range(3):
         assert checker('glance.image', 'cirros') is True
-        with pytest.raises(ValueError):
-            checker('glance.image', 'other')
+        assert checker('glance.image', 'other') == 'The Image (other) could not be found.'
     assert conn.calls == [('find_image', 'cirros', True), ('find_image', 'other', True)]
+
+
+@pytest.mark.parametrize('value, verdict', [
+    ('cirros', CHECKED),
+    ('nope', 'The Image (nope) could not be found.'),
+])
+def test_cloud_checker_through_the_engine(value, verdict):
+    checker = base.CloudChecker(FakeConn(known={'cirros'}))
+    if verdict is CHECKED:
+        assert check_custom_constraint('glance.image', value, checker=checker) is CHECKED
+    else:
+        with pytest.raises(ConstraintViolation) as err:
+            check_custom_constraint('glance.image', value, checker=checker)
+        assert verdict in str(err.value)
+    assert check_custom_constraint('designate.zone', 'example.org.', checker=checker) is NOT_CHECKED
+
+
+def test_every_lookup_is_a_service_constraint_heat_knows():
+    assert sorted(name for name in base._SERVICE_LOOKUPS if not is_service(name)) == []
 
 
 @pytest.mark.parametrize('err, expected', [

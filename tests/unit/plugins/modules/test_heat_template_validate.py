@@ -201,16 +201,29 @@ def test_connects_only_when_a_cloud_is_given(capsys, monkeypatch, recorder, temp
 
 
 @pytest.mark.parametrize('text, expected', [
-    (HIDDEN_TEMPLATE, {'password'}),
+    (HIDDEN_TEMPLATE, {'password': None}),
+    ('heat_template_version: 2021-04-16\nparameters:\n  pw: {type: string, hidden: true, default: d3fault}\n',
+     {'pw': 'd3fault'}),
     ('{"AWSTemplateFormatVersion": "2010-09-09", "Parameters": '
-     '{"Pw": {"Type": "String", "NoEcho": "true"}, "Name": {"Type": "String"}}}', {'Pw'}),
-    ('heat_template_version: 2021-04-16\nparameters: [broken\n', set()),
-    ('- just\n- a list\n', set()),
+     '{"Pw": {"Type": "String", "NoEcho": "true", "Default": "x"}, "Name": {"Type": "String"}}}', {'Pw': 'x'}),
+    ('heat_template_version: 2021-04-16\nparameters: [broken\n', {}),
+    ('- just\n- a list\n', {}),
 ])
-def test_hidden_parameter_names(tmp_path, text, expected):
+def test_hidden_parameters(tmp_path, text, expected):
     path = tmp_path / 't.yaml'
     path.write_text(text)
-    assert module.hidden_parameter_names(str(path)) == expected
+    assert module.hidden_parameters(str(path)) == expected
+
+
+def test_a_hidden_default_is_masked_even_if_the_engine_shows_it(capsys, monkeypatch, tmp_path):
+    path = tmp_path / 't.yaml'
+    path.write_text('heat_template_version: 2021-04-16\n'
+                    'parameters:\n  pw: {type: string, hidden: true, default: def4ult-pw}\n')
+    answer = {'Description': 'd', 'ParameterGroups': [], 'Parameters': {'pw': {'Value': 'def4ult-pw'}}}
+    monkeypatch.setattr(module, 'validate_template', Recorder(answer=answer))
+    rc, result = run_module(capsys, {'template': str(path)})
+    assert rc == 0, result
+    assert 'def4ult-pw' not in json.dumps(result)
 
 
 @pytest.mark.parametrize('value, expected', [
