@@ -66,6 +66,7 @@ class Supervisor(admin_mod.Admin):
         env['PYTHONPATH'] = root + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
         env.setdefault('PYTHONWARNINGS', 'ignore')
         env['OS_CLIENT_CONFIG_FILE'] = os.devnull   # a stray clouds.yaml must not steer services
+        env['LOCALCLOUD_KNOBS'] = self.plan['knobs_file']
         log = open(self.log_path(name), 'ab')
         cmd = [sys.executable, '-m', 'localcloud.services.' + name,
                os.path.join(self.plan['state_dir'], 'plan.json')]

@@ -21,6 +21,19 @@ import time
 T0 = time.time()
 
 
+def run(main):
+    """Run a service's main; a failure is printed in full (some fixtures swallow tracebacks)."""
+    import traceback
+    try:
+        main()
+    except BaseException as exc:
+        if isinstance(exc, SystemExit) and exc.code in (None, 0):
+            raise
+        sys.stderr.write('localcloud-service failed:\n' + traceback.format_exc())
+        sys.stderr.flush()
+        os._exit(1)
+
+
 def load_plan(argv=None):
     """The supervisor's plan: ports, URLs, credentials, state paths (plan.json)."""
     argv = sys.argv if argv is None else argv

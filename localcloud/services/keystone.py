@@ -197,4 +197,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    _base.run(main)
