@@ -1,0 +1,181 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Run a case through our engine and compare the answer with Heat's.
+
+Shared by the pytest suites and by report.py (``make conformance-report``)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import inspect as pyinspect
+import json
+import re
+import signal
+
+CASE_SECONDS = 20
+
+# Invalid in both, but the messages do not name the same things, on purpose.
+# case id (exact, or a prefix ending in '*') -> why the difference is fine.
+KNOWN_MESSAGE_DIFFERENCES = {
+}
+
+
+def engine():
+    """Our validate module, or None while it does not exist yet."""
+    try:
+        from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
+    except ImportError:
+        return None
+    return validate if hasattr(validate, 'inspect') else None
+
+
+def stackers_error():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
+    return StackersError
+
+
+class CaseTimeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise CaseTimeout('no answer within %ds' % CASE_SECONDS)
+
+
+_MEMO = {}
+
+
+def run_ours(case, seconds=CASE_SECONDS):
+    """Our inspect() on a case: the oracle's shape.  A StackersError counts as
+    the verdict "invalid"; any other exception propagates (it is a bug).
+    Answers are kept for the session (several tests look at each)."""
+    if case.id not in _MEMO:
+        _MEMO[case.id] = _run_ours(case, seconds)
+    return _MEMO[case.id]
+
+
+def _run_ours(case, seconds):
+    validate = engine()
+    kwargs = {'environment': case.environment_texts, 'parameters': case.params or None,
+              'files': case.files or None}
+    accepted = pyinspect.signature(validate.inspect).parameters
+    if case.fake and 'resource_data' in accepted:
+        kwargs['resource_data'] = case.fake
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        try:
+            out = validate.inspect(case.template_text, **kwargs)
+        except stackers_error() as exc:
+            out = {'valid': False, 'error': {'type': type(exc).__name__, 'message': str(exc)}}
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return json.loads(json.dumps(out, sort_keys=True, default=repr))
+
+
+def message(answer):
+    err = answer.get('error')
+    if isinstance(err, dict):
+        return str(err.get('message', ''))
+    return '' if err is None else str(err)
+
+
+def _norm_value(entry):
+    """An output or a resource's properties, reduced to what must agree:
+    values exactly; errors and unresolved references by kind only."""
+    if isinstance(entry, dict) and set(entry) == {'error'} and isinstance(entry['error'], dict) \
+            and 'message' in entry['error']:
+        return ('error',)
+    if isinstance(entry, dict) and set(entry) == {'unresolved'}:
+        return ('unresolved', sorted(entry['unresolved']))
+    if isinstance(entry, dict) and set(entry) == {'value'}:
+        return ('value', entry['value'])
+    return ('data', entry)
+
+
+def _edges(answer):
+    return {name: (res.get('type'), sorted(res.get('requires') or ()))
+            for name, res in (answer.get('resources') or {}).items()}
+
+
+def compare(case, heat, ours, values=True):
+    """Differences between Heat's and our answers, as readable lines."""
+    diffs = []
+    if bool(heat.get('valid')) != bool(ours.get('valid')):
+        diffs.append('verdict: heat %s, ours %s\n  heat: %s\n  ours: %s' % (
+            'valid' if heat.get('valid') else 'invalid',
+            'valid' if ours.get('valid') else 'invalid', message(heat), message(ours)))
+        return diffs
+    if not heat.get('valid'):
+        return diffs
+    if _edges(heat) != _edges(ours):
+        diffs.append('resources/requires: heat %s, ours %s' % (_edges(heat), _edges(ours)))
+    if not (values and case.compare_values):
+        return diffs
+    if (heat.get('conditions') or {}) != (ours.get('conditions') or {}):
+        diffs.append('conditions: heat %s, ours %s' % (heat.get('conditions'), ours.get('conditions')))
+    for section in ('outputs', 'resource_properties'):
+        h, o = heat.get(section) or {}, ours.get(section) or {}
+        for name in sorted(set(h) | set(o)):
+            hv = _norm_value(h[name]) if name in h else ('missing',)
+            ov = _norm_value(o[name]) if name in o else ('missing',)
+            if section == 'resource_properties':
+                hv, ov = (hv[1] if hv[0] == 'data' else hv), (ov[1] if ov[0] == 'data' else ov)
+            if hv != ov:
+                diffs.append('%s.%s: heat %r, ours %r' % (section, name, hv, ov))
+    if 'parameters' in ours and 'parameters' in heat:
+        for name in sorted(set(heat['parameters']) & set(ours['parameters'])):
+            if heat['parameters'][name] != ours['parameters'][name]:
+                diffs.append('parameters.%s: heat %r, ours %r' % (
+                    name, heat['parameters'][name], ours['parameters'][name]))
+    return diffs
+
+
+_QUOTED = re.compile(r'''"([^"\s]{1,80})"|'([^'\s]{1,80})'|\(([^()\s]{1,80})\)''')
+
+
+def _names_in(case):
+    """Names a template defines: what an error message should cite."""
+    import yaml
+    try:
+        data = yaml.safe_load(case.template_text)
+    except yaml.YAMLError:
+        return set()
+    names = set()
+    if isinstance(data, dict):
+        for section in ('parameters', 'resources', 'outputs', 'conditions'):
+            if isinstance(data.get(section), dict):
+                names.update(str(k) for k in data[section])
+    return names
+
+
+def cited_names(case, heat_message):
+    """Names (resources, parameters, outputs, conditions) that Heat's message
+    quotes or puts in a dotted path: ours must mention them too."""
+    names = _names_in(case)
+    cited = set()
+    for match in _QUOTED.finditer(heat_message):
+        token = next(g for g in match.groups() if g)
+        if token in names:
+            cited.add(token)
+    for match in re.finditer(r'(?:resources|outputs|parameters|conditions)\.([\w:-]+)', heat_message):
+        if match.group(1) in names:
+            cited.add(match.group(1))
+    return cited
+
+
+def known_message_difference(case_id):
+    for key, why in KNOWN_MESSAGE_DIFFERENCES.items():
+        if key == case_id or (key.endswith('*') and case_id.startswith(key[:-1])):
+            return why
+    return None
+
+
+def message_gaps(case, heat, ours):
+    """Names Heat's error cites that ours does not."""
+    ours_msg = message(ours)
+    return sorted(name for name in cited_names(case, message(heat))
+                  if not re.search(r'(?<![\w-])%s(?![\w-])' % re.escape(name), ours_msg))
