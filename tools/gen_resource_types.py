@@ -140,7 +140,50 @@ def encode_type(name, cls, heat):
     if cls.get_attribute is not resource.Resource.get_attribute:
         flags += 'a'
     status = cls.support_status
-    return (status.status, status.version, flags, props, attrs)
+    entry = (status.status, status.version, flags, props, attrs)
+    moves = translations(cls)
+    return entry + (moves,) if moves else entry
+
+
+class _Anything(object):
+    """Stands in for a client plugin: translation rules only name it."""
+
+    def __getattr__(self, name):
+        return _Anything()
+
+    def __call__(self, *args, **kwargs):
+        return _Anything()
+
+
+def translations(cls):
+    """The property moves of a type's translation rules, as
+    ``(target path, source path)`` (REPLACE: the old property's value goes
+    to the new one) or ``(path, None)`` (DELETE).  Rules are built by an
+    instance method, sometimes only when a property is given, so they are
+    asked for with no properties and with every property set, from a bare
+    instance without a stack; types whose rules need more are left out."""
+    from heat.engine import properties, resource, translation
+    if cls.translation_rules is resource.Resource.translation_rules:
+        return ()
+    schemata = properties.schemata(cls.properties_schema)
+    dummy = {'String': 'x', 'Integer': 1, 'Number': 1, 'Boolean': True, 'Map': {}, 'List': [], 'Any': 'x'}
+    moves = set()
+    for data in ({}, dict((k, dummy[s.type]) for k, s in schemata.items())):
+        obj = object.__new__(cls)
+        obj.client_plugin = lambda *a, **k: _Anything()
+        obj.client = lambda *a, **k: _Anything()
+        try:
+            rules = obj.translation_rules(properties.Properties(schemata, data)) or []
+        except Exception:
+            continue
+        for rule in rules:
+            if rule.rule == translation.TranslationRule.REPLACE:
+                source = rule.get_value_absolute_path(full_value_name=True)
+                if source:
+                    moves.add((tuple(rule.translation_path), tuple(source)))
+            elif rule.rule == translation.TranslationRule.DELETE:
+                moves.add((tuple(rule.translation_path), None))
+    return tuple(sorted(moves, key=repr))
 
 
 def fmt(value, indent, lead=0, width=WIDTH):
@@ -190,7 +233,7 @@ def main(argv):
         if isinstance(info, environment.ClassResourceInfo):
             types[name] = encode_type(name, info.value, env)
     body = HEADER % {'version': version}
-    body += '# name: (status, status version, flags, properties, attributes)\n'
+    body += '# name: (status, status version, flags, properties, attributes[, translations])\n'
     body += 'TYPES = {\n'
     for name in sorted(types):
         body += '    %r: %s,\n' % (name, fmt(types[name], 4, len(repr(name)) + 2))

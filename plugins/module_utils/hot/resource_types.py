@@ -29,6 +29,10 @@ Encoding of ``resource_types_data.TYPES`` (``name: entry``):
   ``('p', regex)`` allowed pattern, ``('c', name)`` custom constraint.
 * an attribute is a type code (``''`` when Heat declares none) or
   ``(code, status)``.  Every type also has Heat's base attribute ``show``.
+* an optional sixth field lists the property moves of the type's
+  translation rules: ``(target_path, source_path)`` when an old property's
+  value is moved to a new one (the old one is then not validated itself),
+  ``(path, None)`` when a property is dropped.  Paths skip list indexes.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -151,7 +155,8 @@ class HeatType(object):
     """What Heat knows about one resource type."""
 
     def __init__(self, name, raw):
-        status, version, flags, props, attrs = raw
+        status, version, flags, props, attrs = raw[:5]
+        self.translations = tuple(raw[5]) if len(raw) > 5 else ()
         self.name = name
         self.status = status
         self.version = version

@@ -13,7 +13,7 @@ __metaclass__ = type
 
 HEAT_VERSION = '27.0.1'
 
-# name: (status, status version, flags, properties, attributes)
+# name: (status, status version, flags, properties, attributes[, translations])
 TYPES = {
     'AWS::AutoScaling::AutoScalingGroup': (
         'SUPPORTED', '2014.1', 'g',
@@ -572,6 +572,7 @@ TYPES = {
             'display_description': 's', 'display_name': 's', 'encrypted': 's', 'metadata': 's', 'metadata_values': 'm', 'multiattach': 'b',
             'size': 's', 'snapshot_id': 's', 'source_volid': 's', 'status': 's', 'volume_type': 's',
         },
+        ((('image',), ('imageRef',)),),
     ),
     'OS::Cinder::VolumeAttachment': (
         'SUPPORTED', None, '', {'instance_uuid': ('s', 'ru'), 'mountpoint': ('s', 'u'), 'volume_id': ('s', 'ru', None, (('c', 'cinder.volume'),))},
@@ -604,7 +605,7 @@ TYPES = {
             'masters': ('l', 'u', None, None, None, 'D'), 'name': ('s', 'r', None, (('l', None, 255),)), 'primaries': ('l', 'u'),
             'ttl': ('i', 'u', None, (('r', 1, 2147483647),)), 'type': ('s', '', 'PRIMARY', (('v', ('PRIMARY', 'SECONDARY')),)),
         },
-        {'serial': 's'},
+        {'serial': 's'}, ((('masters',), ('primaries',)),),
     ),
     'OS::Glance::Image': ('HIDDEN', '22.0.0', 'na', {}, {}),
     'OS::Glance::WebImage': (
@@ -708,7 +709,7 @@ TYPES = {
                 's', '', None, (('v', ('lettersdigits', 'letters', 'lowercase', 'uppercase', 'digits', 'hexdigits', 'octdigits')),), None, 'H',
             ),
         },
-        {'value': 's'},
+        {'value': 's'}, ((('sequence',), None),),
     ),
     'OS::Heat::ResourceChain': (
         'SUPPORTED', '6.0.0', 'ga', {'concurrent': ('b', '', False), 'resource_properties': 'm', 'resources': ('l', 'ru')},
@@ -1171,6 +1172,12 @@ TYPES = {
             'type': ('s', 'ru', None, (('v', ('direct', 'reverse')),)), 'use_request_body_as_input': ('b', 'u'),
         },
         {'alarm_url': 's', 'data': 'm', 'executions': 'l'},
+        (
+            (('tasks', 'concurrency'), ('tasks', 'policies', 'concurrency')), (('tasks', 'pause_before'), ('tasks', 'policies', 'pause_before')),
+            (('tasks', 'policies'), None), (('tasks', 'retry'), ('tasks', 'policies', 'retry')),
+            (('tasks', 'timeout'), ('tasks', 'policies', 'timeout')), (('tasks', 'wait_after'), ('tasks', 'policies', 'wait_after')),
+            (('tasks', 'wait_before'), ('tasks', 'policies', 'wait_before')),
+        ),
     ),
     'OS::Monasca::AlarmDefinition': ('HIDDEN', '25.0.0', 'na', {}, {}),
     'OS::Monasca::Notification': ('HIDDEN', '25.0.0', 'na', {}, {}),
@@ -1235,6 +1242,7 @@ TYPES = {
             'value_specs': ('m', '', {}),
         },
         {'fixed_ip_address': 's', 'floating_ip_address': 's', 'floating_network_id': 's', 'port_id': 's', 'router_id': 's', 'tenant_id': 's'},
+        ((('floating_network',), ('floating_network_id',)),),
     ),
     'OS::Neutron::FloatingIPAssociation': (
         'SUPPORTED', None, '',
@@ -1440,7 +1448,7 @@ TYPES = {
             'devices': ('l', 'ru', None, (('l', 1, None),), ('m', '', None, None, {'id': ('s', 'r'), 'interface_name': ('s', 'r')})),
             'name': ('s', 'u'),
         },
-        {'default': 's'},
+        {'default': 's'}, ((('connections', 'network'), ('connections', 'network_id')),),
     ),
     'OS::Neutron::Pool': ('HIDDEN', '9.0.0', 'na', {}, {}),
     'OS::Neutron::PoolMember': ('HIDDEN', '9.0.0', 'na', {}, {}),
@@ -1478,6 +1486,7 @@ TYPES = {
             'mac_address': 's', 'name': 's', 'network': 'm', 'network_id': 's', 'port_security_enabled': 'b', 'propagate_uplink_status': 'b',
             'qos_policy_id': 's', 'security_groups': 'l', 'status': 's', 'subnets': 'l', 'tenant_id': 's',
         },
+        ((('fixed_ips', 'subnet'), ('fixed_ips', 'subnet_id')), (('network',), ('network_id',))),
     ),
     'OS::Neutron::PortChain': (
         'UNSUPPORTED', '8.0.0', '',
@@ -1586,7 +1595,7 @@ TYPES = {
             'ha': 'b', 'l3_agent_id': ('s', 'u', None, None, None, 'H'), 'l3_agent_ids': ('l', 'u', None, None, 's'), 'name': ('s', 'u'),
             'tags': ('l', 'u', None, None, 's'), 'tenant_id': 's', 'value_specs': ('m', 'u', {}),
         },
-        {'admin_state_up': 's', 'external_gateway_info': 'm', 'name': 's', 'status': 's', 'tenant_id': 's'},
+        {'admin_state_up': 's', 'external_gateway_info': 'm', 'name': 's', 'status': 's', 'tenant_id': 's'}, ((('l3_agent_id',), None),),
     ),
     'OS::Neutron::RouterGateway': (
         'HIDDEN', '5.0.0', '',
@@ -1594,7 +1603,7 @@ TYPES = {
             'network': ('s', '', None, (('c', 'neutron.network'),)), 'network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'),
             'router_id': ('s', 'r', None, (('c', 'neutron.router'),)),
         },
-        {},
+        {}, ((('network',), ('network_id',)),),
     ),
     'OS::Neutron::RouterInterface': (
         'SUPPORTED', None, '',
@@ -1603,7 +1612,7 @@ TYPES = {
             'router': ('s', 'r', None, (('c', 'neutron.router'),)), 'router_id': ('s', '', None, (('c', 'neutron.router'),), None, 'H'),
             'subnet': ('s', '', None, (('c', 'neutron.subnet'),)), 'subnet_id': ('s', '', None, (('c', 'neutron.subnet'),), None, 'H'),
         },
-        {},
+        {}, ((('port',), ('port_id',)), (('router',), ('router_id',)), (('subnet',), ('subnet_id',))),
     ),
     'OS::Neutron::SecurityGroup': (
         'SUPPORTED', '2014.1', '',
@@ -1717,6 +1726,7 @@ TYPES = {
             'allocation_pools': 'l', 'cidr': 's', 'dns_nameservers': 'l', 'enable_dhcp': 's', 'gateway_ip': 's', 'host_routes': 'l',
             'ip_version': 's', 'name': 's', 'network_id': 's', 'tenant_id': 's',
         },
+        ((('network',), ('network_id',)),),
     ),
     'OS::Neutron::SubnetPool': (
         'SUPPORTED', '6.0.0', '',
@@ -1766,6 +1776,7 @@ TYPES = {
             'subnet_id': ('s', '', None, (('c', 'neutron.subnet'),), None, 'H'),
         },
         {'admin_state_up': 's', 'description': 's', 'name': 's', 'router_id': 's', 'status': 's', 'subnet_id': 's', 'tenant_id': 's'},
+        ((('router',), ('router_id',)), (('subnet',), ('subnet_id',))),
     ),
     'OS::Nova::Flavor': (
         'SUPPORTED', '2014.2', '',
@@ -1892,6 +1903,7 @@ TYPES = {
             'accessIPv4': ('s', 'D'), 'accessIPv6': ('s', 'D'), 'addresses': 'm', 'console_urls': 'm', 'first_address': ('', 'H'),
             'instance_name': 's', 'name': 's', 'networks': 'm', 'os_collect_config': 'm', 'tags': 'l',
         },
+        ((('block_device_mapping_v2', 'image'), ('block_device_mapping_v2', 'image_id')), (('networks', 'network'), ('networks', 'uuid'))),
     ),
     'OS::Nova::ServerGroup': (
         'SUPPORTED', '2014.2', '',
