@@ -120,7 +120,7 @@ def sqlite_locking(foreign_keys=False, skip_url=None):
         held().discard(id(dbapi_conn))
 
 
-def prefixed(app, prefix):
+def prefixed(app, prefix, script_name=True):
     """Serve ``app`` under a path prefix (/compute, /networking ...), as a web server would mount it.
 
     The front door forwards the full path and the client's Host header, so the links a service
@@ -132,7 +132,8 @@ def prefixed(app, prefix):
     def mounted(environ, start_response):
         path = environ.get('PATH_INFO', '')
         if prefix and (path == prefix or path.startswith(prefix + '/')):
-            environ['SCRIPT_NAME'] = environ.get('SCRIPT_NAME', '') + prefix
+            if script_name:
+                environ['SCRIPT_NAME'] = environ.get('SCRIPT_NAME', '') + prefix
             environ['PATH_INFO'] = path[len(prefix):]
         elif prefix:
             start_response('404 Not Found', [('Content-Type', 'text/plain'), ('Content-Length', '9')])
