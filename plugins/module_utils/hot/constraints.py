@@ -116,7 +116,7 @@ def _dns_format_problem(data):
 
 
 def _not_text(value):
-    return "a %s is not text" % type(value).__name__
+    return "a value of type %s is not text" % type(value).__name__
 
 
 def _dns_name(value):

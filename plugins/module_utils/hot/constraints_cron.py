@@ -197,7 +197,7 @@ def problem(value):
     try:
         line = value.lower()
     except AttributeError:
-        return 'a %s is not text' % type(value).__name__
+        return 'a value of type %s is not text' % type(value).__name__
     if line in _ALIASES:
         return None
     fields = _FIELD.findall(line)
