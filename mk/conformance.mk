@@ -4,8 +4,8 @@
 #
 # Targets:
 #   heat-venv          .heat-venv/ with openstack-heat (the oracle), idempotent
-#   conformance        differential + corpus tests against the oracle
-#   fuzz               hypothesis fuzzing of validate (bounded, ~1 min)
+#   conformance        differential + corpus tests against the oracle, then the fuzz run
+#   fuzz               hypothesis fuzzing of validate alone (bounded, ~1 min)
 #   conformance-report agreement numbers per family (prints a table)
 #   conformance-clean  drop the oracle answer cache
 
@@ -37,7 +37,7 @@ $(HEAT_VENV_STAMP): $(HEAT_CONSTRAINTS)
 
 conformance: $(CONF_VENV_TARGET) $(HEAT_VENV_STAMP)
 	HEAT_ORACLE_PYTHON="$(abspath $(HEAT_VENV))/bin/python" \
-	    $(CONF_DEV_PY) -m pytest -q tests/conformance $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
+	    $(CONF_DEV_PY) -m pytest -q tests/conformance tests/fuzz $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
 
 fuzz: $(CONF_VENV_TARGET)
 	$(CONF_DEV_PY) -m pytest -q tests/fuzz $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
