@@ -15,12 +15,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import gc
 from collections.abc import Mapping, Sequence
 
 from ..errors import LocatedError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
-from .stack_inputs import attribute_allowed, build_parameters, check_properties, resolve_type
+from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_policy,
+                           check_properties, placeholder_reference_id, resolve_type)
 from .template import Template
 
 
@@ -29,15 +31,28 @@ class ResourceDefinition(object):
 
     __slots__ = ('name', 'type', 'properties', 'metadata', 'depends_on', 'update_policy',
                  'deletion_policy', 'external_id', 'condition', 'description', 'path',
-                 'type_info', 'requires')
+                 'type_info', 'requires', 'functions', 'field_functions')
 
-    def __init__(self, name, **fields):
+    def __init__(self, name, type, path, properties=None, metadata=None, depends_on=None,
+                 update_policy=None, deletion_policy=None, external_id=None, condition=None,
+                 description=None, functions=(), field_functions=()):
         self.name = name
+        self.type = type
+        self.path = path
+        self.properties = properties
+        self.metadata = metadata
+        self.depends_on = depends_on
+        self.update_policy = update_policy
+        self.deletion_policy = deletion_policy
+        self.external_id = external_id
+        self.condition = condition
+        self.description = description
+        # Functions of properties and metadata (dependencies come from
+        # those), and of the other parsed fields, in parse order.
+        self.functions = functions
+        self.field_functions = field_functions
         self.type_info = None
         self.requires = None
-        for key in self.__slots__[1:]:
-            if key not in ('type_info', 'requires'):
-                setattr(self, key, fields.get(key))
 
     def __repr__(self):
         return '<ResourceDefinition %s (%s)>' % (self.name, self.type)
@@ -46,11 +61,12 @@ class ResourceDefinition(object):
 class OutputDefinition(object):
     """One output: ``value`` is parsed, or None when its condition is false."""
 
-    __slots__ = ('name', 'value', 'description', 'condition', 'enabled', 'path')
+    __slots__ = ('name', 'value', 'description', 'condition', 'enabled', 'path', 'functions')
 
-    def __init__(self, name, value, description, condition, enabled, path):
+    def __init__(self, name, value, description, condition, enabled, path, functions=()):
         self.name, self.value, self.description = name, value, description
         self.condition, self.enabled, self.path = condition, enabled, path
+        self.functions = functions
 
     def resolve(self):
         return fns.resolve(self.value) if self.enabled else None
@@ -92,6 +108,7 @@ class StackDefinition(object):
         self._loading = False
         self._outputs = None
         self._references_done = False
+        self.type_cache = {}
 
     # -- error location -----------------------------------------------------
     def _located(self):
@@ -134,13 +151,13 @@ class StackDefinition(object):
             self._loading = False
         self._resources = defns
 
-    def _field(self, name, raw, key, types, what, parse=True):
+    def _field(self, name, raw, key, types, what, parse=True, record=None):
         path = ('resources', name, key)
         value = raw[key]
         if parse == 'condition':
             value = self.template.parse_condition(value, path, stack=self)
         elif parse:
-            value = self.template.parse(value, path, stack=self)
+            value = self.template.parse(value, path, stack=self, record=record)
         if not isinstance(value, types):
             raise TemplateError('The "%s" of resource "%s" must be %s' % (key, name, what),
                                 path=path)
@@ -148,12 +165,16 @@ class StackDefinition(object):
 
     def _definition(self, name, raw):
         t = self.template
-        fields = {'path': ('resources', name)}
+        functions, field_functions = [], []
+        fields = {'path': ('resources', name), 'functions': functions,
+                  'field_functions': field_functions}
         obj = (Mapping, fns.Function)
         fields['type'] = self._field(name, raw, 'type', str, 'a string')
         for key in ('properties', 'metadata', 'update_policy'):
             if key in raw:
-                fields[key] = self._field(name, raw, key, obj, 'a map')
+                fields[key] = self._field(name, raw, key, obj, 'a map',
+                                          record=field_functions if key == 'update_policy'
+                                          else functions)
         if 'depends_on' in raw:
             deps = self._field(name, raw, 'depends_on', Sequence, 'a list or a string',
                                parse=False)
@@ -166,7 +187,8 @@ class StackDefinition(object):
             fields['depends_on'] = list(deps)
         if 'deletion_policy' in raw:
             policy = fns.resolve(self._field(name, raw, 'deletion_policy',
-                                             (str, fns.Function), 'a string'))
+                                             (str, fns.Function), 'a string',
+                                             record=field_functions))
             if policy is not None:
                 try:
                     policy = t.info.deletion_policies[policy]
@@ -181,7 +203,8 @@ class StackDefinition(object):
                                                 parse=False)
         if 'external_id' in raw:
             fields['external_id'] = self._field(name, raw, 'external_id',
-                                                (str, fns.Function), 'a string')
+                                                (str, fns.Function), 'a string',
+                                                record=field_functions)
         if 'condition' in raw:
             cond = self._field(name, raw, 'condition', (str, bool, fns.Function),
                                'a condition name, a boolean or a condition function',
@@ -205,8 +228,10 @@ class StackDefinition(object):
             if not self.conditions.is_enabled(fns.resolve(cond), path=path + ('condition',)):
                 return name, OutputDefinition(name, None, raw.get('description'), cond,
                                               False, path)
-        value = t.parse(raw['value'], path + ('value',), stack=self)
-        return name, OutputDefinition(name, value, raw.get('description'), cond, True, path)
+        functions = []
+        value = t.parse(raw['value'], path + ('value',), stack=self, record=functions)
+        return name, OutputDefinition(name, value, raw.get('description'), cond, True, path,
+                                      functions)
 
     # -- references -----------------------------------------------------------
     def compute_references(self):
@@ -237,10 +262,7 @@ class StackDefinition(object):
                 raise TemplateError('"depends_on" of resource "%s" names "%s", which is not a '
                                     'resource of the template' % (defn.name, dep),
                                     path=defn.path + ('depends_on',))
-        out = []
-        fns.collect_dependencies(defn.properties, out)
-        fns.collect_dependencies(defn.metadata, out)
-        requires.update(out)
+        requires.update(fns.recorded_dependencies(defn.functions))
         return frozenset(requires)
 
     # -- the function context protocol ---------------------------------------
@@ -256,7 +278,9 @@ class StackDefinition(object):
 
     def reference_id(self, name):
         data = self.resource_data.get(name)
-        return None if data is None else data.get('reference_id')
+        if data is None:
+            return placeholder_reference_id(self.resources[name])
+        return data.get('reference_id')
 
     def attribute(self, name, attr, path=()):
         data = self.resource_data.get(name)
@@ -326,29 +350,41 @@ class StackDefinition(object):
                 self._validate_resource(defn, strict)
             for out in self.outputs.values():
                 if out.enabled:
-                    fns.validate(out.value)
+                    fns.check_functions(out.functions)
         return graph
 
     def _validate_resource(self, defn, strict):
         if defn.external_id is not None and fns.resolve(defn.external_id):
             return  # adopted resources are checked against the cloud, not here
-        for key in ('properties', 'metadata', 'deletion_policy', 'update_policy', 'external_id'):
-            fns.validate(getattr(defn, key))
+        fns.check_functions(defn.functions)
+        fns.check_functions(defn.field_functions)
+        check_deletion_policy(defn)
         check_properties(defn, resolve_values=strict)
 
 
 class _Locator(object):
-    """Context manager adding file and line to errors about the template."""
+    """Context manager adding file and line to errors about the template.
 
-    __slots__ = ('template',)
+    It also pauses the cyclic garbage collector while the outermost block
+    runs: building a big stack allocates hundreds of thousands of small
+    objects that all stay alive, and repeated full collections over them
+    would make the work grow faster than the template."""
+
+    __slots__ = ('template', 'paused')
 
     def __init__(self, template):
         self.template = template
+        self.paused = False
 
     def __enter__(self):
+        if gc.isenabled():
+            gc.disable()
+            self.paused = True
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        if self.paused:
+            gc.enable()
         if exc is not None and isinstance(exc, LocatedError):
             self.template.locate(exc)
         return False

@@ -25,6 +25,10 @@ except ImportError:  # pragma: no cover - until parameters.py lands
     _parameters = None
 
 PSEUDO_PARAMETERS = ('OS::stack_name', 'OS::stack_id', 'OS::project_id')
+# The plugin types whose class can snapshot before deleting (Heat allows the
+# "Snapshot" deletion policy on these only).
+SNAPSHOT_TYPES = frozenset(['AWS::EC2::Volume', 'OS::Cinder::Volume', 'OS::Heat::DeployedServer',
+                            'OS::Nova::Server'])
 
 
 def _is_parameters_object(value):
@@ -55,7 +59,7 @@ def build_parameters(template, environment, values, stack_name, stack_id, projec
         defaults.update(getattr(environment, 'parameter_defaults', None) or {})
     merged.update(values or {})
     pseudo = pseudo_values(stack_name, stack_id, project_id)
-    if _parameters is None:
+    if _parameters is None or not hasattr(_parameters, 'Parameters'):
         return _PlainParameters(section, merged, defaults, pseudo)
     schemas = dict((name, _parameters.ParameterSchema.from_template(
         name, raw, template.version, path=('parameters', name), doc=template.doc))
@@ -96,17 +100,27 @@ def resolve_type(stack, defn):
     environment's registry (aliases, wildcards, provider templates, types
     mapped to OS::Heat::None), then the catalogue of types Heat knows.
     Returns the registry's ResourceInfo; UnknownResourceType if none."""
-    reg = getattr(stack.environment, 'registry', None)
-    if reg is None:
-        reg = _registry.Registry()
-    path = defn.path + ('type',)
-    try:
-        info = reg.resolve(defn.type, resource_name=defn.name)
-    except (UnknownResourceType, TemplateError) as exc:
-        if not exc.path and exc.filename is None:
-            exc.path = path
-        raise
+    cache = stack.type_cache
+    if None not in cache:
+        reg = getattr(stack.environment, 'registry', None)
+        reg = reg if reg is not None else _registry.Registry()
+        # Only resources named under resource_registry/resources can be
+        # mapped differently from their type; every other lookup is shared.
+        cache[None] = (reg, set(reg.as_dict().get('resources') or {}))
+    reg, specific = cache[None]
+    shared = defn.name not in specific
+    info = cache.get(defn.type) if shared else None
+    if info is None:
+        try:
+            info = reg.resolve(defn.type, resource_name=defn.name)
+        except (UnknownResourceType, TemplateError) as exc:
+            if not exc.path and exc.filename is None:
+                exc.path = defn.path + ('type',)
+            raise
+        if shared:
+            cache[defn.type] = info
     if info.template and info.template == defn.type:
+        path = defn.path + ('type',)
         # A provider template named in the template itself: the client
         # reads it next to the template, so it must be there.
         stack.get_file(defn.type, path)
@@ -130,6 +144,54 @@ def attribute_allowed(defn, attr):
     return heat_type.has_attribute(attr)
 
 
+# What get_resource gives for a resource that does not exist yet (during
+# validation), for the types whose answer is not the resource's own name:
+# they return their physical id, which is still None (measured on Heat 27).
+_REF_NONE = frozenset([
+    'OS::Heat::Stack', 'OS::Heat::SwiftSignalHandle', 'OS::Mistral::Workflow',
+    'OS::Neutron::AddressScope', 'OS::Neutron::ExtraRoute', 'OS::Neutron::ExtraRouteSet',
+    'OS::Neutron::Firewall', 'OS::Neutron::FirewallPolicy', 'OS::Neutron::FirewallRule',
+    'OS::Neutron::FloatingIP', 'OS::Neutron::FloatingIPAssociation',
+    'OS::Neutron::FloatingIPPortForward', 'OS::Neutron::FlowClassifier', 'OS::Neutron::IKEPolicy',
+    'OS::Neutron::IPsecPolicy', 'OS::Neutron::IPsecSiteConnection', 'OS::Neutron::L2Gateway',
+    'OS::Neutron::L2GatewayConnection', 'OS::Neutron::MeteringLabel', 'OS::Neutron::MeteringRule',
+    'OS::Neutron::Net', 'OS::Neutron::NetworkGateway', 'OS::Neutron::Port', 'OS::Neutron::PortChain',
+    'OS::Neutron::PortPair', 'OS::Neutron::PortPairGroup', 'OS::Neutron::ProviderNet',
+    'OS::Neutron::QoSBandwidthLimitRule', 'OS::Neutron::QoSDscpMarkingRule',
+    'OS::Neutron::QoSMinimumBandwidthRule', 'OS::Neutron::QoSMinimumPacketRateRule',
+    'OS::Neutron::QoSPolicy', 'OS::Neutron::Quota', 'OS::Neutron::RBACPolicy', 'OS::Neutron::Router',
+    'OS::Neutron::RouterGateway', 'OS::Neutron::RouterInterface', 'OS::Neutron::SecurityGroup',
+    'OS::Neutron::SecurityGroupRule', 'OS::Neutron::Segment', 'OS::Neutron::Subnet',
+    'OS::Neutron::SubnetPool', 'OS::Neutron::TaaS::TapFlow', 'OS::Neutron::TaaS::TapService',
+    'OS::Neutron::Trunk', 'OS::Neutron::VPNService', 'OS::Nova::KeyPair',
+])
+# These format their id into text, so an absent one reads "None".
+_REF_NONE_TEXT = frozenset(['AWS::S3::Bucket', 'OS::Swift::Container'])
+
+
+def placeholder_reference_id(defn):
+    """get_resource of a resource that has no live data (Heat's answer
+    during validation): its name for most types, None or "None" for some."""
+    info = defn.type_info
+    plugin = None if getattr(info, 'template', None) else getattr(info, 'plugin', None)
+    if plugin in _REF_NONE:
+        return None
+    if plugin in _REF_NONE_TEXT:
+        return 'None'
+    return defn.name
+
+
+def check_deletion_policy(defn):
+    """"Snapshot" needs a type that can snapshot (not a template, not None)."""
+    if defn.deletion_policy != 'Snapshot':
+        return
+    info = defn.type_info
+    plugin = None if getattr(info, 'template', None) else getattr(info, 'plugin', None)
+    if plugin not in SNAPSHOT_TYPES:
+        raise TemplateError('The "Snapshot" deletion policy is not supported by resources of '
+                            'type %s' % defn.type, path=defn.path + ('deletion_policy',))
+
+
 def check_properties(defn, resolve_values):
     """Heat's structural property checks against the type's schema: unknown
     names always; with ``resolve_values`` (stack create) every value is
@@ -138,9 +200,11 @@ def check_properties(defn, resolve_values):
     heat_type = _heat_type(defn)
     props = defn.properties or {}
     path = defn.path + ('properties',)
-    if heat_type is None or heat_type.is_none:
+    if heat_type is not None and heat_type.is_none:
+        return  # Heat's NoneResource drops its properties unread
+    if heat_type is None:
         if resolve_values:
-            for key, value in props.items():
+            for value in props.values():
                 fns.resolve(value, nullable=True)
         return
     schema = heat_type.properties

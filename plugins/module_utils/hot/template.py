@@ -180,36 +180,51 @@ class Template(object):
                 raise self.error('Output "%s" must contain a "value" key' % name, path)
 
     # -- parsing -------------------------------------------------------------
-    def parse(self, snippet, path=(), stack=None):
-        """Replace every function call this version knows by a Function."""
-        return self._parse(snippet, tuple(path), self.functions, stack)
+    def parse(self, snippet, path=(), stack=None, record=None):
+        """Replace every function call this version knows by a Function.
+        ``record``, a list, receives every Function created (inner ones
+        first), so callers can check or scan them without another walk."""
+        return self._parse(snippet, tuple(path), self.functions, stack, record)
 
-    def parse_condition(self, snippet, path=(), stack=None):
+    def parse_condition(self, snippet, path=(), stack=None, record=None):
         """The same with the table of condition functions."""
-        return self._parse(snippet, tuple(path), self.condition_functions, stack)
+        return self._parse(snippet, tuple(path), self.condition_functions, stack, record)
 
-    def _parse(self, snippet, path, table, stack):
+    def _parse(self, snippet, path, table, stack, record):
         cls = type(snippet)
         if cls is dict:
             if len(snippet) == 1:
                 for name, args in snippet.items():
                     fn = table.get(name)
                     if fn is not None:
-                        fpath = path + (name,)
-                        if fn.macro:
-                            return fn(stack, name, args, fpath,
-                                      parse=lambda s, p: self._parse(s, p, table, stack))
-                        if type(args) not in _SCALARS:
-                            args = self._parse(args, fpath, table, stack)
-                        return fn(stack, name, args, fpath)
-            parse = self._parse
-            return dict((k, v if type(v) in _SCALARS else parse(v, path + (k,), table, stack))
-                        for k, v in snippet.items())
+                        return self._call(fn, name, args, path + (name,), table, stack, record)
+            out = {}
+            for key, value in snippet.items():
+                if type(value) not in _SCALARS:
+                    value = self._parse(value, path + (key,), table, stack, record)
+                out[key] = value
+            return out
         if cls is list or cls is tuple:
-            parse = self._parse
-            return [v if type(v) in _SCALARS else parse(v, path + (i,), table, stack)
-                    for i, v in enumerate(snippet)]
+            out = []
+            for index, value in enumerate(snippet):
+                if type(value) not in _SCALARS:
+                    value = self._parse(value, path + (index,), table, stack, record)
+                out.append(value)
+            return out
         return snippet
+
+    def _call(self, fn, name, args, path, table, stack, record):
+        if fn.macro:
+            def parse(snippet, at):
+                return self._parse(snippet, at, table, stack, record)
+            result = fn(stack, name, args, path, parse=parse)
+        else:
+            if type(args) not in _SCALARS:
+                args = self._parse(args, path, table, stack, record)
+            result = fn(stack, name, args, path)
+        if record is not None:
+            record.append(result)
+        return result
 
     # -- files ---------------------------------------------------------------
     def get_file(self, name, path=()):

@@ -52,7 +52,12 @@ def _param_types(template):
 
 def _definition(template, environment, parameters, files, root, checker, **kw):
     tmpl = Template.load(template, files=files, root=root)
-    env = load_environment(environment, files=tmpl.files, param_types=_param_types(tmpl))
+    # As Heat merges ``-e`` files: the request's parameters first, each
+    # file's parameters over them (with its merge strategies).
+    env = load_environment(environment, files=tmpl.files, param_types=_param_types(tmpl),
+                           parameters=parameters)
+    if env is not None:
+        parameters = None
     return StackDefinition(tmpl, environment=env, parameters=parameters, files=tmpl.files,
                            checker=checker, **kw)
 
@@ -126,7 +131,7 @@ def _error(exc, phase):
 
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, checker=None,
-            resource_data=None, stack_name='oracle_stack'):
+            resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None):
     """What the Heat oracle reports for the same inputs, in its shape:
     ``valid``, ``error`` ({phase, type, message} or None), ``conditions``,
     ``resources`` ({name: {type, requires}}), ``outputs`` ({name: {value} |
@@ -136,7 +141,8 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
               'outputs': {}, 'resource_properties': {}}
     try:
         sd = _definition(template, environment, parameters, files, root, checker,
-                         resource_data=resource_data, stack_name=stack_name)
+                         resource_data=resource_data, stack_name=stack_name,
+                         stack_id=stack_id, project_id=project_id)
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')
         return result
@@ -167,7 +173,10 @@ def _inspect_parts(sd, result):
     except StackersError as exc:
         result['dependency_error'] = _error(exc, 'dependencies')
         return
-    for name in sd.resources:
+    for name, defn in sd.resources.items():
+        if defn.properties is None:
+            result['resource_properties'][name] = None
+            continue
         try:
             result['resource_properties'][name] = sd.resolve_properties(name)
         except StackersError as exc:

@@ -14,8 +14,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from . import cfn, conditions, lists, params, resources, strings, yaql_fn
-from .base import (Function, Invalid, Macro, Removed, collect_dependencies,  # noqa: F401
-                   dependencies, resolve, validate)
+from .base import (Function, Invalid, Macro, Removed, check_functions,  # noqa: F401
+                   collect_dependencies, dependencies, recorded_dependencies, resolve,
+                   validate)
 
 IMPLEMENTATIONS = {
     'removed': Removed,

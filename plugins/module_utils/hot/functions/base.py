@@ -48,6 +48,9 @@ class Function(object):
     # Reference functions (get_resource/get_attr) set this so walks that only
     # look for dependencies can skip the rest cheaply.
     references = False
+    # True when check() does something: validating a template then only
+    # visits the functions that have a check of their own.
+    has_check = False
 
     def __init__(self, stack, fn_name, args, path=()):
         self.stack = stack
@@ -69,6 +72,14 @@ class Function(object):
     def validate(self):
         """Check the arguments without resolving them (nested calls too)."""
         validate(self.args)
+        self.check()
+
+    def check(self):
+        """The checks of this call alone (nested calls not included)."""
+
+    def own_dependencies(self):
+        """Resource names this call itself refers to (nested ones excluded)."""
+        return ()
 
     def result(self):
         """The value of the call."""
@@ -102,6 +113,7 @@ class Macro(Function):
 
     def validate(self):
         validate(self.parsed)
+        self.check()
 
     def result(self):
         return resolve(self.parsed, nullable=True)
@@ -117,8 +129,9 @@ class Removed(Function):
     refuses it, and resolving it gives the raw map back (as Heat does)."""
 
     __slots__ = ()
+    has_check = True
 
-    def validate(self):
+    def check(self):
         version = getattr(getattr(self.stack, 'template', None), 'version', None)
         raise self.error('The function "%s" was removed from HOT and is not supported by '
                          'heat_template_version %s' % (self.fn_name, version or 'in use'))
@@ -217,6 +230,24 @@ def collect_dependencies(snippet, out):
             if type(value) in _SCALARS:
                 continue
             collect_dependencies(value, out)
+
+
+def check_functions(functions):
+    """Run the own checks of functions recorded while parsing (see
+    ``Template.parse(record=...)``): the same as validating the snippets
+    they came from, without walking the data again."""
+    for fn in functions:
+        if fn.has_check:
+            _call(fn, fn.check)
+
+
+def recorded_dependencies(functions):
+    """Resource names referred to by functions recorded while parsing."""
+    out = []
+    for fn in functions:
+        if fn.references:
+            out.extend(_call(fn, fn.own_dependencies))
+    return out
 
 
 def dependencies(snippet):

@@ -13,7 +13,7 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 
-from .base import Function, resolve, validate
+from .base import Function, resolve
 
 
 def _is_list(value):
@@ -41,8 +41,9 @@ class Repeat(Function):
     def _parse_permutations(self):
         return True
 
-    def validate(self):
-        validate(self.args)
+    has_check = True
+
+    def check(self):
         if not isinstance(self._for_each, (Function, Mapping)):
             raise self.error('The "for_each" argument of "%s" must be a map' % self.fn_name)
 

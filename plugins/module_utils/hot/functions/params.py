@@ -28,10 +28,16 @@ class GetParam(Function):
 
     __slots__ = ()
 
-    def validate(self):
-        super(GetParam, self).validate()
-        # A literal name must be declared: Heat finds out only when the value
-        # is needed (stack create), but the template is broken either way.
+    has_check = True
+
+    def check(self):
+        # A literal name in a resource's properties must be declared: Heat
+        # notices when it resolves the properties (stack create, not
+        # template validate); checking it here tells it in both.  Elsewhere
+        # (metadata, outputs, conditions) Heat lets it pass validation.
+        path = self.path
+        if len(path) < 3 or path[0] != 'resources' or path[2] != 'properties':
+            return
         args = self.args
         name = args[0] if isinstance(args, list) and args else args
         if isinstance(name, str) and self.stack is not None \
@@ -77,8 +83,9 @@ class GetFile(Function):
 
     __slots__ = ()
 
-    def validate(self):
-        super(GetFile, self).validate()
+    has_check = True
+
+    def check(self):
         # The client reads every literal get_file before anything is sent,
         # so a missing file is an error wherever the call sits.
         if isinstance(self.args, str):

@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from collections.abc import Sequence
 
-from .base import Function, collect_dependencies, resolve, validate
+from .base import Function, collect_dependencies, resolve
 
 
 def unknown_reference(fn, name):
@@ -46,6 +46,9 @@ class GetResource(Function):
         collect_dependencies(self.args, out)
         out.append(self._name())
         return out
+
+    def own_dependencies(self):
+        return (self._name(),)
 
     def result(self):
         return self.stack.reference_id(self._name())
@@ -92,8 +95,12 @@ class GetAttThenSelect(Function):
         out.append(self._name())
         return out
 
-    def validate(self):
-        validate(self.args)
+    def own_dependencies(self):
+        return (self._name(),)
+
+    has_check = True
+
+    def check(self):
         name = self._name()
         if self._attribute is None and self._all_attributes_form:
             return

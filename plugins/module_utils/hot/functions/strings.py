@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from urllib import parse as urlparse
 
-from .base import Function, resolve, short_repr, validate
+from .base import Function, resolve, short_repr
 
 _SCALAR_TYPES = (str, int, float, bool)
 
@@ -299,8 +299,9 @@ class MakeURL(Function):
                 raise self.error('The "%s" argument of "%s" must be a string'
                                  % (key, self.fn_name))
 
-    def validate(self):
-        validate(self.args)
+    has_check = True
+
+    def check(self):
         if not isinstance(self.args, Mapping):
             raise self.error('The arguments of "%s" must be a map' % self.fn_name)
         unknown = [k for k in self.args if k not in self.keys]

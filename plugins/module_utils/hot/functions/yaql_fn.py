@@ -12,7 +12,7 @@ import collections.abc  # noqa: F401  yaql 3 on Python 3.11 needs it imported fi
 from collections.abc import Mapping
 
 from ...errors import StackersError
-from .base import Function, resolve, validate
+from .base import Function, resolve
 
 # heat.conf [yaql] defaults.
 LIMIT_ITERATORS = 200
@@ -59,8 +59,9 @@ class Yaql(Function):
         except engine['exceptions'].YaqlException as exc:
             raise self.error('Bad yaql expression: %s' % exc)
 
-    def validate(self):
-        validate(self.args)
+    has_check = True
+
+    def check(self):
         expression = self.args['expression']
         if not isinstance(expression, Function):
             self._parse(expression)

@@ -1,0 +1,94 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""How long the template language takes on big generated templates.
+
+For N resources (a network, then chains of subnet -> port -> server, each
+server reading the previous port's address with get_attr) it prints the time
+to parse the template (shape checks, functions), validate it as stack create
+does (parameters, conditions, references, every function, every property
+resolved) and build the dependency graph, for N = 1k, 5k and 10k.  The
+template is handed over as data: a YAML text of 10k resources is larger
+than Heat's 512 KiB template limit (loading YAML is timed separately).
+
+    .venv/bin/python bench/hot_bench.py [N ...]
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import gc
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import stack  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import template  # noqa: E402
+
+
+def generate(count):
+    """A template of about ``count`` resources (as data)."""
+    resources = {'net': {'type': 'OS::Neutron::Net', 'properties': {'name': 'bench'}}}
+    for i in range((count - 1) // 3):
+        resources['subnet%d' % i] = {
+            'type': 'OS::Neutron::Subnet',
+            'properties': {'network': {'get_resource': 'net'},
+                           'cidr': '10.%d.%d.0/24' % (i // 256 % 256, i % 256)}}
+        resources['port%d' % i] = {
+            'type': 'OS::Neutron::Port',
+            'properties': {'network': {'get_resource': 'net'},
+                           'fixed_ips': [{'subnet': {'get_resource': 'subnet%d' % i}}]}}
+        resources['server%d' % i] = {
+            'type': 'OS::Nova::Server',
+            'properties': {
+                'image': {'get_param': 'image'},
+                'flavor': {'get_param': 'flavor'},
+                'networks': [{'port': {'get_resource': 'port%d' % i}}],
+                'metadata': {'previous_ip': {'get_attr': ['port%d' % max(i - 1, 0),
+                                                          'fixed_ips', 0, 'ip_address']}},
+                'name': {'str_replace': {'template': 'srv-$i', 'params': {'$i': str(i)}}}}}
+    return {
+        'heat_template_version': '2018-08-31',
+        'parameters': {'image': {'type': 'string', 'default': 'cirros'},
+                       'flavor': {'type': 'string', 'default': 'm1.tiny'}},
+        'resources': resources,
+        'outputs': {'last_ip': {'value': {'get_attr': ['port0', 'fixed_ips']}}},
+    }
+
+
+def measure(count, repeat=3):
+    data = generate(count)
+    best = None
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        tmpl = template.Template.load(data)
+        defn = stack.StackDefinition(tmpl)
+        parsed = time.perf_counter()
+        g = defn.validate(strict=True, graph_builder=graph.build_graph)
+        done = time.perf_counter()
+        timing = (parsed - start, done - parsed, done - start)
+        if best is None or timing[2] < best[2]:
+            best = timing
+    return len(data['resources']), g.number_of_edges(), best
+
+
+def main(argv):
+    counts = [int(a) for a in argv] or [1000, 5000, 10000]
+    print('%8s %8s %10s %12s %10s %12s' % ('resources', 'edges', 'load (s)',
+                                           'validate+graph', 'total (s)', 'us/resource'))
+    for count in counts:
+        resources, edges, (load, rest, total) = measure(count)
+        print('%8d %8d %10.3f %12.3f %10.3f %12.1f'
+              % (resources, edges, load, rest, total, total / resources * 1e6))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
