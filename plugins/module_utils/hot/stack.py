@@ -22,7 +22,8 @@ from ..errors import LocatedError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
 from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_policy,
-                           check_properties, placeholder_reference_id, resolve_type)
+                           check_parameter_groups, check_properties, placeholder_reference_id,
+                           resolve_type)
 from .template import Template
 
 
@@ -109,6 +110,7 @@ class StackDefinition(object):
         self._outputs = None
         self._references_done = False
         self.type_cache = {}
+        self.parameter_groups = None
 
     # -- error location -----------------------------------------------------
     def _located(self):
@@ -337,6 +339,7 @@ class StackDefinition(object):
             validate_params = getattr(self.parameters, 'validate', None)
             if validate_params is not None:
                 validate_params(validate_value=strict)
+            self.parameter_groups = check_parameter_groups(self.template, self.parameters)
             self.conditions.validate()
             resources = self.resources
             params = set(self.parameters) if isinstance(self.parameters, Mapping) else set()

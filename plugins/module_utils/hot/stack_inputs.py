@@ -17,12 +17,10 @@ from collections.abc import Mapping
 
 from ..errors import TemplateError, UnknownResourceType
 from . import functions as fns
+from . import parameter_groups as _parameter_groups
+from . import parameters as _parameters
 from . import registry as _registry
 
-try:
-    from . import parameters as _parameters
-except ImportError:  # pragma: no cover - until parameters.py lands
-    _parameters = None
 
 PSEUDO_PARAMETERS = ('OS::stack_name', 'OS::stack_id', 'OS::project_id')
 # The plugin types whose class can snapshot before deleting (Heat allows the
@@ -34,12 +32,6 @@ SNAPSHOT_TYPES = frozenset(['AWS::EC2::Volume', 'OS::Cinder::Volume', 'OS::Heat:
 def _is_parameters_object(value):
     return (value is not None and not isinstance(value, dict)
             and hasattr(value, '__getitem__') and hasattr(value, 'validate'))
-
-
-def pseudo_values(stack_name, stack_id, project_id):
-    return {'OS::stack_name': stack_name,
-            'OS::stack_id': str(stack_id) if stack_id is not None else 'None',
-            'OS::project_id': project_id}
 
 
 def build_parameters(template, environment, values, stack_name, stack_id, project_id, checker):
@@ -58,9 +50,8 @@ def build_parameters(template, environment, values, stack_name, stack_id, projec
         merged.update(getattr(environment, 'parameters', None) or {})
         defaults.update(getattr(environment, 'parameter_defaults', None) or {})
     merged.update(values or {})
-    pseudo = pseudo_values(stack_name, stack_id, project_id)
-    if _parameters is None or not hasattr(_parameters, 'Parameters'):
-        return _PlainParameters(section, merged, defaults, pseudo)
+    pseudo = {'OS::stack_name': stack_name, 'OS::stack_id': stack_id,
+              'OS::project_id': project_id}
     schemas = dict((name, _parameters.ParameterSchema.from_template(
         name, raw, template.version, path=('parameters', name), doc=template.doc))
         for name, raw in section.items())
@@ -68,31 +59,13 @@ def build_parameters(template, environment, values, stack_name, stack_id, projec
                                   checker=checker, doc=template.doc)
 
 
-class _PlainParameters(Mapping):
-    """Untyped stand-in used only while parameters.py is not there."""
-
-    def __init__(self, section, values, defaults, pseudo):
-        self._values = dict(pseudo)
-        for name, raw in section.items():
-            raw = raw if isinstance(raw, dict) else {}
-            if name in values:
-                self._values[name] = values[name]
-            elif name in defaults:
-                self._values[name] = defaults[name]
-            else:
-                self._values[name] = raw.get('default')
-
-    def __getitem__(self, name):
-        return self._values[name]
-
-    def __iter__(self):
-        return iter(self._values)
-
-    def __len__(self):
-        return len(self._values)
-
-    def validate(self, validate_value=True):
-        return None
+def check_parameter_groups(template, parameters):
+    """The ``parameter_groups`` rules; returns the section for display."""
+    schemas = getattr(parameters, 'schemas', None)
+    if schemas is None:
+        schemas = dict((name, None) for name in template.parameters)
+    return _parameter_groups.validate_parameter_groups(
+        template.data.get('parameter_groups'), schemas, template.doc)
 
 
 def resolve_type(stack, defn):

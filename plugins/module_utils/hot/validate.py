@@ -18,10 +18,6 @@ try:
     from . import environment as _environment
 except ImportError:  # pragma: no cover - environment.py is part of the collection
     _environment = None
-try:
-    from . import parameter_groups as _parameter_groups
-except ImportError:  # pragma: no cover - until parameter_groups.py lands
-    _parameter_groups = None
 
 # heat.conf max_resources_per_stack: template validate refuses bigger ones.
 MAX_RESOURCES_PER_STACK = 1000
@@ -62,24 +58,6 @@ def _definition(template, environment, parameters, files, root, checker, **kw):
                            checker=checker, **kw)
 
 
-def _parameter_output(params):
-    out = getattr(params, 'validate_output', None)
-    if out is not None:
-        return out()
-    return dict((name, {'Value': params[name]}) for name in params
-                if not str(name).startswith('OS::'))
-
-
-def _parameter_groups_output(sd):
-    raw = sd.template.data.get('parameter_groups')
-    if raw is None:
-        return []
-    if _parameter_groups is not None:
-        schemas = getattr(sd.parameters, 'schemas', None)
-        _parameter_groups.validate_parameter_groups(raw, schemas, sd.template.doc)
-    return raw
-
-
 def _unsupported_types(sd):
     """Types Heat knows that the collection cannot create (yet)."""
     try:
@@ -115,14 +93,12 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
         raise sd.template.error('The template has %d resources; a stack may hold at most %d'
                                 % (len(sd.template.resources), max_resources), ('resources',))
     sd.validate(strict=strict, graph_builder=_graph.build_graph)
-    groups = _parameter_groups_output(sd)
-    not_checked = getattr(sd.parameters, 'not_checked', None)
     return {
         'Description': sd.template.description,
-        'Parameters': _parameter_output(sd.parameters),
-        'ParameterGroups': groups,
+        'Parameters': sd.parameters.validate_output(),
+        'ParameterGroups': sd.parameter_groups or [],
         'UnsupportedTypes': _unsupported_types(sd),
-        'NotChecked': list(not_checked() if callable(not_checked) else not_checked or []),
+        'NotChecked': list(sd.parameters.not_checked),
     }
 
 
