@@ -49,8 +49,9 @@ units: venv
 # ansible-test sanity on a copy of the collection (see .ci/sanity for how, and
 # for the tests it skips here: shellcheck when the binary is missing, pslint
 # which needs PowerShell).
+# SANITY_ARGS narrows it, e.g. make sanity SANITY_ARGS="--test pep8 plugins/modules".
 sanity: venv
-	.ci/sanity
+	.ci/sanity $(SANITY_ARGS)
 
 lint: venv
 	cd $(CURDIR) && PATH="$(VBIN):$$PATH" $(VBIN)/ansible-lint --offline $(wildcard playbooks roles)
@@ -83,5 +84,7 @@ clean:
 distclean: clean
 	rm -rf $(VENV)
 
-# Other parts add their own targets in mk/*.mk (the local cloud, ...).
+# Other parts add their own targets in mk/*.mk (the local cloud, the oracle,
+# ...). A part whose environment `make venv` must also build says so there
+# with a prerequisite line, e.g. `venv: cloud-venv`.
 -include mk/*.mk
