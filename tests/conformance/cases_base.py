@@ -60,7 +60,7 @@ class Case(object):
 
     def __init__(self, cid, template, family, intent=None, params=None,
                  environments=(), files=None, fake=None, compare_values=True,
-                 note=None):
+                 note=None, incomparable=None):
         self.id = cid
         self.template = template
         self.family = family
@@ -70,6 +70,8 @@ class Case(object):
         self.files = files or {}
         self.fake = fake
         self.compare_values = compare_values
+        # Why Heat's offline answer cannot be compared (None: it can).
+        self.incomparable = incomparable
         self.note = note
 
     @staticmethod

@@ -58,6 +58,9 @@ def main(argv):
             row['crash'] += 1
             lines.append('CRASH %s\n  %s' % (case.id, traceback.format_exc().strip().replace('\n', '\n  ')))
             continue
+        if case.incomparable:
+            row['incomparable'] += 1
+            continue
         values = not case.family.startswith('corpus')
         diffs = differential.compare(case, heat, ours, values=values)
         if heat.get('valid') != ours.get('valid'):
@@ -92,8 +95,9 @@ def main(argv):
 
 
 def _row(name, row, cols):
-    agree = row['cases'] - row['verdict-differs'] - row['values-differ'] - row['crash']
-    pct = 100.0 * agree / row['cases'] if row['cases'] else 0
+    compared = row['cases'] - row['incomparable']
+    agree = compared - row['verdict-differs'] - row['values-differ'] - row['crash']
+    pct = 100.0 * agree / compared if compared else 0
     return '%-15s' % name + ''.join('%16d' % row[c] for c in cols) + '%9.1f%%' % pct
 
 

@@ -46,6 +46,8 @@ def test_case_tables_agree_with_heat(heat):
 def test_engine_matches_heat(case, heat, engine, report):
     answer = heat[case.id]
     ours = differential.run_ours(case)
+    if case.incomparable:
+        pytest.skip(case.incomparable)
     diffs = differential.compare(case, answer, ours)
     report.add(case, answer, ours, diffs)
     assert not diffs, '\n'.join(diffs)

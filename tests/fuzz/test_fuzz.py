@@ -22,7 +22,7 @@ import sys
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -216,6 +216,9 @@ def test_mutated_cases_and_corpus(template, params):
 
 @FUZZ
 @given(templates())
+# Found by this fuzzer: a removed function used as a resource condition.
+@example({'heat_template_version': '2018-03-02', 'conditions': {},
+          'resources': {'x': {'type': 'OS::Heat::None', 'condition': {'Fn::GetAZs': {'b': ''}}}}})
 def test_templates_as_data(template):
     # Passing the data itself (not text) is part of the contract too.
     _check(template)
@@ -228,5 +231,7 @@ def test_templates_as_data(template):
                                             'heat_template_version: [\n', '%YAML 1.1\n---\n',
                                             'a: &x [*x]\n', '!!python/object:os.system\n']),
                            st.text(max_size=120))))
+# Found by this fuzzer: a YAML alias inside its own anchor.
+@example('0: &0 [*0]')
 def test_random_text(text):
     _check(text)
