@@ -50,11 +50,11 @@ def is_function(value):
 
 class _Checker(object):
 
-    def __init__(self, heat_type):
+    def __init__(self, translations=()):
         self.replaced = set()
         self.deleted = set()
         self.sources = {}
-        for target, source in heat_type.translations:
+        for target, source in translations:
             if source is None:
                 self.deleted.add(target)
             else:
@@ -220,4 +220,58 @@ def validate_properties(type_name, properties, path=()):
         properties = {}
     if not isinstance(properties, dict):
         raise TemplateError('Properties must be a map, not %s' % type(properties).__name__, path=path)
-    _Checker(heat_type).check_map(heat_type.properties, properties, path, ())
+    _Checker(heat_type.translations).check_map(heat_type.properties, properties, path, ())
+
+
+# HOT parameter type -> property type code (Heat's Schema.from_parameter;
+# anything else becomes a Map).
+_PARAM_TYPES = {'string': 's', 'number': 'n', 'comma_delimited_list': 'l', 'json': 'm', 'boolean': 'b'}
+_PARAM_CONSTRAINTS = {'length': 'l', 'range': 'r', 'modulo': 'o'}
+
+
+def _param_constraints(raw):
+    out = []
+    for con in raw if isinstance(raw, list) else ():
+        if not isinstance(con, dict):
+            continue
+        for key, value in con.items():
+            if key in _PARAM_CONSTRAINTS and isinstance(value, dict):
+                first, second = ('step', 'offset') if key == 'modulo' else ('min', 'max')
+                out.append((_PARAM_CONSTRAINTS[key], value.get(first), value.get(second)))
+            elif key == 'allowed_values' and isinstance(value, list):
+                out.append(('v', tuple(value)))
+            elif key == 'allowed_pattern' and isinstance(value, str):
+                out.append(('p', value))
+            elif key == 'custom_constraint' and isinstance(value, str):
+                out.append(('c', value))
+    return tuple(out)
+
+
+def provider_schema(parameters, parameter_defaults=None):
+    """The property schemas of a provider template resource, from the
+    template's ``parameters`` section as Heat derives them: one property per
+    parameter, required when it has no default (the environment's
+    parameter_defaults count as defaults), json/list ones accepting the
+    looser forms their parameters accept, all update_allowed."""
+    defaults = parameter_defaults or {}
+    schema = {}
+    for name, decl in (parameters or {}).items():
+        decl = decl if isinstance(decl, dict) else {}
+        code = _PARAM_TYPES.get(decl.get('type'), 'm')
+        has_default = decl.get('default') is not None or defaults.get(name) is not None
+        flags = 'u' + ('' if has_default else 'r') + ('c' if code in ('m', 'l') else '')
+        schema[name] = rt.PropertySchema((code, flags, None, _param_constraints(decl.get('constraints'))))
+    return schema
+
+
+def validate_provider_properties(parameters, properties, path=(), parameter_defaults=None):
+    """:func:`validate_properties` for a resource implemented by a provider
+    template whose ``parameters`` section is given."""
+    if is_function(properties):
+        return
+    path = tuple(path) + ('properties',)
+    if properties is None:
+        properties = {}
+    if not isinstance(properties, dict):
+        raise TemplateError('Properties must be a map, not %s' % type(properties).__name__, path=path)
+    _Checker().check_map(provider_schema(parameters, parameter_defaults), properties, path, ())

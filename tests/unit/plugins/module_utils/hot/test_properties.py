@@ -141,3 +141,75 @@ def test_table_is_what_heat_does():
                 assert ('resources.r.' + case[3][1]).startswith(parts[1]), (case[0], message)
             if case[0] not in HEAT_WORDS_DIFFER:
                 assert case[3][0] in message, (case[0], message)
+
+
+NESTED_PARAMS = {
+    'name': {'type': 'string'},
+    'size': {'type': 'number', 'default': 1, 'constraints': [{'range': {'min': 1, 'max': 10}}]},
+    'flag': {'type': 'boolean', 'default': False},
+    'items': {'type': 'comma_delimited_list', 'default': []},
+    'data': {'type': 'json', 'default': {}},
+    'colour': {'type': 'string', 'default': 'red', 'constraints': [{'allowed_values': ['red', 'blue']}]},
+}
+
+# id, properties, parameter_defaults, None or (message, path below the resource)
+PROVIDER = [
+    ('all_given', {'name': 'n', 'size': '3', 'flag': 'true', 'items': 'a,b', 'data': '{"a": 1}'}, None, OK),
+    ('list_and_map_forms', {'name': 'n', 'items': ['a'], 'data': [1, 2]}, None, OK),
+    ('missing_required', {'size': 2}, None, ('Property name not assigned', 'properties')),
+    ('required_met_by_parameter_defaults', {}, {'name': 'x'}, OK),
+    ('unknown', {'name': 'n', 'nope': 1}, None, ('Unknown Property nope', 'properties.nope')),
+    ('out_of_range', {'name': 'n', 'size': 11}, None, ('11 is out of range (min: 1, max: 10)', 'properties.size')),
+    ('not_a_number', {'name': 'n', 'size': 'big'}, None, ("Value 'big' is not a number", 'properties.size')),
+    ('not_allowed', {'name': 'n', 'colour': 'green'}, None, ('"green" is not an allowed value', 'properties.colour')),
+    ('not_boolean', {'name': 'n', 'flag': 'maybe'}, None, ('is not a valid boolean', 'properties.flag')),
+    ('map_from_number', {'name': 'n', 'data': 5}, None, ('is not a map', 'properties.data')),
+]
+
+
+@pytest.mark.parametrize('props, defaults, expected', [c[1:] for c in PROVIDER], ids=[c[0] for c in PROVIDER])
+def test_validate_provider_properties(props, defaults, expected):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot.properties import (
+        validate_provider_properties)
+    if expected is OK:
+        validate_provider_properties(NESTED_PARAMS, props, ('resources', 'r'), defaults)
+        return
+    with pytest.raises(TemplateError) as err:
+        validate_provider_properties(NESTED_PARAMS, props, ('resources', 'r'), defaults)
+    assert expected[0] in err.value.message
+    assert str(err.value).startswith('resources.r.' + expected[1] + ': ')
+
+
+def test_provider_schema_flags():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot.properties import provider_schema
+    schema = provider_schema(NESTED_PARAMS)
+    assert schema['name'].required and schema['name'].update_allowed
+    assert not schema['size'].required and schema['size'].type == 'Number'
+    assert schema['items'].allow_conversion and schema['data'].type == 'Map'
+    assert schema['colour'].constraint('allowed_values').values == ('red', 'blue')
+
+
+@pytest.mark.skipif(not (os.path.exists(HEAT_PYTHON) and os.path.exists(ORACLE)), reason='Heat oracle not available')
+def test_provider_table_is_what_heat_does():
+    nested = json.dumps({'heat_template_version': '2018-08-31', 'parameters': NESTED_PARAMS})
+    lines = []
+    for case in PROVIDER:
+        env = {'resource_registry': {'My::Nested': 'nested.yaml'}}
+        if case[2]:
+            env['parameter_defaults'] = case[2]
+        lines.append(json.dumps({'id': case[0], 'template_text': json.dumps({
+            'heat_template_version': '2018-08-31',
+            'resources': {'r': {'type': 'My::Nested', 'properties': case[1]}}}),
+            'params': env, 'files': {'nested.yaml': nested}}))
+    proc = subprocess.run([HEAT_PYTHON, ORACLE, '--batch'], input='\n'.join(lines), capture_output=True,
+                          text=True, timeout=300, check=True)
+    answers = dict((a['id'], a) for a in (json.loads(line) for line in proc.stdout.splitlines() if line.strip()))
+    for case in PROVIDER:
+        answer = answers[case[0]]
+        if case[3] is OK:
+            assert answer['valid'], (case[0], answer['error'])
+        else:
+            assert not answer['valid'], case[0]
+            parts = answer['error']['message'].split(': ', 2)
+            assert parts[0] == 'Property error', (case[0], answer['error'])
+            assert ('resources.r.' + case[3][1]).startswith(parts[1]), (case[0], answer['error'])
