@@ -156,8 +156,8 @@ class Environment(object):
         self.event_sinks = list(data.get(EVENT_SINKS, []))
         self.encrypted_param_names = list(data.get(ENCRYPTED_PARAM_NAMES, []))
         self.parameter_merge_strategies = dict(data.get(PARAMETER_MERGE_STRATEGIES, {}))
-        for section in (PARAMETERS, PARAMETER_DEFAULTS):
-            for key in self.__dict__[_ATTR[section]]:
+        for section, values in ((PARAMETERS, self.parameters), (PARAMETER_DEFAULTS, self.parameter_defaults)):
+            for key in values:
                 self._origins[(section, key)] = (doc.filename, doc.line_of((section, key)))
         self.registry.load(data.get(RESOURCE_REGISTRY, {}), doc.filename, doc.positions)
 
@@ -208,8 +208,6 @@ class Environment(object):
             new.registry.keep_resources_for(parent_resource_name)
         return new
 
-
-_ATTR = {PARAMETERS: 'parameters', PARAMETER_DEFAULTS: 'parameter_defaults'}
 
 
 def _resolve_template_paths(registry, doc, files):

@@ -116,10 +116,6 @@ class Entry(object):
     def sort_key(self):
         return (not self.user, -len(self.path), self.path)
 
-    def error(self, message, cls=EnvironmentError_):
-        return cls(message, filename=self.filename, line=self.line,
-                   path=('resource_registry',) + self.path)
-
     def __repr__(self):
         return 'Entry(%s -> %s)' % ('/'.join(self.path), self.value)
 
