@@ -49,7 +49,7 @@ units: venv
 # ansible-test sanity on a copy of the collection (see .ci/sanity for how, and
 # for the tests it skips here: shellcheck when the binary is missing, pslint
 # which needs PowerShell).
-# SANITY_ARGS narrows it, e.g. make sanity SANITY_ARGS="--test pep8 plugins/modules".
+# SANITY_ARGS narrows it, e.g. make sanity SANITY_ARGS="--test pep8 plugins/modules/" (directories end in /).
 sanity: venv
 	.ci/sanity $(SANITY_ARGS)
 
