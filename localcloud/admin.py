@@ -84,7 +84,9 @@ class Admin(object):
         return {'public_root': self.plan['public_root'],
                 'services': {n: {'public': s['public'], 'internal': s['internal'], 'type': s['type']}
                              for n, s in self.plan['services'].items()},
-                'ready_at': getattr(self, 'ready_at', {})}
+                'ready_at': getattr(self, 'ready_at', {}),
+                'pids': dict({n: p.pid for n, p in getattr(self, 'procs', {}).items()},
+                             supervisor=os.getpid())}
 
     # ---- talking to the services as admin ----------------------------------------------------
     @property

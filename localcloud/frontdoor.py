@@ -103,14 +103,19 @@ class State(object):
         with self.lock:
             return {'requests': self.requests, 'by_route': dict(self.by_route)}
 
-    def account(self, method, stype, path):
-        """Count the request and decide its fate: (status to inject or None, latency seconds)."""
-        key = '%s %s %s' % (method, stype, route_template(stype, path))
+    def account(self, method, stype, prefix, path):
+        """Count the request and decide its fate: (status to inject or None, latency seconds).
+
+        ``path`` is the full request path (prefix included, query excluded): fault rules match
+        it with re.search; the route key uses the path under the prefix.
+        """
+        key = '%s %s %s' % (method, stype, route_template(stype, path[len(prefix):] or '/'))
         with self.lock:
             self.requests += 1
             self.by_route[key] = self.by_route.get(key, 0) + 1
             inject = None
             for rule in self.rules:
+                # every rule counts its own matches, even when an earlier one already fired
                 if rule.hit(method, path) and inject is None:
                     inject = rule.status
             if inject is None and self.fault_rate > 0 and self.rng.random() < self.fault_rate:
@@ -187,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
         if target is None:
             return self._reply(404, {'error': {'code': 404, 'message': 'no service at %s' % path}})
         prefix, stype, port = target
-        inject, delay = self.server.state.account(self.command, stype, path[len(prefix):] or '/')
+        inject, delay = self.server.state.account(self.command, stype, prefix, path)
         if delay:
             time.sleep(delay)
         if inject is not None:

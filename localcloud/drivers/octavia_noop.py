@@ -108,6 +108,8 @@ class Reconciler(object):
                                           'healthmonitors', 'l7policies', 'l7rules')}
                 for kind, obj, ok in (tree if lb_deleting else pending):
                     status[kind].append(self._next(obj, ok, lb_deleting))
+                    if kind == 'healthmonitors' and not lb_deleting:
+                        status['members'].extend(self._monitored(obj, pending))
                 if lb.provisioning_status.startswith('PENDING_'):
                     status['loadbalancers'].append(self._next(lb, c.ONLINE, False))
                 updates.append(status)
@@ -115,6 +117,21 @@ class Reconciler(object):
         for status in updates:
             updater.update_loadbalancer_status(status)
         return bool(updates)
+
+    @staticmethod
+    def _monitored(monitor, pending):
+        """A pool's members are ONLINE while a monitor watches them, NO_MONITOR otherwise
+        (what a health manager reports for healthy members)."""
+        from octavia.common import constants as c
+        if monitor.provisioning_status == c.PENDING_CREATE:
+            target = c.ONLINE
+        elif monitor.provisioning_status == c.PENDING_DELETE:
+            target = c.NO_MONITOR
+        else:
+            return []
+        busy = {o.id for _, o, _ in pending}
+        return [{'id': m.id, 'operating_status': target} for m in monitor.pool.members
+                if m.id not in busy and m.operating_status in (c.ONLINE, c.NO_MONITOR)]
 
     @staticmethod
     def _next(obj, operating_ok, parent_deleting):

@@ -1,0 +1,68 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The front door's bookkeeping alone (no cloud needed): route keys, fault rules, fault rate."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import random
+
+import pytest
+
+from localcloud.frontdoor import FaultRule, State, route_template
+
+UUID = '0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f'
+HEX = '3d5f6814b2cc421a84958e597dd39f0b'
+
+
+@pytest.mark.parametrize('stype, path, expected', [
+    ('network', '/v2.0/ports/' + UUID, '/v2.0/ports/{id}'),
+    ('network', '/v2.0/networks', '/v2.0/networks'),
+    ('compute', '/v2.1/flavors/1', '/v2.1/flavors/{id}'),
+    ('compute', '/v2.1/os-keypairs/my-key', '/v2.1/os-keypairs/{name}'),
+    ('compute', '/v2.1/servers/%s/os-volume_attachments/%s' % (UUID, UUID),
+     '/v2.1/servers/{id}/os-volume_attachments/{id}'),
+    ('block-storage', '/v3/%s/volumes/detail' % HEX, '/v3/{id}/volumes/detail'),
+    ('orchestration', '/v1/%s/stacks/mystack/%s' % (HEX, UUID), '/v1/{id}/stacks/{name}/{id}'),
+    ('object-store', '/v1/AUTH_%s/cont/dir/obj.txt' % HEX, '/v1/{account}/{container}/{object}'),
+    ('object-store', '/v1/AUTH_%s' % HEX, '/v1/{account}'),
+    ('object-store', '/info', '/info'),
+    ('identity', '/v3/auth/tokens', '/v3/auth/tokens'),
+])
+def test_route_template(stype, path, expected):
+    assert route_template(stype, path) == expected
+
+
+def test_fault_rule_window():
+    rule = FaultRule({'method': 'post', 'path': r'/ports$', 'status': 409, 'count': 2, 'after': 1})
+    seq = [rule.hit('POST', '/networking/v2.0/ports') for _ in range(5)]
+    assert seq == [False, True, True, False, False]
+    assert not rule.hit('GET', '/networking/v2.0/ports')
+    assert not rule.hit('POST', '/networking/v2.0/ports/x')
+    assert rule.as_dict()['matched'] == 5 and rule.as_dict()['fired'] == 2
+
+
+@pytest.mark.parametrize('raw', [{}, {'status': 503}, 'text', {'path': '('}])
+def test_fault_rule_rejects_bad_rules(raw):
+    with pytest.raises((ValueError, TypeError, Exception)):
+        FaultRule(raw)
+
+
+def test_state_counts_and_faults_with_seed():
+    state = State(fault_rate=0.3, seed=11)
+    rng = random.Random(11)
+    got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/flavors')[0] for _ in range(50)]
+    assert got == [503 if rng.random() < 0.3 else None for _ in range(50)]
+    assert state.stats() == {'requests': 50, 'by_route': {'GET compute /v2.1/flavors': 50}}
+    state.reset_stats()
+    assert state.stats() == {'requests': 0, 'by_route': {}}
+
+
+def test_rules_take_precedence_and_each_counts_its_matches():
+    state = State()
+    state.rules = [FaultRule({'path': '/ports', 'status': 500, 'count': 1}),
+                   FaultRule({'path': '/v2.0/', 'status': 503, 'count': 2})]
+    got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _ in range(3)]
+    assert got == [500, 503, None]
+    assert [r.matched for r in state.rules] == [3, 3]
