@@ -62,7 +62,7 @@ class Conditions(Mapping):
     def __getitem__(self, name):
         if name not in self._parsed:
             raise KeyError(name)
-        return self.is_enabled(name)
+        return self.value(name)
 
     def __iter__(self):
         return iter(self._parsed)
@@ -92,15 +92,21 @@ class Conditions(Mapping):
     def is_enabled(self, condition, path=()):
         """Evaluate a condition: None (no condition) and True are enabled; a
         string names a condition of the section; a Function, or raw
-        condition data, is evaluated first."""
+        condition data (a map such as ``{equals: [...]}``), is evaluated
+        first."""
+        if isinstance(condition, (dict, list)):
+            condition = self.template.parse_condition(condition, path, stack=self.context)
+        if isinstance(condition, fns.Function):
+            condition = fns.resolve(condition)
+        return self.value(condition, path)
+
+    def value(self, condition, path=()):
+        """The value of an already resolved condition argument: a boolean,
+        or the name of a condition (what Heat accepts there)."""
         if condition is None:
             return True
         if isinstance(condition, bool):
             return condition
-        if isinstance(condition, (dict, list)):
-            condition = self.template.parse_condition(condition, path, stack=self.context)
-        if isinstance(condition, fns.Function):
-            return self.is_enabled(fns.resolve(condition), path)
         if not isinstance(condition, str) or condition not in self._parsed:
             raise TemplateError('Invalid condition "%s": not a condition defined in the '
                                 '"conditions" section' % (condition,), path=path)
@@ -121,7 +127,7 @@ class Conditions(Mapping):
 
     def evaluate_all(self):
         """Every condition's value (raises for the first one that fails)."""
-        return dict((name, self.is_enabled(name)) for name in self._parsed)
+        return dict((name, self.value(name)) for name in self._parsed)
 
     def __repr__(self):
         return 'Conditions(%s)' % ', '.join(self._parsed)

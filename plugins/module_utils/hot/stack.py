@@ -213,7 +213,7 @@ class StackDefinition(object):
                                parse='condition')
             fields['condition'] = cond
             path = fields['path'] + ('condition',)
-            if not self.conditions.is_enabled(fns.resolve(cond), path=path):
+            if not self.conditions.value(fns.resolve(cond), path=path):
                 return None
         if isinstance(fields.get('properties'), fns.Function):
             raise TemplateError('The "properties" of resource "%s" must be a map (a function '
@@ -227,7 +227,7 @@ class StackDefinition(object):
         cond = None
         if 'condition' in t.info.output_keys:
             cond = t.parse_condition(raw.get('condition'), path + ('condition',), stack=self)
-            if not self.conditions.is_enabled(fns.resolve(cond), path=path + ('condition',)):
+            if not self.conditions.value(fns.resolve(cond), path=path + ('condition',)):
                 return name, OutputDefinition(name, None, raw.get('description'), cond,
                                               False, path)
         functions = []

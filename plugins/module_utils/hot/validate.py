@@ -139,7 +139,7 @@ def _inspect_parts(sd, result):
         result['parameters_error'] = _error(exc, 'parameters')
     try:
         for name in sd.conditions:
-            result['conditions'][name] = sd.conditions.is_enabled(name)
+            result['conditions'][name] = sd.conditions.value(name)
     except StackersError as exc:
         result['conditions_error'] = _error(exc, 'conditions')
     try:

@@ -14,7 +14,7 @@ the version knows has been replaced by a :class:`Function` instance (see
 
 Functions reach the stack through ``self.stack``, a *context* object (the
 StackDefinition, or the lighter one conditions use) offering:
-``parameters[name]``, ``template``, ``conditions.is_enabled(x)``,
+``parameters[name]``, ``template``, ``conditions.value(x, path)``,
 ``resource_enabled(name)``, ``resource_defined(name)``,
 ``reference_id(name)``, ``attribute(name, attr, path)``,
 ``all_attributes(name)``, ``check_attribute(name, attr, path)``,

@@ -5,7 +5,7 @@
 
 A condition argument is a boolean, a condition function, or the *name* of
 a condition of the ``conditions`` section; names are looked up through the
-stack's ``conditions.is_enabled``, which also detects circular definitions.
+stack's ``conditions.value``, which also detects circular definitions.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -53,7 +53,7 @@ class ConditionBoolean(Function):
     def condition(self, value):
         if isinstance(value, bool):
             return value
-        return self.need_stack().conditions.is_enabled(value, path=self.path)
+        return self.need_stack().conditions.value(value, path=self.path)
 
 
 class Not(ConditionBoolean):
@@ -104,9 +104,7 @@ class If(Macro):
             raise self.error(self.form_message % self.fn_name)
         stack = self.need_stack()
         cond = stack.template.parse_condition(self.args[0], self.path + (0,), stack=stack)
-        cond = resolve(cond)
-        if not isinstance(cond, bool):
-            cond = stack.conditions.is_enabled(cond, path=self.path)
+        cond = stack.conditions.value(resolve(cond), path=self.path)
         if cond:
             return parse(self.args[1], self.path + (1,))
         if len(self.args) < 3:
