@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections.abc import Mapping
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import stack_inputs
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environment import Environment
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.template import Template
+
+
+class ReadyParameters(Mapping):
+    """A Parameters-like object handed over as is."""
+
+    def __init__(self, **values):
+        self.values = values
+
+    def __getitem__(self, name):
+        return self.values[name]
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __len__(self):
+        return len(self.values)
+
+    def validate(self, validate_value=True):
+        pass
+
+
+def test_a_ready_parameters_object_is_used_as_is():
+    params = ReadyParameters(p='x')
+    tmpl = Template.load('heat_template_version: 2016-10-14\n')
+    assert stack_inputs.build_parameters(tmpl, None, params, 's', None, None, None) is params
+
+
+def test_parameters_section_must_be_a_map():
+    tmpl = Template.load('heat_template_version: 2016-10-14\nparameters: [a]\n', filename='t.yaml')
+    with pytest.raises(TemplateError) as err:
+        stack_inputs.build_parameters(tmpl, None, None, 's', None, None, None)
+    assert str(err.value).startswith('t.yaml:2: parameters: ')
+
+
+def test_type_lookups_are_shared_unless_the_registry_names_the_resource():
+    env = Environment.load({'resource_registry': {
+        'My::T': 'OS::Heat::None',
+        'resources': {'special': {'My::T': 'OS::Heat::Value'}}}})
+    sd = StackDefinition('heat_template_version: 2016-10-14\nresources:\n'
+                         '  a: {type: My::T}\n  b: {type: My::T}\n'
+                         '  special: {type: My::T, properties: {value: 1}}\n', environment=env)
+    res = sd.resources
+    assert res['a'].type_info is res['b'].type_info
+    assert res['a'].type_info.is_none
+    assert res['special'].type_info.plugin == 'OS::Heat::Value'
+
+
+@pytest.mark.parametrize('rtype, expected', [
+    ('OS::Neutron::Net', None), ('OS::Nova::KeyPair', None), ('OS::Swift::Container', 'None'),
+    ('OS::Heat::RandomString', 'r'), ('OS::Nova::Server', 'r'), ('OS::Heat::None', 'r'),
+])
+def test_placeholder_reference_ids(rtype, expected):
+    sd = StackDefinition('heat_template_version: 2016-10-14\nresources:\n  r: {type: %s}\n' % rtype)
+    assert stack_inputs.placeholder_reference_id(sd.resources['r']) == expected
+
+
+def test_attribute_allowed():
+    sd = StackDefinition('heat_template_version: 2016-10-14\nresources:\n'
+                         '  v: {type: OS::Heat::Value}\n  g: {type: OS::Heat::ResourceGroup}\n'
+                         '  t: {type: t.yaml}\n', files={'t.yaml': 'heat_template_version: 2016-10-14\n'})
+    res = sd.resources
+    assert stack_inputs.attribute_allowed(res['v'], 'value')
+    assert not stack_inputs.attribute_allowed(res['v'], 'bogus')
+    assert stack_inputs.attribute_allowed(res['g'], 'resource.1.anything')
+    assert stack_inputs.attribute_allowed(res['t'], 'any_output')
