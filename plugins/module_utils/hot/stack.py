@@ -362,7 +362,7 @@ class StackDefinition(object):
         fns.check_functions(defn.functions)
         fns.check_functions(defn.field_functions)
         check_deletion_policy(defn)
-        check_properties(defn, resolve_values=strict)
+        check_properties(self, defn, resolve_values=strict)
 
 
 class _Locator(object):

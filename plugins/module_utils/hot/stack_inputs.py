@@ -13,13 +13,16 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 from collections.abc import Mapping
 
 from ..errors import TemplateError, UnknownResourceType
 from . import functions as fns
+from . import loader
 from . import parameter_groups as _parameter_groups
 from . import parameters as _parameters
 from . import registry as _registry
+from .template import Template
 
 
 PSEUDO_PARAMETERS = ('OS::stack_name', 'OS::stack_id', 'OS::project_id')
@@ -165,33 +168,74 @@ def check_deletion_policy(defn):
                             'type %s' % defn.type, path=defn.path + ('deletion_policy',))
 
 
-def check_properties(defn, resolve_values):
-    """Heat's structural property checks against the type's schema: unknown
-    names always; with ``resolve_values`` (stack create) every value is
-    resolved and required properties must be given.  Value types and
-    constraints are the resource plugins' business."""
+def provider_template(stack, defn):
+    """The Template a template resource stands for (loaded once per stack):
+    from the files map, from the path the environment resolved, or read
+    next to the template when the template itself names the file."""
+    name = defn.type_info.template
+    key = ('template', name)
+    cache = stack.type_cache
+    if key not in cache:
+        path = defn.path + ('type',)
+        content = stack.files.get(name)
+        if content is None and name == defn.type:
+            content = stack.get_file(name, path)
+        elif content is None and (os.path.isabs(name) or name.startswith('file://')):
+            target = name[len('file://'):] if name.startswith('file://') else name
+            content = loader.load_file(target)
+        if content is None:
+            raise TemplateError('Could not fetch the provider template "%s" of resource "%s": '
+                                'it is not in the files map' % (name, defn.name), path=path)
+        cache[key] = Template.load(content, filename=name, files=stack.files)
+    return cache[key]
+
+
+def _property_rules(stack, defn):
+    """name -> (required, implemented) for the resource's properties, or
+    None when any property is accepted."""
+    info = defn.type_info
+    if getattr(info, 'template', None):
+        nested = provider_template(stack, defn)
+        defaults = getattr(stack.environment, 'parameter_defaults', None) or {}
+        params = nested.parameters if isinstance(nested.parameters, dict) else {}
+        return dict((name, (isinstance(raw, dict) and 'default' not in raw
+                            and name not in defaults, True))
+                    for name, raw in params.items())
     heat_type = _heat_type(defn)
-    props = defn.properties or {}
-    path = defn.path + ('properties',)
+    if heat_type is None:
+        return None
+    return dict((name, (prop.required and prop.default is None, prop.implemented))
+                for name, prop in heat_type.properties.items())
+
+
+def check_properties(stack, defn, resolve_values):
+    """Heat's structural property checks against the type's schema (a
+    provider template's parameters for template resources): unknown names
+    always; with ``resolve_values`` (stack create) every value is resolved
+    and required properties must be given.  Value types and constraints are
+    the resource plugins' business."""
+    heat_type = _heat_type(defn)
     if heat_type is not None and heat_type.is_none:
         return  # Heat's NoneResource drops its properties unread
-    if heat_type is None:
+    props = defn.properties or {}
+    path = defn.path + ('properties',)
+    rules = _property_rules(stack, defn)
+    if rules is None:
         if resolve_values:
             for value in props.values():
                 fns.resolve(value, nullable=True)
         return
-    schema = heat_type.properties
     for key in props:
-        if key not in schema:
+        if key not in rules:
             raise TemplateError('Unknown property "%s" for a resource of type %s'
                                 % (key, defn.type), path=path + (key,))
-    for key, prop in schema.items():
+    for key, (required, implemented) in rules.items():
         given = key in props
         if resolve_values:
             value = fns.resolve(props[key], nullable=True) if given else Ellipsis
-            if value is Ellipsis and prop.required and prop.default is None:
+            if value is Ellipsis and required:
                 raise TemplateError('Property "%s" of resource "%s" (%s) is required but not '
                                     'given' % (key, defn.name, defn.type), path=path)
-        if given and not prop.implemented:
+        if given and not implemented:
             raise TemplateError('Property "%s" of %s is not implemented'
                                 % (key, defn.type), path=path + (key,))

@@ -240,7 +240,7 @@ def test_types_through_the_environment_registry():
 
 
 def test_provider_template_named_in_the_template():
-    files = {'nested.yaml': 'heat_template_version: 2016-10-14\n'}
+    files = {'nested.yaml': 'heat_template_version: 2016-10-14\nparameters:\n  x: {type: number}\n'}
     sd = stack('resources:\n  a: {type: nested.yaml, properties: {x: 1}}\n'
                'outputs:\n  o: {value: {get_attr: [a, anything]}}\n', files=files)
     sd.validate()

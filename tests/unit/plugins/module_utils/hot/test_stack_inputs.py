@@ -80,3 +80,45 @@ def test_attribute_allowed():
     assert not stack_inputs.attribute_allowed(res['v'], 'bogus')
     assert stack_inputs.attribute_allowed(res['g'], 'resource.1.anything')
     assert stack_inputs.attribute_allowed(res['t'], 'any_output')
+
+
+NESTED = ('heat_template_version: 2016-10-14\nparameters:\n  value: {type: string}\n'
+          '  opt: {type: string, default: d}\n')
+ENV = 'resource_registry:\n  My::Nested: nested.yaml\n'
+
+
+def provider_stack(props, files=None, env=ENV, **kw):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
+    env = validate.load_environment([env], files=files)
+    return StackDefinition('heat_template_version: 2016-10-14\nresources:\n'
+                           '  r: {type: My::Nested, properties: %s}\n' % props,
+                           environment=env, files=files, **kw)
+
+
+@pytest.mark.parametrize('props, strict, message', [
+    ('{value: v, bogus: x}', False, 'Unknown property "bogus"'),
+    ('{opt: o}', True, '"value" of resource "r" (My::Nested) is required'),
+])
+def test_provider_template_properties_are_its_parameters(props, strict, message):
+    sd = provider_stack(props, files={'nested.yaml': NESTED})
+    with pytest.raises(TemplateError) as err:
+        sd.validate(strict=strict)
+    assert message in err.value.message
+
+
+def test_provider_template_ok_and_parameter_defaults_make_optional():
+    provider_stack('{value: v}', files={'nested.yaml': NESTED}).validate()
+    env = ENV + 'parameter_defaults:\n  value: pd\n'
+    provider_stack('{}', files={'nested.yaml': NESTED}, env=env).validate()
+
+
+def test_provider_template_missing():
+    with pytest.raises(TemplateError) as err:
+        provider_stack('{value: v}', files={}).validate()
+    assert 'Could not fetch the provider template "nested.yaml"' in err.value.message
+
+
+def test_provider_template_errors_point_into_it():
+    with pytest.raises(TemplateError) as err:
+        provider_stack('{value: v}', files={'nested.yaml': 'heat_template_version: 1999-01-01\n'}).validate()
+    assert err.value.filename == 'nested.yaml' and err.value.line == 1
