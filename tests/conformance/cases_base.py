@@ -10,6 +10,18 @@ __metaclass__ = type
 
 import yaml
 
+
+
+class _Dumper(getattr(yaml, 'CSafeDumper', yaml.SafeDumper)):
+    # The C dumper when PyYAML has it: thousands of cases are dumped per
+    # session.  A value used in several places is written out each time, not
+    # as a YAML anchor and aliases, so each case reads as a person writes it.
+    def ignore_aliases(self, data):
+        return True
+
+
+_DUMPER = _Dumper
+
 VERSIONS = ('2013-05-23', '2014-10-16', '2015-04-30', '2015-10-15', '2016-04-08',
             '2016-10-14', '2017-02-24', '2017-09-01', '2018-03-02', '2018-08-31',
             '2021-04-16')
@@ -78,12 +90,14 @@ class Case(object):
     def _text(doc):
         if isinstance(doc, str):
             return doc
-        return yaml.safe_dump(doc, default_flow_style=False, sort_keys=False,
-                              allow_unicode=True)
+        return yaml.dump(doc, Dumper=_DUMPER, default_flow_style=False, sort_keys=False,
+                         allow_unicode=True)
 
     @property
     def template_text(self):
-        return self._text(self.template)
+        if getattr(self, '_template_text', None) is None:
+            self._template_text = self._text(self.template)
+        return self._template_text
 
     @property
     def environment_texts(self):

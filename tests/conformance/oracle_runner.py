@@ -116,7 +116,9 @@ def ask(requests):
         answers = _run_batch(python, script, todo, timeout=60 + len(todo) // 10)
         for i, answer in zip(missing, answers):
             cache[keys[i]] = answer
-        _save_cache(cache_path, cache)
+        # Keep what this session asked for: answers to cases that changed go.
+        wanted = set(keys)
+        _save_cache(cache_path, dict((k, v) for k, v in cache.items() if k in wanted))
         for name in os.listdir(CACHE_DIR):
             if name.startswith('answers-') and name != os.path.basename(cache_path):
                 os.remove(os.path.join(CACHE_DIR, name))  # from an older oracle
