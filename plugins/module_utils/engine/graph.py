@@ -13,14 +13,25 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import networkx as nx
+import traceback
 
-from ..errors import DependencyCycle
+from ..errors import DependencyCycle, StackersError
+
+try:
+    import networkx as nx
+except ImportError:  # reported when a graph is asked for (modules use missing_required_lib)
+    nx = None
+    NETWORKX_IMPORT_ERROR = traceback.format_exc()
+else:
+    NETWORKX_IMPORT_ERROR = None
 
 
 def build_graph(stack_definition):
     """The networkx DiGraph of ``stack_definition``; a cycle raises
     DependencyCycle naming the resources on it."""
+    if nx is None:
+        raise StackersError('The Python library networkx is required to order the resources',
+                            import_error=NETWORKX_IMPORT_ERROR)
     stack_definition.compute_references()
     resources = stack_definition.resources
     graph = nx.DiGraph()

@@ -14,7 +14,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-from collections.abc import Mapping
 
 from ..errors import TemplateError, UnknownResourceType
 from . import functions as fns

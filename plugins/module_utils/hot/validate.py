@@ -172,4 +172,3 @@ def _inspect_parts(sd, result):
             result['outputs'][name] = {'value': out.resolve()}
         except StackersError as exc:
             result['outputs'][name] = {'error': _error(exc, 'output')}
-

@@ -82,9 +82,9 @@ class Replace(Function):
 
         text = replace([template], 0)[0]
         if unused:
+            names = sorted(sorted(unused), key=len, reverse=True)
             raise self.error('These params of "%s" do not occur in the template: %s'
-                             % (self.fn_name, ','.join(sorted(sorted(unused), key=len,
-                                                                  reverse=True))))
+                             % (self.fn_name, ','.join(names)))
         return text
 
 

@@ -8,7 +8,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import collections.abc  # noqa: F401  yaql 3 on Python 3.11 needs it imported first
+# Importing collections.abc (done here) must precede importing yaql 3 on
+# Python 3.11; yaql itself is imported lazily by _yaql().
 from collections.abc import Mapping
 
 from ...errors import StackersError
