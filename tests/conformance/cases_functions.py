@@ -201,6 +201,15 @@ _v('if', 'two-args-false', {'if': ['c_false', 'a']}, BAD, until='2021-04-16')
 _v('if', 'two-args-true', {'if': ['c_true', 'a']}, OK, since='2021-04-16')
 _v('if', 'two-args-true', {'if': ['c_true', 'a']}, BAD, until='2021-04-16')
 
+# From 2021-04-16 an "if" without an else that is false removes the list item
+# or map entry holding it.
+_v('if', 'elide-list-item', ['a', {'if': ['c_false', 'x']}, 'b'], OK, since='2021-04-16')
+_v('if', 'elide-list-item', ['a', {'if': ['c_false', 'x']}, 'b'], BAD, until='2021-04-16')
+_v('if', 'elide-map-entry', {'k1': {'if': ['c_false', 'x']}, 'k2': 'y'}, OK, since='2021-04-16')
+_v('if', 'keep-map-entry', {'k1': {'if': ['c_true', 'x']}, 'k2': 'y'}, OK, since='2021-04-16')
+_v('if', 'nested', {'if': ['c_true', {'if': ['c_false', 'a', 'b']}, 'c']})
+_v('if', 'null-branch', {'if': ['c_false', 'a', None]}, UNSAID)
+
 _v('filter', 'basic', {'filter': [['b'], ['a', 'b', 'c']]})
 _v('filter', 'param', {'filter': [['x'], {'get_param': 'l'}]})
 _v('filter', 'null', {'filter': [None, ['a', None]]}, UNSAID)

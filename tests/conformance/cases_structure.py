@@ -64,6 +64,16 @@ def _dep_shapes():
                            'u': _val({'get_attr': ['t', 'output']})}, OK),
         'unknown-ref-in-metadata': ({'a': _none(metadata={'m': ref('zzz')})}, BAD),
         'attr-of-none': ({'a': _none(), 'b': _val({'get_attr': ['a', 'anything']})}, UNSAID),
+        'random-string-attrs': ({'rs': {'type': 'OS::Heat::RandomString', 'properties': {'length': 8}},
+                                 'u': _val({'get_attr': ['rs', 'nosuch']})}, BAD),
+        'test-resource-bad-attr': ({'t': {'type': 'OS::Heat::TestResource'},
+                                    'u': _val({'get_attr': ['t', 'nosuch']})}, BAD),
+        'deletion-policy-fn': ({'a': _val('a', deletion_policy={'get_param': 'OS::stack_name'})}, UNSAID),
+        'external-id-fn': ({'a': _none(external_id={'get_param': 'OS::stack_name'})}, UNSAID),
+        'repeat-references': ({'a': _val('a'), 'b': _val('b'), 'c': _val({'repeat': {
+            'template': {'get_resource': '<%n%>'}, 'for_each': {'<%n%>': ['a', 'b']}}})}, UNSAID),
+        'ref-in-if-branches': ({'a': _val('a'), 'b': _val('b'), 'c': _val(
+            {'if': [{'equals': [1, 1]}, ref('a'), ref('b')]})}, UNSAID),
     }
 
 
@@ -98,7 +108,15 @@ def _random_graph(seed, cyclic):
         resources[middle]['depends_on'] = first
     outputs = {'o%d' % i: {'value': {'get_attr': [n, _attr(resources[n])]}}
                for i, n in enumerate(rnd.sample(names, 2))}
+    outputs['refs'] = {'value': [{'get_resource': n} for n in rnd.sample(names, 2)]}
     return resources, outputs
+
+
+def _fake(resources):
+    """Live state for every resource, so outputs and properties resolve."""
+    return {name: {'reference_id': '%s-id' % name,
+                   'attrs': {'value': 'value-of-%s' % name, 'output': 'output-of-%s' % name}}
+            for name in resources}
 
 
 def _attr(res):
@@ -116,6 +134,9 @@ def dependency_cases():
         version = DEP_VERSIONS[seed % len(DEP_VERSIONS)]
         yield Case('deps/%s/random-%02d' % (version, seed),
                    tmpl(version, resources=resources, outputs=outputs), 'deps', intent=OK)
+        yield Case('deps/%s/random-%02d/live' % (version, seed),
+                   tmpl(version, resources=resources, outputs=outputs), 'deps', intent=OK,
+                   fake=_fake(resources))
     for seed in range(100, 110):
         resources, outputs = _random_graph(seed, cyclic=True)
         yield Case('deps/2016-10-14/random-cyclic-%d' % seed,
