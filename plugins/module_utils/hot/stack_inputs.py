@@ -191,7 +191,16 @@ def provider_template(stack, defn):
 
 def _property_rules(stack, defn):
     """name -> (required, implemented) for the resource's properties, or
-    None when any property is accepted."""
+    None when any property is accepted (computed once per type)."""
+    info = defn.type_info
+    key = ('rules', getattr(info, 'template', None) or getattr(info, 'plugin', None) or defn.type)
+    cache = stack.type_cache
+    if key not in cache:
+        cache[key] = _compute_rules(stack, defn)
+    return cache[key]
+
+
+def _compute_rules(stack, defn):
     info = defn.type_info
     if getattr(info, 'template', None):
         nested = provider_template(stack, defn)
