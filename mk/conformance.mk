@@ -20,6 +20,11 @@ CONF_PYTEST_ARGS ?=
 CONF_VENV_TARGET ?= venv
 # pytest exits 5 when it collected nothing: not a failure here.
 CONF_NO_TESTS_OK := || test $$? -eq 5
+# CONF_ALLOW_FAIL=1 reports conformance failures without failing the target
+# (for a while when known engine gaps must not block everything else).
+ifeq ($(CONF_ALLOW_FAIL),1)
+CONF_NO_TESTS_OK := || echo "conformance: FAILURES IGNORED (CONF_ALLOW_FAIL=1)"
+endif
 
 .PHONY: heat-venv conformance fuzz conformance-report conformance-clean
 
