@@ -74,6 +74,27 @@ def value_cases():
                'env', intent=OK, environments=[{'parameters': {'p': ['a', 'b']}}])
 
 
+def condition_cases():
+    template = tmpl(VERSION, parameters={'env': {'type': 'string', 'default': 'dev'},
+                                         'sizes': {'type': 'json', 'default': {}}},
+                    conditions={'prod': {'equals': [{'get_param': 'env'}, 'prod']}},
+                    resources={'big': {'type': 'OS::Heat::Value', 'condition': 'prod',
+                                       'properties': {'value': {'get_param': ['sizes', 'big']}}},
+                               'v': {'type': 'OS::Heat::Value', 'properties': {
+                                   'value': {'if': ['prod', {'get_param': ['sizes', 'small']},
+                                                    'none']}}}},
+                    outputs={'o': {'value': {'get_attr': ['v', 'value']}}})
+    sizes = {'big': 10, 'small': 1}
+    yield Case('env/condition-from-defaults', template, 'env', intent=OK,
+               environments=[{'parameter_defaults': {'env': 'prod', 'sizes': sizes}}])
+    yield Case('env/condition-from-params', template, 'env', intent=OK,
+               environments=[{'parameters': {'env': 'prod', 'sizes': sizes}}])
+    yield Case('env/condition-user-beats-default', template, 'env', intent=OK,
+               params={'env': 'prod'}, environments=[{'parameter_defaults': {'env': 'dev'}}])
+    yield Case('env/condition-default-off', template, 'env', intent=OK,
+               environments=[{'parameter_defaults': {'sizes': sizes}}])
+
+
 def merge_cases():
     # A strategy binds from the first file that sets the parameter: declaring
     # it only in a later file conflicts with the implied "overwrite".
@@ -231,6 +252,6 @@ def malformed_cases():
 
 
 def environment_cases():
-    for gen in (value_cases, merge_cases, registry_cases, malformed_cases):
+    for gen in (value_cases, condition_cases, merge_cases, registry_cases, malformed_cases):
         for case in gen():
             yield case

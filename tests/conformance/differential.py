@@ -68,23 +68,31 @@ def run_ours(case, seconds=CASE_SECONDS):
 
 
 def _run_ours(case, seconds):
+    """Like the oracle: the verdict, edges and conditions come from a stack
+    that knows no live state; with live state (case.fake) outputs and
+    properties are resolved on a second one that has it."""
     validate = engine()
     kwargs = {'environment': case.environment_texts, 'parameters': case.params or None,
               'files': case.files or None}
-    accepted = pyinspect.signature(validate.inspect).parameters
-    if case.fake and 'resource_data' in accepted:
-        kwargs['resource_data'] = case.fake
+    out = _inspect(validate, case, kwargs, seconds)
+    if case.fake and 'resource_data' in pyinspect.signature(validate.inspect).parameters:
+        live = _inspect(validate, case, dict(kwargs, resource_data=case.fake), seconds)
+        for key in ('outputs', 'resource_properties'):
+            out[key] = live.get(key, {})
+    return json.loads(json.dumps(out, sort_keys=True, default=repr))
+
+
+def _inspect(validate, case, kwargs, seconds):
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(seconds)
     try:
         try:
-            out = validate.inspect(case.template_text, **kwargs)
+            return validate.inspect(case.template_text, **kwargs)
         except stackers_error() as exc:
-            out = {'valid': False, 'error': {'type': type(exc).__name__, 'message': str(exc)}}
+            return {'valid': False, 'error': {'type': type(exc).__name__, 'message': str(exc)}}
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
-    return json.loads(json.dumps(out, sort_keys=True, default=repr))
 
 
 def message(answer):
