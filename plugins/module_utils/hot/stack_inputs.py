@@ -20,6 +20,7 @@ from . import functions as fns
 from . import loader
 from . import parameter_groups as _parameter_groups
 from . import parameters as _parameters
+from . import properties as _properties
 from . import registry as _registry
 from .template import Template
 
@@ -216,12 +217,35 @@ def _compute_rules(stack, defn):
                 for name, prop in heat_type.properties.items())
 
 
+def _value_data(stack, defn):
+    """The properties as Heat's value check sees them: each value resolved,
+    except those referring to a resource without live data, which stay
+    functions (Heat skips their constraints: the values are not known yet);
+    a value that resolves to "leave me out" (2-argument if) is left out."""
+    pending = set()
+    live = stack.resource_data
+    for fn in defn.functions:
+        # Recorded functions know where they are: resources.<r>.properties.<key>...
+        if fn.references and fn.path[2] == 'properties' and \
+                any(name not in live for name in fn.own_dependencies()):
+            pending.add(fn.path[3])
+    data = {}
+    for key, parsed in (defn.properties or {}).items():
+        if key in pending:
+            data[key] = parsed
+            continue
+        value = fns.resolve(parsed, nullable=True)
+        if value is not Ellipsis:
+            data[key] = value
+    return data
+
+
 def check_properties(stack, defn, resolve_values):
-    """Heat's structural property checks against the type's schema (a
-    provider template's parameters for template resources): unknown names
-    always; with ``resolve_values`` (stack create) every value is resolved
-    and required properties must be given.  Value types and constraints are
-    the resource plugins' business."""
+    """Heat's property checks against the type's schema (a provider
+    template's parameters for template resources).  Without
+    ``resolve_values`` (template validate) only names are checked; with it
+    (stack create) every value is resolved and checked by properties.py:
+    types, required properties, constraints."""
     heat_type = _heat_type(defn)
     if heat_type is not None and heat_type.is_none:
         return  # Heat's NoneResource drops its properties unread
@@ -233,17 +257,20 @@ def check_properties(stack, defn, resolve_values):
             for value in props.values():
                 fns.resolve(value, nullable=True)
         return
+    if resolve_values:
+        data = _value_data(stack, defn)
+        if heat_type is not None:
+            _properties.validate_properties(heat_type.name, data, defn.path)
+        else:
+            nested = provider_template(stack, defn)
+            defaults = getattr(stack.environment, 'parameter_defaults', None) or {}
+            _properties.validate_provider_properties(nested.parameters, data, defn.path, defaults)
+        return
     for key in props:
         if key not in rules:
             raise TemplateError('Unknown property "%s" for a resource of type %s'
                                 % (key, defn.type), path=path + (key,))
-    for key, (required, implemented) in rules.items():
-        given = key in props
-        if resolve_values:
-            value = fns.resolve(props[key], nullable=True) if given else Ellipsis
-            if value is Ellipsis and required:
-                raise TemplateError('Property "%s" of resource "%s" (%s) is required but not '
-                                    'given' % (key, defn.name, defn.type), path=path)
-        if given and not implemented:
+    for key, (_required, implemented) in rules.items():
+        if key in props and not implemented:
             raise TemplateError('Property "%s" of %s is not implemented'
                                 % (key, defn.type), path=path + (key,))

@@ -117,8 +117,7 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
               'outputs': {}, 'resource_properties': {}}
     try:
         sd = _definition(template, environment, parameters, files, root, checker,
-                         resource_data=resource_data, stack_name=stack_name,
-                         stack_id=stack_id, project_id=project_id)
+                         stack_name=stack_name, stack_id=stack_id, project_id=project_id)
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')
         return result
@@ -127,6 +126,8 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
         result['valid'] = True
     except StackersError as exc:
         result['error'] = _error(exc, 'validate')
+    # As the oracle does: validation never sees live state, resolution does.
+    sd.resource_data = resource_data if resource_data is not None else {}
     _inspect_parts(sd, result)
     return result
 

@@ -271,8 +271,10 @@ def test_get_attr_names_are_checked_against_the_type(rtype, attr, ok):
 
 @pytest.mark.parametrize('props, strict, message', [
     ('{bogus: 1}', False, 'Unknown property "bogus"'),
-    ('{}', True, 'is required but not given'),
-    ('{image: x}', True, 'is required but not given'),
+    ('{}', True, 'Property flavor not assigned'),
+    ('{image: x}', True, 'Property flavor not assigned'),
+    ('{flavor: f, config_drive: maybe}', True, 'is not a valid boolean'),
+    ('{flavor: f, networks: {a: 1}}', True, 'is not a list'),
     ('{flavor: {get_param: nosuch}}', False, 'Parameter "nosuch" is not defined'),
     ('{flavor: f, name: {list_join: [",", "x"]}}', True, 'must operate on'),
     ('{flavor: f, name: {str_replace: {template: 1, params: {}}}}', True, 'must be a string'),

@@ -97,7 +97,7 @@ def provider_stack(props, files=None, env=ENV, **kw):
 
 @pytest.mark.parametrize('props, strict, message', [
     ('{value: v, bogus: x}', False, 'Unknown property "bogus"'),
-    ('{opt: o}', True, '"value" of resource "r" (My::Nested) is required'),
+    ('{opt: o}', True, 'Property value not assigned'),
 ])
 def test_provider_template_properties_are_its_parameters(props, strict, message):
     sd = provider_stack(props, files={'nested.yaml': NESTED})
