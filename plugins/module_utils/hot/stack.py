@@ -16,15 +16,20 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import gc
+import re
 from collections.abc import Mapping, Sequence
 
-from ..errors import LocatedError, TemplateError
+from ..errors import LocatedError, StackersError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
 from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_policy,
                            check_parameter_groups, check_properties, placeholder_reference_id,
                            resolve_type)
 from .template import Template
+
+
+# Heat's rule for stack names.
+_STACK_NAME = re.compile(r'[a-zA-Z][a-zA-Z0-9_.-]{0,254}$')
 
 
 class ResourceDefinition(object):
@@ -90,6 +95,10 @@ class StackDefinition(object):
     def __init__(self, template, environment=None, parameters=None, files=None,
                  stack_name='stack', stack_id=None, project_id=None, checker=None,
                  resource_data=None, parent_resource=None, root=None, availability_zones=None):
+        if not isinstance(stack_name, str) or not _STACK_NAME.match(stack_name):
+            raise StackersError('Invalid stack name %r: it must start with a letter and contain '
+                                'only letters, digits, "_", "-" and ".", at most 255 characters'
+                                % (stack_name,))
         self.template = Template.load(template, files=files, root=root)
         self.environment = environment
         self.files = self.template.files

@@ -358,3 +358,16 @@ def test_resources_property_is_lazy_and_cached():
     assert sd.resources is sd.resources
     assert sd.resource_defined('a') and sd.resource_enabled('a')
     assert not sd.resource_defined('b')
+
+
+@pytest.mark.parametrize('name, ok', [
+    ('s', True), ('my-stack_1.2', True), ('a' * 255, True), ('a' * 256, False),
+    ('1stack', False), ('_x', False), ('has space', False), ('', False), (None, False),
+])
+def test_stack_names(name, ok):
+    if ok:
+        StackDefinition(HEAD % '2016-10-14', stack_name=name)
+    else:
+        with pytest.raises(StackersError) as err:
+            StackDefinition(HEAD % '2016-10-14', stack_name=name)
+        assert 'Invalid stack name' in str(err.value)
