@@ -27,8 +27,6 @@ import cases_functions
 import cases_parameters
 import cases_structure
 
-from cases_base import Case  # noqa: F401 - re-exported for the tests
-
 _FAMILIES = (
     cases_functions.function_cases,
     cases_functions.plain_data_cases,

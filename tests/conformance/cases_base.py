@@ -11,7 +11,6 @@ __metaclass__ = type
 import yaml
 
 
-
 class _Dumper(getattr(yaml, 'CSafeDumper', yaml.SafeDumper)):
     # The C dumper when PyYAML has it: thousands of cases are dumped per
     # session.  A value used in several places is written out each time, not
@@ -112,7 +111,6 @@ class Case(object):
 
     def __repr__(self):
         return 'Case(%s)' % self.id
-
 
 
 OK, BAD, UNSAID = True, False, None

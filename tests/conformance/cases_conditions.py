@@ -224,5 +224,4 @@ def usage_cases():
 
 def condition_cases():
     for gen in (definition_cases, usage_cases):
-        for case in gen():
-            yield case
+        yield from gen()

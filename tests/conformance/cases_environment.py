@@ -61,10 +61,9 @@ def value_cases():
     yield Case('env/later-default-wins', _echo(), 'env', intent=OK,
                environments=[{'parameter_defaults': {'p': 'first'}},
                              {'parameter_defaults': {'p': 'second'}}])
+    only_a = {'type': 'string', 'default': 'a', 'constraints': [{'allowed_values': ['a']}]}
     yield Case('env/default-violates-constraint',
-               tmpl(VERSION, parameters={'p': {'type': 'string', 'default': 'a',
-                                                'constraints': [{'allowed_values': ['a']}]}},
-                    resources={'v': {'type': 'OS::Heat::None'}}),
+               tmpl(VERSION, parameters={'p': only_a}, resources={'v': {'type': 'OS::Heat::None'}}),
                'env', intent=BAD, environments=[{'parameter_defaults': {'p': 'b'}}])
     yield Case('env/typed-value-from-env', _echo(ptype='number', default=1), 'env', intent=OK,
                environments=[{'parameters': {'p': 7}}])
@@ -253,5 +252,4 @@ def malformed_cases():
 
 def environment_cases():
     for gen in (value_cases, condition_cases, merge_cases, registry_cases, malformed_cases):
-        for case in gen():
-            yield case
+        yield from gen()

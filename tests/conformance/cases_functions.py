@@ -318,8 +318,7 @@ def function_cases():
                 # plain data (absent) or an error (removed).
                 seen.add((fn, avail))
                 chosen.append(variant)
-        for case in _fn_cases(version, chosen):
-            yield case
+        yield from _fn_cases(version, chosen)
     # Aliases share their canonical version's table: one usage per function.
     for alias in sorted(ALIASES):
         canon = ALIASES[alias]
@@ -327,8 +326,7 @@ def function_cases():
         for variant in V:
             if _applies(variant, canon) and variant[0] not in firsts:
                 firsts[variant[0]] = variant
-        for case in _fn_cases(alias, sorted(firsts.values(), key=lambda v: v[0]), 'alias'):
-            yield case
+        yield from _fn_cases(alias, sorted(firsts.values(), key=lambda v: v[0]), 'alias')
 
 
 def plain_data_cases():

@@ -243,5 +243,4 @@ def group_cases():
 
 def parameter_cases():
     for gen in (value_cases, constraint_cases, declaration_cases, misc_cases, group_cases):
-        for case in gen():
-            yield case
+        yield from gen()

@@ -30,7 +30,12 @@ def _none(**extra):
 
 # label -> (resources, intent)
 def _dep_shapes():
-    ref, attr = (lambda n: {'get_resource': n}), (lambda n: {'get_attr': [n, 'value']})
+    def ref(name):
+        return {'get_resource': name}
+
+    def attr(name):
+        return {'get_attr': [name, 'value']}
+
     return {
         'chain-get-resource': ({'a': _val('a'), 'b': _val(ref('a')), 'c': _val(ref('b'))}, OK),
         'chain-get-attr': ({'a': _val('a'), 'b': _val(attr('a')), 'c': _val(attr('b'))}, OK),

@@ -57,12 +57,10 @@ def _walk(node):
     if isinstance(node, dict):
         yield node
         for value in node.values():
-            for sub in _walk(value):
-                yield sub
+            yield from _walk(value)
     elif isinstance(node, list):
         for value in node:
-            for sub in _walk(value):
-                yield sub
+            yield from _walk(value)
 
 
 def references(data):

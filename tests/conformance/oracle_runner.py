@@ -79,7 +79,8 @@ def _run_batch(python, script, requests, timeout):
            'LANG': 'C.UTF-8', 'HOME': os.environ.get('HOME', '/tmp')}
     try:
         proc = subprocess.run([python, '-W', 'ignore', DRIVER, script], input=lines,
-                              capture_output=True, text=True, timeout=timeout, env=env)
+                              capture_output=True, text=True, timeout=timeout, env=env,
+                              check=False)
     except subprocess.TimeoutExpired:
         raise OracleUnavailable('the oracle did not answer %d requests within %ds'
                                 % (len(requests), timeout))

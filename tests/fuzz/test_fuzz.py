@@ -111,7 +111,6 @@ environments = st.lists(st.one_of(
     values), max_size=2)
 
 
-
 def _seeds():
     out = [c.template for c in cases.all_cases()[::5] if isinstance(c.template, dict)]
     if corpus.corpus_dir():
@@ -130,12 +129,10 @@ def _paths(node, prefix=()):
     yield prefix
     if isinstance(node, dict):
         for key, value in node.items():
-            for path in _paths(value, prefix + (key,)):
-                yield path
+            yield from _paths(value, prefix + (key,))
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            for path in _paths(value, prefix + (index,)):
-                yield path
+            yield from _paths(value, prefix + (index,))
 
 
 def _parent(doc, path):
@@ -147,7 +144,7 @@ def _parent(doc, path):
 @st.composite
 def mutants(draw):
     doc = copy.deepcopy(draw(st.sampled_from(SEEDS)))
-    for _ in range(draw(st.integers(1, 4))):
+    for _round in range(draw(st.integers(1, 4))):
         paths = [p for p in _paths(doc) if p]
         if not paths:
             break
