@@ -88,6 +88,13 @@ class _Builder(object):
         key = id(node)
         if key in self.seen:
             # An alias: the composer hands us the same node object again.
+            if key not in self.sizes:
+                # Still being built: the alias sits inside its own anchor.
+                # Such data has no end, so no walk over it could finish.
+                raise TemplateError('A YAML alias refers to the node that contains it '
+                                    '(a recursive structure); refused',
+                                    path=path, filename=self.filename,
+                                    line=node.start_mark.line + 1)
             self.count += self.sizes[key]
             self._check(node)
             return self.seen[key]
