@@ -120,6 +120,9 @@ class StackDefinition(object):
         self._references_done = False
         self.type_cache = {}
         self.parameter_groups = None
+        # Service-backed custom constraints of property values that could
+        # not be checked (no checker given).
+        self.not_checked = []
 
     # -- error location -----------------------------------------------------
     def _located(self):

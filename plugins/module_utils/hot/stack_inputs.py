@@ -16,6 +16,7 @@ __metaclass__ = type
 import os
 
 from ..errors import TemplateError, UnknownResourceType
+from . import constraints as _constraints
 from . import functions as fns
 from . import loader
 from . import parameter_groups as _parameter_groups
@@ -240,6 +241,31 @@ def _value_data(stack, defn):
     return data
 
 
+def _check_custom_constraints(stack, schema, data, path):
+    """The custom constraints of the properties given (properties.py leaves
+    them to constraints.py): values refused raise, values a service would
+    have to confirm are listed in ``stack.not_checked``."""
+    for key, value in data.items():
+        prop = schema.get(key)
+        if prop is None or isinstance(value, fns.Function) or value is None:
+            continue
+        here = path + (key,)
+        for name in prop.custom_constraints:
+            try:
+                result = _constraints.check_custom_constraint(name, value, stack.checker)
+            except _constraints.ConstraintViolation as exc:
+                raise TemplateError('Error validating value %r: %s' % (value, exc), path=here)
+            if result is _constraints.NOT_CHECKED:
+                stack.not_checked.append({'property': '.'.join(str(p) for p in here),
+                                          'constraint': name})
+        if isinstance(prop.schema, dict) and isinstance(value, dict):
+            _check_custom_constraints(stack, prop.schema, value, here)
+        elif prop.schema is not None and not isinstance(prop.schema, dict) \
+                and isinstance(value, list):
+            _check_custom_constraints(stack, dict((i, prop.schema) for i in range(len(value))),
+                                      dict(enumerate(value)), here)
+
+
 def check_properties(stack, defn, resolve_values):
     """Heat's property checks against the type's schema (a provider
     template's parameters for template resources).  Without
@@ -261,6 +287,7 @@ def check_properties(stack, defn, resolve_values):
         data = _value_data(stack, defn)
         if heat_type is not None:
             _properties.validate_properties(heat_type.name, data, defn.path)
+            _check_custom_constraints(stack, heat_type.properties, data, path)
         else:
             nested = provider_template(stack, defn)
             defaults = getattr(stack.environment, 'parameter_defaults', None) or {}

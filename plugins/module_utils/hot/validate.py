@@ -98,7 +98,7 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
         'Parameters': sd.parameters.validate_output(),
         'ParameterGroups': sd.parameter_groups or [],
         'UnsupportedTypes': _unsupported_types(sd),
-        'NotChecked': list(sd.parameters.not_checked),
+        'NotChecked': list(sd.parameters.not_checked) + sd.not_checked,
     }
 
 

@@ -122,3 +122,37 @@ def test_provider_template_errors_point_into_it():
     with pytest.raises(TemplateError) as err:
         provider_stack('{value: v}', files={'nested.yaml': 'heat_template_version: 1999-01-01\n'}).validate()
     assert err.value.filename == 'nested.yaml' and err.value.line == 1
+
+
+def test_custom_constraints_of_property_values():
+    body = ('heat_template_version: 2016-10-14\nresources:\n'
+            '  net: {type: OS::Neutron::Net}\n'
+            '  port:\n    type: OS::Neutron::Port\n    properties:\n'
+            '      network: %s\n      fixed_ips: [{ip_address: %s}]\n')
+    StackDefinition(body % ('net0', '10.0.0.1')).validate()
+    with pytest.raises(TemplateError) as err:
+        StackDefinition(body % ('net0', 'not-an-ip')).validate()
+    assert err.value.path == ('resources', 'port', 'properties', 'fixed_ips', 0, 'ip_address')
+    sd = StackDefinition(body % ('net0', '10.0.0.1'))
+    sd.validate()
+    assert {'property': 'resources.port.properties.network', 'constraint': 'neutron.network'} \
+        in sd.not_checked
+    # a value that waits on another resource is not checked yet
+    sd = StackDefinition(body % ('{get_resource: net}', '10.0.0.1'))
+    sd.validate()
+    assert not [c for c in sd.not_checked if c['constraint'] == 'neutron.network']
+
+
+def test_custom_constraints_use_the_checker():
+    asked = []
+
+    def checker(name, value):
+        asked.append((name, value))
+        return 'no such flavor'
+
+    sd = StackDefinition('heat_template_version: 2016-10-14\nresources:\n'
+                         '  s: {type: OS::Nova::Server, properties: {flavor: big}}\n', checker=checker)
+    with pytest.raises(TemplateError) as err:
+        sd.validate()
+    assert ('nova.flavor', 'big') in asked
+    assert 'no such flavor' in err.value.message
