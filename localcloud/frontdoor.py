@@ -26,7 +26,7 @@ _ID = re.compile(r'^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 # after these segments comes a name chosen by the user, not an id
 _NAMED = {'os-keypairs': '{name}', 'stacks': '{name}', 'resources': '{name}', 'outputs': '{name}'}
 _HOP = {'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
-        'trailers', 'transfer-encoding', 'upgrade', 'content-length'}
+        'trailers', 'transfer-encoding', 'upgrade', 'content-length', 'expect'}
 ADMIN = '/_localcloud'
 
 
@@ -294,6 +294,8 @@ class Handler(BaseHTTPRequestHandler):
                     return self._reply(200, [r.as_dict() for r in state.rules])
         except (ValueError, TypeError, re.error) as exc:
             return self._reply(400, {'error': str(exc)})
+        except Exception as exc:   # a service answered oddly: say so instead of hanging up
+            return self._reply(500, {'error': '%s: %s' % (type(exc).__name__, exc)})
         return self._reply(404, {'error': 'unknown admin path %s' % sub})
 
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_COPY = _any

@@ -17,6 +17,7 @@ import socket
 SERVICES = {
     'keystone': ('/identity', 'identity', 'keystone', ''),
     'nova': ('/compute', 'compute', 'nova', '/v2.1'),
+    'placement': ('/placement', 'placement', 'placement', ''),
     'neutron': ('/networking', 'network', 'neutron', ''),
     'cinder': ('/volume', 'block-storage', 'cinder', '/v3/%(project_id)s'),
     'glance': ('/image', 'image', 'glance', ''),
@@ -27,7 +28,7 @@ SERVICES = {
 
 # the order processes are started in (placement lives in nova's process)
 START_ORDER = ['keystone', 'nova', 'neutron', 'octavia', 'cinder', 'glance', 'swift', 'heat']
-PROCESS_OF = {}
+PROCESS_OF = {'placement': 'nova'}
 
 
 def free_port(host='127.0.0.1'):

@@ -142,8 +142,9 @@ def prefixed(app, prefix, script_name=True):
     return mounted
 
 
-def serve(app, port, prefix='', name='service', host='127.0.0.1'):
-    """Serve a WSGI app on a threaded wsgiref server; print the ready line; never return."""
+def serve(app, port, prefix='', name='service', host='127.0.0.1', background=False):
+    """Serve a WSGI app on a threaded wsgiref server; print the ready line; never return
+    (unless ``background``: then serve from a daemon thread and return it)."""
     from socketserver import ThreadingMixIn
     from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
@@ -165,6 +166,10 @@ def serve(app, port, prefix='', name='service', host='127.0.0.1'):
 
     httpd = make_server(host, port, prefixed(app, prefix), server_class=Server, handler_class=Handler)
     ready(name, port)
+    if background:
+        thread = threading.Thread(target=httpd.serve_forever, name=name, daemon=True)
+        thread.start()
+        return thread
     httpd.serve_forever()
 
 

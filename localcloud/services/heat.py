@@ -50,6 +50,7 @@ auth_uri = {ks}/v3
 [oslo_policy]
 enforce_scope = false
 enforce_new_defaults = false
+policy_file = {state}/policy.yaml
 {authtoken}
 """
 
@@ -62,6 +63,8 @@ def main():
     conf = _base.write_file(os.path.join(state, 'heat.conf'), CONF_TEMPLATE.format(
         state=state, venv=sys.prefix, public_root=plan['public_root'], ks=plan['services']['keystone']['internal'],
         user=su['username'], password=su['password'], authtoken=_base.authtoken_section(plan)))
+    # the admin API lists every project's stacks; Heat denies that to everyone by default
+    _base.write_file(os.path.join(state, 'policy.yaml'), '"stacks:global_index": "rule:context_is_admin"\n')
     from oslo_service import backend
     backend.init_backend(backend.BackendType.THREADING)
     _base.sqlite_locking()

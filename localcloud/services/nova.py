@@ -89,10 +89,34 @@ class LocalNova(integrated_helpers._IntegratedTestBase):
         _password_auth(conf, 'cinder', plan)
         self.flags(endpoint_template=svc['cinder']['internal'] + '/v3/%(project_id)s',
                    os_region_name='RegionOne', group='cinder')
+        # send a service token with user calls, as a deployment must: Cinder lets only Nova
+        # (proven by the token) delete an in-use attachment (bug 2004555)
+        _password_auth(conf, 'service_user', plan)
+        self.flags(send_service_user_token=True, group='service_user')
         super(LocalNova, self)._setup_services()
 
     def _setup_compute_service(self):
         return self._start_compute('localcloud')
+
+
+def _serve_placement(test, plan):
+    """Placement runs in this process (Nova's fixture, shared with the scheduler and compute);
+    this also serves it over HTTP, with Keystone auth, for the catalog."""
+    from keystoneauth1 import loading
+    from keystonemiddleware.auth_token import _opts as ktm_opts
+    from placement import deploy
+    conf = test.placement_fixture.conf_fixture.conf
+    conf.register_opts(ktm_opts._OPTS, group='keystone_authtoken')
+    loading.register_auth_conf_options(conf, 'keystone_authtoken')
+    _password_auth(conf, 'keystone_authtoken', plan)
+    conf.set_override('www_authenticate_uri', plan['services']['keystone']['public'] + '/v3',
+                      group='keystone_authtoken')
+    conf.set_override('memcached_servers', [], group='keystone_authtoken')
+    conf.set_override('auth_strategy', 'keystone', group='api')
+    app = deploy.deploy(conf)
+    conf.set_override('auth_strategy', 'noauth2', group='api')
+    me = plan['services']['placement']
+    _base.serve(app, me['port'], me['prefix'], 'placement', background=True)
 
 
 def main():
@@ -106,6 +130,8 @@ def main():
     warnings.simplefilter('ignore')
     # OSAPIFixture forces debug and StandardLogging keeps every record in memory
     _base.quiet_logging()
+    if 'placement' in plan['services']:
+        _serve_placement(test, plan)
     from nova.api import wsgi
     app = wsgi.Loader().load_app('osapi_compute')
     _base.serve(app, me['port'], me['prefix'], 'nova')

@@ -38,7 +38,7 @@ def cloud(tmp_path_factory):
     workdir = str(tmp_path_factory.mktemp('localcloud'))
     clouds_yaml = os.path.join(workdir, 'clouds.yaml')
     cmd = ([LAUNCHER] if os.path.exists(LAUNCHER) else [CLOUD_PY, '-m', 'localcloud'])
-    cmd += ['--host', '127.0.0.1', '--port', '0', '--clouds-yaml', clouds_yaml]
+    cmd += ['--host', '127.0.0.1', '--port', '0', '--clouds-yaml', clouds_yaml, '--with-heat']
     env = dict(os.environ, PYTHONPATH=ROOT)
     log = open(os.path.join(workdir, 'localcloud.log'), 'w')
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env,

@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""--with-heat: the real Heat drives the same local cloud through the front door."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+from lc_helpers import ids, wait_for
+
+TEMPLATE = """
+heat_template_version: 2018-08-31
+parameters:
+  cidr: {type: string, default: 10.60.0.0/24}
+resources:
+  net:
+    type: OS::Neutron::Net
+  sub:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: {get_param: cidr}}
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, networks: [{subnet: {get_resource: sub}}]}
+  volume:
+    type: OS::Cinder::Volume
+    properties: {size: 1}
+  attachment:
+    type: OS::Cinder::VolumeAttachment
+    properties: {instance_uuid: {get_resource: server}, volume_id: {get_resource: volume}}
+  container:
+    type: OS::Swift::Container
+outputs:
+  address:
+    value: {get_attr: [server, first_address]}
+"""
+
+
+def test_heat_stack_create_and_delete(cloud, tmp_path):
+    template = tmp_path / 'stack.yaml'
+    template.write_text(TEMPLATE)
+    cloud.reset_stats()
+    stack = cloud.osc('stack', 'create', '-t', str(template), 'peer-stack', '--wait', as_json=True,
+                      timeout=400)
+    assert stack['stack_status'] == 'CREATE_COMPLETE'
+    address = cloud.osc('stack', 'output', 'show', 'peer-stack', 'address', as_json=True)
+    assert address['output_value'].startswith('10.60.0.')
+    routes = cloud.stats()['by_route']
+    # Heat's own calls come through the front door like any client's
+    assert routes.get('POST compute /v2.1/servers') == 1
+    assert routes.get('POST network /v2.0/networks') == 1
+    cloud.osc('stack', 'delete', 'peer-stack', '--yes', '--wait', timeout=400)
+    wait_for(lambda: ids(cloud.resources()) == ids(cloud.baseline), timeout=120,
+             what='the stack\'s resources to be gone')
