@@ -241,16 +241,33 @@ def _value_data(stack, defn):
     return data
 
 
-def _check_custom_constraints(stack, schema, data, path):
+def _constraint_index(schema):
+    """{key: (constraint names, index of a Map's keys or None, index of a
+    List's item or None)} for the properties that hold a custom constraint
+    somewhere, so values are only looked at where one applies."""
+    index = {}
+    for key, prop in schema.items():
+        names = prop.custom_constraints
+        inner = item = None
+        if isinstance(prop.schema, dict):
+            inner = _constraint_index(prop.schema) or None
+        elif prop.schema is not None:
+            item = _constraint_index({0: prop.schema}).get(0)
+        if names or inner or item:
+            index[key] = (names, inner, item)
+    return index
+
+
+def _check_custom_constraints(stack, index, data, path):
     """The custom constraints of the properties given (properties.py leaves
     them to constraints.py): values refused raise, values a service would
     have to confirm are listed in ``stack.not_checked``."""
-    for key, value in data.items():
-        prop = schema.get(key)
-        if prop is None or isinstance(value, fns.Function) or value is None:
+    for key, (names, inner, item) in index.items():
+        value = data.get(key)
+        if value is None or isinstance(value, fns.Function):
             continue
         here = path + (key,)
-        for name in prop.custom_constraints:
+        for name in names:
             try:
                 result = _constraints.check_custom_constraint(name, value, stack.checker)
             except _constraints.ConstraintViolation as exc:
@@ -258,11 +275,10 @@ def _check_custom_constraints(stack, schema, data, path):
             if result is _constraints.NOT_CHECKED:
                 stack.not_checked.append({'property': '.'.join(str(p) for p in here),
                                           'constraint': name})
-        if isinstance(prop.schema, dict) and isinstance(value, dict):
-            _check_custom_constraints(stack, prop.schema, value, here)
-        elif prop.schema is not None and not isinstance(prop.schema, dict) \
-                and isinstance(value, list):
-            _check_custom_constraints(stack, dict((i, prop.schema) for i in range(len(value))),
+        if inner and isinstance(value, dict):
+            _check_custom_constraints(stack, inner, value, here)
+        elif item and isinstance(value, list):
+            _check_custom_constraints(stack, dict((i, item) for i in range(len(value))),
                                       dict(enumerate(value)), here)
 
 
@@ -287,7 +303,10 @@ def check_properties(stack, defn, resolve_values):
         data = _value_data(stack, defn)
         if heat_type is not None:
             _properties.validate_properties(heat_type.name, data, defn.path)
-            _check_custom_constraints(stack, heat_type.properties, data, path)
+            key = ('constraints', heat_type.name)
+            if key not in stack.type_cache:
+                stack.type_cache[key] = _constraint_index(heat_type.properties)
+            _check_custom_constraints(stack, stack.type_cache[key], data, path)
         else:
             nested = provider_template(stack, defn)
             defaults = getattr(stack.environment, 'parameter_defaults', None) or {}
