@@ -21,14 +21,15 @@ __metaclass__ = type
 
 import json
 
-import yaml
+try:
+    import yaml
+except ImportError:  # pragma: no cover - PyYAML is a requirement; the module reports it
+    yaml = None
 
 from ..errors import TemplateError
 
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML without libyaml
-    _Loader = yaml.SafeLoader
+if yaml is not None:
+    _Loader = getattr(yaml, 'CSafeLoader', None) or yaml.SafeLoader
 
 # heat/common/config.py: max_template_size (bytes); the same limit applies to
 # environments and files.
@@ -40,10 +41,8 @@ MAX_EXPANDED_NODES = 1000000
 
 _STR = 'tag:yaml.org,2002:str'
 _TIMESTAMP = 'tag:yaml.org,2002:timestamp'
-_SEQ = 'tag:yaml.org,2002:seq'
-_MAP = 'tag:yaml.org,2002:map'
 
-_scalar_constructor = yaml.constructor.SafeConstructor()
+_scalar_constructor = yaml.constructor.SafeConstructor() if yaml is not None else None
 
 
 class Document(object):
