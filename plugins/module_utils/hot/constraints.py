@@ -135,11 +135,11 @@ def _rel_dns_name(value):
         raise Refused(_not_text(value))
     if value.endswith('.'):
         raise Refused('a fully qualified name (ends with a dot); a relative '
-                   'name is expected')
+                      'name is expected')
     if len(value) > _FQDN_MAX - 3:
         raise Refused('%d characters: with a domain appended it would be longer '
-                   'than the %d characters a FQDN may have'
-                   % (len(value), _FQDN_MAX))
+                      'than the %d characters a FQDN may have'
+                      % (len(value), _FQDN_MAX))
     _dns_name(value)
 
 

@@ -209,7 +209,6 @@ class Environment(object):
         return new
 
 
-
 def _resolve_template_paths(registry, doc, files):
     """Do what python-heatclient does before sending an environment:
     template values at the top of resource_registry and one level under
@@ -316,4 +315,3 @@ def merge_environments(envs, files=None, param_types=None, parameters=None, glob
     if len(loaded) == 1:
         merged.filename, merged.positions = loaded[0].filename, loaded[0].positions
     return merged
-

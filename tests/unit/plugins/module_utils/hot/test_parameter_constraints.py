@@ -49,7 +49,7 @@ def one(raw, version=NEW):
 ])
 def test_declarations(raw, cls, attrs):
     made = one(raw)
-    assert type(made) is cls
+    assert type(made) is cls  # pylint: disable=unidiomatic-typecheck
     for key, value in attrs.items():
         assert getattr(made, key) == value
     assert made.path == PATH + (0,)
@@ -69,11 +69,11 @@ def test_first_kind_wins(raw, first):
 
 
 def test_modulo_only_from_2017_02_24():
-    assert type(one({'modulo': {'step': 2, 'offset': 1}}, '2017-02-24')) is pc.Modulo
+    assert type(one({'modulo': {'step': 2, 'offset': 1}}, '2017-02-24')) is pc.Modulo  # pylint: disable=unidiomatic-typecheck
     # before, the key is accepted but means nothing
     with pytest.raises(pc.DeclarationError, match='expresses nothing'):
         parse([{'modulo': {'step': 2, 'offset': 1}}], OLD)
-    assert type(one({'modulo': {'step': 2, 'offset': 1}, 'range': {'min': 5}}, OLD)) is pc.Range
+    assert type(one({'modulo': {'step': 2, 'offset': 1}, 'range': {'min': 5}}, OLD)) is pc.Range  # pylint: disable=unidiomatic-typecheck
 
 
 @pytest.mark.parametrize('raw, words, path', [

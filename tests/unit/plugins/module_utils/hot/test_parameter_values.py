@@ -124,10 +124,9 @@ def test_show(value, hidden, as_json, expected):
     ('comma_delimited_list', 5, False, ['int'], []),
 ])
 def test_conversion_problem_hides_hidden_values(param_type, raw, hidden, present, absent):
-    try:
+    with pytest.raises((ValueError, TypeError)) as info:
         pv.typed_value(param_type, raw)
-    except (ValueError, TypeError) as exc:
-        text = pv.conversion_problem(param_type, raw, exc, hidden)
+    text = pv.conversion_problem(param_type, raw, info.value, hidden)
     for part in present:
         assert part in text
     for part in absent:

@@ -166,7 +166,7 @@ def ours(case_env, steps, lookups, names):
 
 @pytest.mark.parametrize('case', CASES, ids=[c[0] for c in CASES])
 def test_registry(case):
-    _, env, steps, lookups, expected, hooks = case
+    env, steps, lookups, expected, hooks = case[1:]
     got = ours(env, steps, lookups, hooks)
     assert 'error' not in got, got
     assert got['lookups'] == expected
