@@ -27,10 +27,7 @@ __metaclass__ = type
 import copy
 import json
 
-try:
-    from collections.abc import Mapping
-except ImportError:  # pragma: no cover - Python 2
-    from collections import Mapping
+from collections.abc import Mapping
 
 from ..errors import ParameterError
 from . import constraints as custom
