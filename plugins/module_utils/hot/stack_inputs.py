@@ -187,7 +187,10 @@ def provider_template(stack, defn):
         if content is None:
             raise TemplateError('Could not fetch the provider template "%s" of resource "%s": '
                                 'it is not in the files map' % (name, defn.name), path=path)
-        cache[key] = Template.load(content, filename=name, files=stack.files)
+        nested = Template.load(content, filename=name, files=stack.files)
+        # Its outputs are the type's attributes: Heat reads them strictly.
+        nested.check_output_keys()
+        cache[key] = nested
     return cache[key]
 
 

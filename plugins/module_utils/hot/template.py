@@ -6,8 +6,8 @@ turns ``{function: args}`` maps into Function objects.
 
 ``Template.load`` checks what can be checked without parameters: the
 version (CFN formats are recognised and refused), the top-level sections,
-and the shape of every resource and output (allowed keys, ``type`` and
-``value`` present).  Everything that needs parameter values or conditions
+and the shape of every resource (allowed keys, ``type`` present) and output
+(a map with a ``value``; other keys are ignored as Heat ignores them).  Everything that needs parameter values or conditions
 (resource fields, references, functions) is checked by stack.py.
 """
 
@@ -165,19 +165,30 @@ class Template(object):
         if not isinstance(outputs, dict):
             raise self.error('"outputs" must be a map of output definitions, not %s'
                              % type(outputs).__name__, ('outputs',))
-        allowed = self.info.output_keys
+        # Keys an output does not know (``condition`` before 2016-10-14
+        # included) are ignored, as Heat ignores them in a stack's own
+        # template; check_output_keys() is the stricter rule of provider
+        # templates.
         for name, defn in outputs.items():
             path = ('outputs', name)
             if not isinstance(defn, dict):
                 raise self.error('Output definitions must be maps; "%s" is a %s'
                                  % (name, type(defn).__name__), path)
+            if 'value' not in defn:
+                raise self.error('Output "%s" must contain a "value" key' % name, path)
+
+    def check_output_keys(self):
+        """Refuse output keys this version does not know.  Heat applies this
+        only where a template stands for a resource type (a provider
+        template: its outputs become the type's attributes)."""
+        allowed = self.info.output_keys
+        for name, defn in sorted(self.outputs.items(), key=lambda item: str(item[0])):
             for key in defn:
                 if key not in allowed:
                     raise self.error('"%s" is not a valid keyword inside an output definition '
                                      'in HOT %s (valid: %s)'
-                                     % (key, self.version, ', '.join(allowed)), path + (key,))
-            if 'value' not in defn:
-                raise self.error('Output "%s" must contain a "value" key' % name, path)
+                                     % (key, self.version, ', '.join(allowed)),
+                                     ('outputs', name, key))
 
     # -- parsing -------------------------------------------------------------
     def parse(self, snippet, path=(), stack=None, record=None):

@@ -156,6 +156,22 @@ def test_resource_conditions(env, enabled):
         assert outs['dev_out'].resolve() is None
 
 
+# Before 2016-10-14 an output's "condition" is not a keyword: Heat neither
+# refuses nor evaluates it (even a false or unknown one), and resolves the value.
+@pytest.mark.parametrize('version, condition, enabled', [
+    ('2013-05-23', 'false', True),
+    ('2016-04-08', 'nosuch', True),
+    ('2016-10-14', 'false', False),
+    ('2021-04-16', 'true', True),
+])
+def test_output_condition_only_counts_from_2016_10_14(version, condition, enabled):
+    sd = stack('outputs:\n  o: {value: 7, condition: %s, extra: ignored}\n' % condition,
+               version=version)
+    sd.validate()
+    assert sd.outputs['o'].enabled is enabled
+    assert sd.outputs['o'].resolve() == (7 if enabled else None)
+
+
 def test_disabled_resource_is_not_checked():
     # An unknown type and a bad reference do not matter when the condition is false.
     sd = stack('resources:\n  r:\n    type: OS::Nosuch::Thing\n    condition: false\n'

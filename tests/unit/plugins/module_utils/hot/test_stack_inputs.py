@@ -118,6 +118,25 @@ def test_provider_template_missing():
     assert 'Could not fetch the provider template "nested.yaml"' in err.value.message
 
 
+# Heat builds the type's attributes from the provider's outputs with its
+# strict section check: an unknown key is an error there (only).
+@pytest.mark.parametrize('version, output, message', [
+    ('2016-10-14', '{value: 1, x: 2}', '"x" is not a valid keyword inside an output'),
+    ('2016-04-08', '{value: 1, condition: true}', '"condition" is not a valid keyword'),
+    ('2016-10-14', '{value: 1, condition: true}', None),
+    ('2016-04-08', '{value: 1, description: d}', None),
+])
+def test_provider_template_outputs_are_read_strictly(version, output, message):
+    nested = NESTED.replace('2016-10-14', version) + 'outputs:\n  o: %s\n' % output
+    sd = provider_stack('{value: v}', files={'nested.yaml': nested})
+    if message is None:
+        sd.validate()
+        return
+    with pytest.raises(TemplateError) as err:
+        sd.validate()
+    assert message in err.value.message and err.value.filename == 'nested.yaml'
+
+
 def test_provider_template_errors_point_into_it():
     with pytest.raises(TemplateError) as err:
         provider_stack('{value: v}', files={'nested.yaml': 'heat_template_version: 1999-01-01\n'}).validate()

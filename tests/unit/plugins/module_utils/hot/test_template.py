@@ -111,13 +111,34 @@ def test_resource_shape_errors(version, body, message, line):
     ('heat_template_version: 2016-10-14\noutputs:\n  o: x\n', 'Output definitions must be maps'),
     ('heat_template_version: 2016-10-14\noutputs:\n  o:\n    description: d\n',
      'must contain a "value" key'),
-    ('heat_template_version: 2016-10-14\noutputs:\n  o:\n    value: 1\n    foo: 2\n',
-     '"foo" is not a valid keyword inside an output'),
-    ('heat_template_version: 2016-04-08\noutputs:\n  o:\n    value: 1\n    condition: c\n',
-     '"condition" is not a valid keyword inside an output'),
 ])
 def test_shape_errors(text, message):
     assert message in load_error(text).message
+
+
+OUT = 'heat_template_version: %s\noutputs:\n  o:\n    value: 1\n    %s\n'
+
+
+# Heat ignores output keys it does not know in a stack's template (checked
+# with the oracle), but refuses them in a provider template.
+@pytest.mark.parametrize('version, extra, strict_error', [
+    ('2013-05-23', 'foo: 2', '"foo" is not a valid keyword inside an output'),
+    ('2016-10-14', 'foo: 2', '"foo" is not a valid keyword inside an output'),
+    ('2016-04-08', 'condition: c', '"condition" is not a valid keyword inside an output'),
+    ('2015-04-30', 'condition: false', '"condition" is not a valid keyword inside an output'),
+    ('2016-10-14', 'condition: c', None),
+    ('2013-05-23', 'description: d', None),
+])
+def test_unknown_output_keys_ignored_unless_strict(version, extra, strict_error):
+    tmpl = Template.load(OUT % (version, extra), filename='t.yaml')
+    assert tmpl.outputs['o']['value'] == 1
+    if strict_error is None:
+        tmpl.check_output_keys()
+        return
+    with pytest.raises(TemplateError) as err:
+        tmpl.check_output_keys()
+    assert strict_error in err.value.message
+    assert err.value.line == 5 and err.value.path[:2] == ('outputs', 'o')
 
 
 @pytest.mark.parametrize('version', ['2016-10-14', '2021-04-16'])
