@@ -223,6 +223,14 @@ def validate_properties(type_name, properties, path=()):
     _Checker(heat_type.translations).check_map(heat_type.properties, properties, path, ())
 
 
+def check_value(schema, value, path=()):
+    """Check one value against one PropertySchema as a property of that
+    schema would be checked (type conversion, nested schemas, constraints
+    except custom ones); ``path`` locates it.  Raises TemplateError."""
+    path = tuple(path)
+    _Checker().check_value(schema, value, path, path[-1:])
+
+
 # HOT parameter type -> property type code (Heat's Schema.from_parameter;
 # anything else becomes a Map).
 _PARAM_TYPES = {'string': 's', 'number': 'n', 'comma_delimited_list': 'l', 'json': 'm', 'boolean': 'b'}

@@ -23,6 +23,7 @@ from . import parameter_groups as _parameter_groups
 from . import parameters as _parameters
 from . import properties as _properties
 from . import registry as _registry
+from . import type_checks as _type_checks
 from .template import Template
 
 
@@ -306,6 +307,7 @@ def check_properties(stack, defn, resolve_values):
         data = _value_data(stack, defn)
         if heat_type is not None:
             _properties.validate_properties(heat_type.name, data, defn.path)
+            _type_checks.check_type(heat_type.name, data, path)
             key = ('constraints', heat_type.name)
             if key not in stack.type_cache:
                 stack.type_cache[key] = _constraint_index(heat_type.properties)

@@ -16,8 +16,9 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     TemplateError, UnknownResourceType)
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.properties import (
-    is_function, validate_properties)
+    check_value, is_function, validate_properties)
 
 HEAT_PYTHON = '/tmp/warm-heat/bin/python'
 ORACLE = '/work/shared/tools/heat-oracle/heat_oracle.py'
@@ -213,3 +214,22 @@ def test_provider_table_is_what_heat_does():
             parts = answer['error']['message'].split(': ', 2)
             assert parts[0] == 'Property error', (case[0], answer['error'])
             assert ('resources.r.' + case[3][1]).startswith(parts[1]), (case[0], answer['error'])
+
+
+@pytest.mark.parametrize('code, value, message', [
+    ('n', 'abc', 'is not a number'),
+    ('n', '2', None),
+    ('m', [1], 'is not a map'),
+    ('l', 'a,b', 'is not a list'),
+    ('b', 'TRUE', None),
+    ('s', {'a': 1}, 'Value must be a string'),
+])
+def test_check_value_of_one_schema(code, value, message):
+    schema = rt.PropertySchema((code, 'r'))
+    path = ('resources', 'r', 'properties', 'p')
+    if message is None:
+        check_value(schema, value, path)
+        return
+    with pytest.raises(TemplateError) as err:
+        check_value(schema, value, path)
+    assert message in err.value.message and err.value.path == path

@@ -1,0 +1,46 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Checks of a resource's property values that its type makes beyond the
+property schema (what Heat's resource class adds in its own code).
+
+One function per type name in ``CHECKS``; stack validation calls
+``check_type`` with the values Heat's check would see (resolved, except
+the ones still waiting for a resource: those are Function objects and are
+skipped).  The resource plugins will take these checks over.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from . import properties as _properties
+from . import resource_types as _rt
+
+# OS::Heat::Value: the HOT parameter type named by ``type`` -> the property
+# type ``value`` then has (Heat re-declares the property with it; note that
+# ``json`` means a map, so a list is refused).
+_VALUE_KINDS = {'string': 's', 'number': 'n', 'comma_delimited_list': 'l', 'json': 'm',
+                'boolean': 'b'}
+
+
+def _value(data, path):
+    kind = _VALUE_KINDS.get(data.get('type')) if isinstance(data.get('type'), str) else None
+    # No type, or one the property schema refuses itself: anything goes.
+    if kind is None or 'value' not in data:
+        return
+    schema = _rt.PropertySchema((kind, 'ru'))
+    _properties.check_value(schema, data['value'], tuple(path) + ('value',))
+
+
+CHECKS = {
+    'OS::Heat::Value': _value,
+}
+
+
+def check_type(type_name, data, path):
+    """Run the extra checks of ``type_name`` on ``data`` (the resource's
+    property values); ``path`` is the resource's ``properties`` path."""
+    check = CHECKS.get(type_name)
+    if check is not None:
+        check(data, path)
