@@ -9,9 +9,9 @@ only), e.g.::
     /tmp/warm-heat/bin/python tools/gen_resource_types.py [OUTPUT]
 
 It imports Heat's resource plugins, walks the global registry and writes the
-*facts* of every resource type (names, support status, property and
-attribute schemas: types, flags, defaults, constraint values) as a Python
-module, because AnsiballZ ships only ``.py`` files.  No description or
+*facts* of every resource type (names, support status, property, attribute
+and update_policy schemas: types, flags, defaults, constraint values) as a
+Python module, because AnsiballZ ships only ``.py`` files.  No description or
 message text is copied.  The encoding is documented in
 ``plugins/module_utils/hot/resource_types.py`` (the only reader).
 """
@@ -145,6 +145,15 @@ def encode_type(name, cls, heat):
     return entry + (moves,) if moves else entry
 
 
+def update_policy(cls):
+    """The schema of the class's update_policy section, encoded as
+    properties are ({} when the class declares none)."""
+    from heat.engine import properties
+    from heat.engine import constraints as constraints_mod
+    return dict((pname, encode_property(schema, constraints_mod))
+                for pname, schema in sorted(properties.schemata(cls.update_policy_schema).items()))
+
+
 class _Anything(object):
     """Stands in for a client plugin: translation rules only name it."""
 
@@ -229,14 +238,24 @@ def main(argv):
     except Exception:  # pragma: no cover - old Python
         version = 'unknown'
     types = {}
+    policies = {}
     for name, info in sorted(env.registry._registry.items()):
         if isinstance(info, environment.ClassResourceInfo):
             types[name] = encode_type(name, info.value, env)
+            policy = update_policy(info.value)
+            if policy:
+                policies[name] = policy
     body = HEADER % {'version': version}
     body += '# name: (status, status version, flags, properties, attributes[, translations])\n'
     body += 'TYPES = {\n'
     for name in sorted(types):
         body += '    %r: %s,\n' % (name, fmt(types[name], 4, len(repr(name)) + 2))
+    body += '}\n'
+    body += '\n# name: update_policy schema (properties encoded as above), for the types\n'
+    body += '# that have one; every other type refuses any update_policy key.\n'
+    body += 'UPDATE_POLICIES = {\n'
+    for name in sorted(policies):
+        body += '    %r: %s,\n' % (name, fmt(policies[name], 4, len(repr(name)) + 2))
     body += '}\n'
     with open(output, 'w') as handle:
         handle.write(body)

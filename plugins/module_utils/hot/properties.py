@@ -50,6 +50,10 @@ def is_function(value):
 
 class _Checker(object):
 
+    # False while checking values that wait on resources: Heat converts
+    # their placeholders but skips the constraints.
+    constrained = True
+
     def __init__(self, translations=()):
         self.replaced = set()
         self.deleted = set()
@@ -98,7 +102,7 @@ class _Checker(object):
         elif kind == rt.LIST and isinstance(prop.schema, rt.PropertySchema):
             for index, item in enumerate(value):
                 self.check_value(prop.schema, item, path + (index,), ppath)
-        for con in prop.constraints:
+        for con in prop.constraints if self.constrained else ():
             problem = _constraint_problem(con, value, kind)
             if problem:
                 self.fail(problem, path)
@@ -229,6 +233,25 @@ def check_value(schema, value, path=()):
     except custom ones); ``path`` locates it.  Raises TemplateError."""
     path = tuple(path)
     _Checker().check_value(schema, value, path, path[-1:])
+
+
+def validate_update_policy(schema, policy, path=(), unconstrained=()):
+    """Check a resource's resolved ``update_policy`` against its type's
+    update_policy schema (name -> PropertySchema; {} refuses every key)
+    the way properties are checked.  ``path`` is the resource's path; the
+    keys in ``unconstrained`` hold values that wait on other resources."""
+    path = tuple(path) + ('update_policy',)
+    if not isinstance(policy, dict):
+        raise TemplateError('update_policy must be a map, not %s' % type(policy).__name__,
+                            path=path)
+    checker = _Checker()
+    for key in policy:
+        if key not in schema:
+            checker.fail('Unknown Property %s' % key, path)
+    for key, prop in schema.items():
+        if key in policy:
+            checker.constrained = key not in unconstrained
+            checker.check_value(prop, policy[key], path + (key,), (key,))
 
 
 # HOT parameter type -> property type code (Heat's Schema.from_parameter;

@@ -33,6 +33,10 @@ Encoding of ``resource_types_data.TYPES`` (``name: entry``):
   translation rules: ``(target_path, source_path)`` when an old property's
   value is moved to a new one (the old one is then not validated itself),
   ``(path, None)`` when a property is dropped.  Paths skip list indexes.
+
+``resource_types_data.UPDATE_POLICIES`` maps the types whose class declares
+an update_policy schema to it (``{key: property}``, encoded as properties
+are); every other type accepts no update_policy key at all.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -167,6 +171,7 @@ class HeatType(object):
         self._raw_attrs = attrs
         self._props = None
         self._attrs = None
+        self._policy = None
 
     @property
     def properties(self):
@@ -174,6 +179,15 @@ class HeatType(object):
         if self._props is None:
             self._props = dict((k, PropertySchema(v)) for k, v in self._raw_props.items())
         return self._props
+
+    @property
+    def update_policy(self):
+        """key -> PropertySchema of the ``update_policy`` section ({} for
+        the types that accept none)."""
+        if self._policy is None:
+            raw = resource_types_data.UPDATE_POLICIES.get(self.name, {})
+            self._policy = dict((k, PropertySchema(v)) for k, v in raw.items())
+        return self._policy
 
     @property
     def attributes(self):

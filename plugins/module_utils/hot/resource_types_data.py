@@ -2166,3 +2166,42 @@ TYPES = {
         {'addresses': 'm', 'name': 's'},
     ),
 }
+
+# name: update_policy schema (properties encoded as above), for the types
+# that have one; every other type refuses any update_policy key.
+UPDATE_POLICIES = {
+    'AWS::AutoScaling::AutoScalingGroup': {
+        'AutoScalingRollingUpdate': (
+            'm', '', None, None, {'MaxBatchSize': ('i', '', 1), 'MinInstancesInService': ('i', '', 0), 'PauseTime': ('s', '', 'PT0S')},
+        ),
+    },
+    'OS::Heat::InstanceGroup': {
+        'RollingUpdate': ('m', '', None, None, {'MaxBatchSize': ('i', '', 1), 'MinInstancesInService': ('i', '', 0), 'PauseTime': ('s', '', 'PT0S')}),
+    },
+    'OS::Heat::ResourceGroup': {
+        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+        'rolling_update': (
+            'm', '', None, None,
+            {
+                'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'min_in_service': ('i', '', 0, (('r', 0, None),)),
+                'pause_time': ('n', '', 0, (('r', 0, None),)),
+            },
+        ),
+    },
+    'OS::Heat::SoftwareDeploymentGroup': {
+        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+    },
+    'OS::Heat::SoftwareDeployments': {
+        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+    },
+    'OS::Heat::StructuredDeploymentGroup': {
+        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+    },
+    'OS::Heat::StructuredDeployments': {
+        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
+    },
+}

@@ -26,6 +26,7 @@ from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_p
                            check_parameter_groups, check_properties, placeholder_reference_id,
                            resolve_type)
 from .template import Template
+from .update_policy import check_update_policy
 
 
 # Heat's rule for stack names.
@@ -374,6 +375,7 @@ class StackDefinition(object):
         fns.check_functions(defn.functions)
         fns.check_functions(defn.field_functions)
         check_deletion_policy(defn)
+        check_update_policy(self, defn)
         check_properties(self, defn, resolve_values=strict)
 
 

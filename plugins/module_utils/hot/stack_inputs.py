@@ -105,7 +105,9 @@ def resolve_type(stack, defn):
     return info
 
 
-def _heat_type(defn):
+def plugin_type(defn):
+    """The HeatType of the resource's plugin class, or None (provider
+    templates, or no plugin)."""
     info = defn.type_info
     if info is None or getattr(info, 'template', None) or not getattr(info, 'plugin', None):
         return None
@@ -116,7 +118,7 @@ def attribute_allowed(defn, attr):
     """Whether ``get_attr`` may name ``attr`` on this resource (Heat checks
     the type's attribute schema unless the type resolves names itself;
     provider templates accept any name)."""
-    heat_type = _heat_type(defn)
+    heat_type = plugin_type(defn)
     if heat_type is None:
         return True
     return heat_type.has_attribute(attr)
@@ -215,11 +217,24 @@ def _compute_rules(stack, defn):
         return dict((name, (isinstance(raw, dict) and 'default' not in raw
                             and name not in defaults, True))
                     for name, raw in params.items())
-    heat_type = _heat_type(defn)
+    heat_type = plugin_type(defn)
     if heat_type is None:
         return None
     return dict((name, (prop.required and prop.default is None, prop.implemented))
                 for name, prop in heat_type.properties.items())
+
+
+def waiting_keys(stack, functions, section):
+    """Keys of a resource's ``section`` whose value refers to a resource
+    without live data (its value is not known yet)."""
+    pending = set()
+    live = stack.resource_data
+    for fn in functions:
+        # Recorded functions know where they are: resources.<r>.<section>.<key>...
+        if fn.references and len(fn.path) > 3 and fn.path[2] == section and \
+                any(name not in live for name in fn.own_dependencies()):
+            pending.add(fn.path[3])
+    return pending
 
 
 def _value_data(stack, defn):
@@ -227,13 +242,7 @@ def _value_data(stack, defn):
     except those referring to a resource without live data, which stay
     functions (Heat skips their constraints: the values are not known yet);
     a value that resolves to "leave me out" (2-argument if) is left out."""
-    pending = set()
-    live = stack.resource_data
-    for fn in defn.functions:
-        # Recorded functions know where they are: resources.<r>.properties.<key>...
-        if fn.references and fn.path[2] == 'properties' and \
-                any(name not in live for name in fn.own_dependencies()):
-            pending.add(fn.path[3])
+    pending = waiting_keys(stack, defn.functions, 'properties')
     data = {}
     for key, parsed in (defn.properties or {}).items():
         if key in pending:
@@ -292,7 +301,7 @@ def check_properties(stack, defn, resolve_values):
     ``resolve_values`` (template validate) only names are checked; with it
     (stack create) every value is resolved and checked by properties.py:
     types, required properties, constraints."""
-    heat_type = _heat_type(defn)
+    heat_type = plugin_type(defn)
     if heat_type is not None and heat_type.is_none:
         return  # Heat's NoneResource drops its properties unread
     props = defn.properties or {}

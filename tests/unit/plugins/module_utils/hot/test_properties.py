@@ -18,7 +18,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
     TemplateError, UnknownResourceType)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.properties import (
-    check_value, is_function, validate_properties)
+    check_value, is_function, validate_properties, validate_update_policy)
 
 HEAT_PYTHON = '/tmp/warm-heat/bin/python'
 ORACLE = '/work/shared/tools/heat-oracle/heat_oracle.py'
@@ -233,3 +233,35 @@ def test_check_value_of_one_schema(code, value, message):
     with pytest.raises(TemplateError) as err:
         check_value(schema, value, path)
     assert message in err.value.message and err.value.path == path
+
+
+POLICY = {'rolling': rt.PropertySchema(('m', '', None, None, {
+    'size': ('i', '', 1, (('r', 1, None),)), 'pause': ('n', '', 0)}))}
+
+
+@pytest.mark.parametrize('policy, unconstrained, message, path', [
+    ({'rolling': {'size': 2, 'pause': '1.5'}}, (), None, None),
+    ({'rolling': None}, (), None, None),
+    ({}, (), None, None),
+    ({'bogus': 1}, (), 'Unknown Property bogus', ()),
+    ({'rolling': {'size': 0}}, (), 'out of range', ('rolling', 'size')),
+    # A value still waiting on a resource: converted, constraints skipped.
+    ({'rolling': {'size': 0}}, ('rolling',), None, None),
+    ({'rolling': {'size': 'x'}}, ('rolling',), 'is not an integer', ('rolling', 'size')),
+    ([1], (), 'must be a map', ()),
+])
+def test_validate_update_policy(policy, unconstrained, message, path):
+    base = ('resources', 'r')
+    if message is None:
+        validate_update_policy(POLICY, policy, base, unconstrained)
+        return
+    with pytest.raises(TemplateError) as err:
+        validate_update_policy(POLICY, policy, base, unconstrained)
+    assert message in err.value.message
+    assert err.value.path == base + ('update_policy',) + path
+
+
+def test_no_update_policy_schema_refuses_every_key():
+    with pytest.raises(TemplateError):
+        validate_update_policy({}, {'rolling_update': {}}, ())
+    validate_update_policy({}, {}, ())

@@ -121,6 +121,35 @@ def test_type_flags(name, is_none, nested, any_attr):
     assert (typ.is_none, typ.is_nested, typ.any_attribute) == (is_none, nested, any_attr)
 
 
+@pytest.mark.parametrize('name, keys', [
+    ('OS::Heat::ResourceGroup', {'rolling_update': ['max_batch_size', 'min_in_service', 'pause_time'],
+                                 'batch_create': ['max_batch_size', 'pause_time']}),
+    ('OS::Heat::SoftwareDeploymentGroup', {'rolling_update': ['max_batch_size', 'pause_time'],
+                                           'batch_create': ['max_batch_size', 'pause_time']}),
+    ('AWS::AutoScaling::AutoScalingGroup', {
+        'AutoScalingRollingUpdate': ['MaxBatchSize', 'MinInstancesInService', 'PauseTime']}),
+    ('OS::Heat::InstanceGroup', {'RollingUpdate': ['MaxBatchSize', 'MinInstancesInService', 'PauseTime']}),
+    # Heat's own autoscaling group takes its rolling updates as a property.
+    ('OS::Heat::AutoScalingGroup', {}),
+    ('OS::Heat::None', {}),
+    ('OS::Nova::Server', {}),
+])
+def test_update_policy_schemas(name, keys):
+    policy = rt.heat_type(name).update_policy
+    assert dict((k, sorted(v.schema)) for k, v in policy.items()) == keys
+    for schema in policy.values():
+        assert schema.type == rt.MAP and not schema.required
+
+
+def test_update_policy_values_and_constraints():
+    rolling = rt.heat_type('OS::Heat::ResourceGroup').update_policy['rolling_update'].schema
+    assert (rolling['max_batch_size'].type, rolling['max_batch_size'].default) == (rt.INTEGER, 1)
+    assert rolling['max_batch_size'].constraint('range').min == 1
+    assert rolling['pause_time'].type == rt.NUMBER
+    aws = rt.heat_type('AWS::AutoScaling::AutoScalingGroup').update_policy
+    assert aws['AutoScalingRollingUpdate'].schema['PauseTime'].default == 'PT0S'
+
+
 def test_every_entry_decodes():
     for name in rt.type_names():
         typ = rt.heat_type(name)
@@ -128,6 +157,8 @@ def test_every_entry_decodes():
             assert prop.type in rt.PROPERTY_TYPES
             assert not (prop.update_allowed and prop.immutable)
         assert 'show' in typ.attributes
+        for prop in typ.update_policy.values():
+            assert prop.type in rt.PROPERTY_TYPES
 
 
 def test_generated_file_is_compact_and_short_lined():

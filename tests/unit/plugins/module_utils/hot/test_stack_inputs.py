@@ -175,3 +175,4 @@ def test_custom_constraints_use_the_checker():
         sd.validate()
     assert ('nova.flavor', 'big') in asked
     assert 'no such flavor' in err.value.message
+
