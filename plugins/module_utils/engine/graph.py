@@ -4,9 +4,17 @@
 """The dependency graph of a stack definition.
 
 One node per enabled resource (attribute ``definition``: its
-ResourceDefinition), an edge ``A -> B`` when A requires B (get_resource,
-get_attr, depends_on).  Create order is therefore a topological order of
-the *reversed* graph; delete order follows the graph itself.
+ResourceDefinition), an edge ``A -> B`` when A requires B: get_resource,
+get_attr, depends_on, and Heat's implicit dependencies (implicit_deps.py).
+Create order is therefore a topological order of the *reversed* graph;
+delete order follows the graph itself.
+
+Heat's implicit dependencies can be quadratic (every port of a network on
+every subnet of it): when a group of resources is required by so many that
+the edges would exceed ``fan_limit``, the requirers point at one *hub* node
+(a tuple, attribute ``hub``: True, no definition) that points at the group.
+A hub is a pass-through: it orders exactly as the edges it replaces.
+:func:`requires_map` gives each resource's requirements with hubs expanded.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -15,7 +23,8 @@ __metaclass__ = type
 
 import traceback
 
-from ..errors import DependencyCycle, StackersError
+from ..errors import DependencyCycle, LocatedError, StackersError
+from .implicit_deps import implicit_dependencies
 
 try:
     import networkx as nx
@@ -26,7 +35,11 @@ else:
     NETWORKX_IMPORT_ERROR = None
 
 
-def build_graph(stack_definition):
+# Above this many edges for one group, its requirers share a hub node.
+FAN_LIMIT = 4096
+
+
+def build_graph(stack_definition, fan_limit=FAN_LIMIT):
     """The networkx DiGraph of ``stack_definition``; a cycle raises
     DependencyCycle naming the resources on it."""
     if nx is None:
@@ -38,15 +51,59 @@ def build_graph(stack_definition):
     graph.add_nodes_from((name, {'definition': defn}) for name, defn in resources.items())
     graph.add_edges_from((name, dep) for name, defn in resources.items()
                          for dep in defn.requires)
+    add_implicit(graph, stack_definition, fan_limit)
     if not nx.is_directed_acyclic_graph(graph):
         raise cycle_error(stack_definition, graph)
     return graph
 
 
+def add_implicit(graph, stack_definition, fan_limit=FAN_LIMIT):
+    try:
+        refs, groups = implicit_dependencies(stack_definition)
+    except LocatedError as err:
+        _locate(stack_definition, err)
+        raise
+    fans = {}
+    for _requirer, key in refs:
+        fans[key] = fans.get(key, 0) + 1
+    for requirer, key in refs:
+        members = groups[key]
+        if len(members) > 1 and fans[key] * len(members) > fan_limit:
+            hub = ('implicit',) + key
+            if hub not in graph:
+                graph.add_node(hub, hub=True, definition=None)
+                graph.add_edges_from((hub, member) for member in members)
+            graph.add_edge(requirer, hub)
+        else:
+            graph.add_edges_from((requirer, member) for member in members)
+
+
+def is_hub(graph, node):
+    return bool(graph.nodes[node].get('hub'))
+
+
+def resource_requires(graph, name):
+    """The resources ``name`` requires directly (through hubs)."""
+    found = set()
+    for dep in graph.successors(name):
+        if is_hub(graph, dep):
+            found.update(graph.successors(dep))
+        else:
+            found.add(dep)
+    return found
+
+
+def requires_map(graph):
+    """{resource: sorted names of the resources it requires}, hubs expanded
+    (the ``requires`` of Heat's dependency report)."""
+    return dict((node, sorted(resource_requires(graph, node)))
+                for node, hub in graph.nodes(data='hub') if not hub)
+
+
 def find_cycle(graph):
     """The resource names along one cycle of ``graph``, in order."""
     edges = nx.find_cycle(graph)
-    return [edge[0] for edge in edges]
+    return [edge[0] for edge in edges if not is_hub(graph, edge[0])]
 
 
 def cycle_error(stack_definition, graph):
@@ -59,7 +116,11 @@ def cycle_error(stack_definition, graph):
     text = ' -> '.join(cycle + [cycle[0]])
     err = DependencyCycle('Circular dependency found between resources: %s' % text,
                           cycle=cycle, path=('resources', cycle[0]))
-    template = getattr(stack_definition, 'template', None)
-    if template is not None:
-        template.locate(err)
+    _locate(stack_definition, err)
     return err
+
+
+def _locate(stack_definition, err):
+    template = getattr(stack_definition, 'template', None)
+    if template is not None and err.line is None:
+        template.locate(err)

@@ -1,0 +1,336 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Heat's implicit dependencies: the edges ten resource types add beyond
+get_resource / get_attr / depends_on (their ``add_dependencies``).
+
+Heat compares property values as its validation sees them, before anything
+exists, and so do we: a reference to a resource without live data resolves
+to its placeholder (None for the Neutron types), a String property turns
+None into '', deprecated names count through the type's translation rules
+(see heat_props.py).  So a port whose network is *any* in-stack net depends
+on every subnet whose network is any in-stack net: both read ''.  A value
+Heat cannot read (wrong type, required and missing) skips the comparison,
+as Heat's ``except (ValueError, TypeError)`` does.  Where Heat gives up
+on the rest of a resource's rule instead, it walks the stack in the order of
+a set (random from run to run); such values make the template invalid
+anyway, so here they only skip what they concern.
+
+Every rule matches by value through an index built once per (interface,
+reading), never pairwise.  The answer is a list of ``(requirer, group)``
+references and the groups (lists of resource names, in template order):
+graph.py turns a group into edges, or into one hub node when the fan-out
+would be quadratic (a thousand ports on a network with a thousand subnets).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from .heat_props import Unreadable, properties_view
+
+# Heat's type names a target is tested against (Resource.has_interface).
+SUBNET = 'OS::Neutron::Subnet'
+PORT = 'OS::Neutron::Port'
+ROUTER = 'OS::Neutron::Router'
+ROUTER_INTERFACE = 'OS::Neutron::RouterInterface'
+ROUTER_GATEWAY = 'OS::Neutron::RouterGateway'
+ROUTE_TABLE = 'AWS::EC2::RouteTable'
+INTERFACES = (SUBNET, PORT, ROUTER, ROUTER_INTERFACE, ROUTER_GATEWAY, ROUTE_TABLE)
+
+
+def has_interface(defn, interface):
+    """Heat's has_interface: the resource's type, or the name its
+    implementation is registered under (aliases), is ``interface``."""
+    if defn.type == interface:
+        return True
+    info = defn.type_info
+    return info is not None and getattr(info, 'name', None) == interface
+
+
+# -- readings of a target's properties (each has a stable label) ------------
+
+def _get(key):
+    def read(props):
+        return props.get(key)
+    read.label = key
+    return read
+
+
+def _item(key):
+    def read(props):
+        return props[key]
+    read.label = '[%s]' % key
+    return read
+
+
+def _either(first, second):
+    """``get(first) or get(second)``: how Heat reads a value that moved."""
+    def read(props):
+        return props.get(first) or props.get(second)
+    read.label = '%s|%s' % (first, second)
+    return read
+
+
+def _gateway_network(props):
+    gateway = props.get('external_gateway_info')
+    if not gateway:
+        raise Unreadable()
+    try:
+        return gateway.get('network')
+    except AttributeError:
+        raise Unreadable()
+
+
+_gateway_network.label = 'external_gateway_info.network'
+
+
+class _Index(object):
+    """Members of one interface by the value one reading gives."""
+
+    __slots__ = ('by_value', 'all', 'falsy')
+
+    def __init__(self, ctx, interface, read):
+        self.by_value = {}
+        self.all = []
+        self.falsy = []
+        for name in ctx.by_interface.get(interface, ()):
+            try:
+                value = read(ctx.view(name))
+            except Unreadable:
+                continue
+            self.all.append(name)
+            if not value:
+                self.falsy.append(name)
+            try:
+                self.by_value.setdefault(value, []).append(name)
+            except TypeError:
+                pass  # a map or list never equals the strings compared with it
+
+
+class _Context(object):
+
+    def __init__(self, stack):
+        self.stack = stack
+        self.resources = stack.resources
+        self.by_interface = {}
+        kinds = {}
+        for name, defn in self.resources.items():
+            info = defn.type_info
+            key = (defn.type, info is not None and getattr(info, 'name', None))
+            found = kinds.get(key)
+            if found is None:
+                found = kinds[key] = [i for i in INTERFACES if has_interface(defn, i)]
+            for interface in found:
+                self.by_interface.setdefault(interface, []).append(name)
+        self.views = {}
+        self.indexes = {}
+        self.groups = {}
+        self.refs = []
+
+    def view(self, name):
+        props = self.views.get(name)
+        if props is None:
+            props = self.views[name] = properties_view(self.stack, self.resources[name])
+        return props
+
+    def index(self, interface, read):
+        key = (interface, read.label)
+        found = self.indexes.get(key)
+        if found is None:
+            found = self.indexes[key] = _Index(self, interface, read)
+        return found
+
+    def has(self, interface):
+        return interface in self.by_interface
+
+    def _refer(self, requirer, key, members):
+        if members:
+            self.groups.setdefault(key, members)
+            self.refs.append((requirer, key))
+
+    def depend(self, requirer, interface, read, value):
+        """``requirer`` needs every ``interface`` whose reading equals ``value``."""
+        index = self.index(interface, read)
+        try:
+            members = index.by_value.get(value)
+        except TypeError:
+            return
+        if members:
+            self._refer(requirer, (interface, read.label, 'value', value), members)
+
+    def depend_on_all(self, requirer, interface, read, falsy_only=False):
+        """... every readable ``interface`` (or those whose reading is falsy)."""
+        index = self.index(interface, read)
+        kind = 'falsy' if falsy_only else 'all'
+        self._refer(requirer, (interface, read.label, kind),
+                    index.falsy if falsy_only else index.all)
+
+
+def _own(props, key):
+    try:
+        return props[key], True
+    except Unreadable:
+        return None, False
+
+
+# -- one rule per Heat type ---------------------------------------------------
+# (requirer name, its properties view, the context)
+
+def _port(name, own, ctx):
+    # All subnets of the port's network (it may get an address on any).
+    if not ctx.has(SUBNET):
+        return
+    network, ok = _own(own, 'network')
+    if ok:
+        ctx.depend(name, SUBNET, _get('network'), network)
+
+
+def _server(name, own, ctx):
+    # All subnets of the networks it attaches to; a network not known yet
+    # (a port, or a reference) means every subnet, as does a subnet whose
+    # network is not known.
+    nets, ok = _own(own, 'networks')
+    if not ok or not nets:
+        return
+    ids = set()
+    for net in nets:
+        net_id = net.get('network') if isinstance(net, dict) else None
+        if not net_id:
+            ctx.depend_on_all(name, SUBNET, _get('network'))
+            return
+        ids.add(net_id)
+    ctx.depend_on_all(name, SUBNET, _get('network'), falsy_only=True)
+    for net_id in ids:
+        ctx.depend(name, SUBNET, _get('network'), net_id)
+
+
+def _router(name, own, ctx):
+    # The subnets of its external gateway's network.
+    gateway, ok = _own(own, 'external_gateway_info')
+    if ok and gateway:
+        ctx.depend(name, SUBNET, _get('network'), gateway.get('network'))
+
+
+def _router_gateway(name, own, ctx):
+    router, ok = _own(own, 'router_id') if ctx.has(ROUTER_INTERFACE) else (None, False)
+    if ok:
+        ctx.depend(name, ROUTER_INTERFACE, _item('router'), router)
+    network, ok = _own(own, 'network') if ctx.has(SUBNET) else (None, False)
+    if ok:
+        ctx.depend(name, SUBNET, _item('network'), network)
+
+
+def _port_subnets(ctx, name, first_only):
+    """The subnet values of the ports ``name`` requires explicitly, as the
+    floating IP types compare them with a router interface's subnet; a port
+    without fixed IPs matches an interface without a subnet (FloatingIP
+    only)."""
+    found = set()
+    for dep in ctx.resources[name].requires or ():
+        if not has_interface(ctx.resources[dep], PORT):
+            continue
+        try:
+            fixed_ips = ctx.view(dep).get('fixed_ips')
+        except Unreadable:
+            continue
+        if not fixed_ips:
+            if not first_only:
+                found.add(None)
+            continue
+        for fixed_ip in fixed_ips[:1] if first_only else fixed_ips:
+            try:
+                found.add(fixed_ip.get('subnet') or fixed_ip.get('subnet_id'))
+            except (AttributeError, TypeError):
+                continue
+    return found
+
+
+_INTERFACE_SUBNET = _either('subnet', 'subnet_id')
+
+
+def _floating_ip(name, own, ctx):
+    # The routers and gateways of its floating network; the router
+    # interfaces on its port's subnets (a port without fixed IPs may be on
+    # any: interfaces without a subnet).
+    network, ok = _own(own, 'floating_network') \
+        if ctx.has(ROUTER_GATEWAY) or ctx.has(ROUTER) else (None, False)
+    if ok:
+        ctx.depend(name, ROUTER_GATEWAY, _either('network', 'network_id'), network)
+        ctx.depend(name, ROUTER, _gateway_network, network)
+    _on_port_subnets(name, ctx, first_only=False)
+
+
+def _on_port_subnets(name, ctx, first_only):
+    if not ctx.has(ROUTER_INTERFACE):
+        return
+    ctx.index(ROUTER_INTERFACE, _INTERFACE_SUBNET)  # Heat reads them all
+    for subnet in _port_subnets(ctx, name, first_only):
+        ctx.depend(name, ROUTER_INTERFACE, _INTERFACE_SUBNET, subnet)
+
+
+def _floating_ip_association(name, own, ctx):
+    # Only the first fixed IP of each port counts (as in Heat).
+    _on_port_subnets(name, ctx, first_only=True)
+
+
+def _extra_route_set(name, own, ctx):
+    router, ok = _own(own, 'router') if ctx.has(ROUTER_INTERFACE) else (None, False)
+    if ok:
+        ctx.depend(name, ROUTER_INTERFACE, _get('router'), router)
+
+
+def _extra_route(name, own, ctx):
+    router, ok = _own(own, 'router_id') \
+        if ctx.has(ROUTER_INTERFACE) or ctx.has(ROUTER_GATEWAY) else (None, False)
+    if ok:
+        ctx.depend(name, ROUTER_INTERFACE, _get('router'), router)
+        ctx.depend(name, ROUTER_GATEWAY, _get('router_id'), router)
+
+
+def _vpc_gateway_attachment(name, own, ctx):
+    # Every route table of the VPC (the gateway is set on their routers).
+    vpc, ok = _own(own, 'VpcId') if ctx.has(ROUTE_TABLE) else (None, False)
+    if ok:
+        ctx.depend(name, ROUTE_TABLE, _get('VpcId'), vpc)
+
+
+RULES = {
+    'OS::Neutron::Port': _port,
+    'OS::Nova::Server': _server,
+    'OS::Neutron::Router': _router,
+    'OS::Neutron::RouterGateway': _router_gateway,
+    'OS::Neutron::FloatingIP': _floating_ip,
+    'OS::Neutron::FloatingIPAssociation': _floating_ip_association,
+    'OS::Neutron::FloatingIPPortForward': _floating_ip_association,
+    'OS::Neutron::ExtraRouteSet': _extra_route_set,
+    'OS::Neutron::ExtraRoute': _extra_route,
+    'AWS::EC2::VPCGatewayAttachment': _vpc_gateway_attachment,
+}
+
+
+def _rule(defn):
+    """The rule of the resource's implementation: a plugin class (through
+    aliases), not a provider template nor a type mapped to OS::Heat::None."""
+    info = defn.type_info
+    if info is None or getattr(info, 'template', None) or getattr(info, 'is_none', False):
+        return None
+    return RULES.get(getattr(info, 'plugin', None))
+
+
+def implicit_dependencies(stack):
+    """``(refs, groups)``: ``refs`` lists ``(requirer, group_key)`` pairs,
+    ``groups`` maps a group key to the resource names (template order) the
+    requirer needs.  A key is a tuple: (interface, reading, 'value', value),
+    or (interface, reading, 'all' | 'falsy')."""
+    ctx = None
+    for name, defn in stack.resources.items():
+        rule = _rule(defn)
+        if rule is None:
+            continue
+        if ctx is None:
+            ctx = _Context(stack)
+        rule(name, ctx.view(name), ctx)
+    if ctx is None:
+        return [], {}
+    return ctx.refs, ctx.groups
