@@ -14,11 +14,11 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
 
 
-def build(resources, version='2018-08-31', **kw):
+def build(resources, version='2018-08-31', fan_limit=graph.FAN_LIMIT, **kw):
     text = 'heat_template_version: %s\nresources:\n%s' % (version, resources)
     sd = StackDefinition(text, **kw)
     sd.template.filename = sd.template.doc.filename = 'g.yaml'
-    return graph.build_graph(sd)
+    return graph.build_graph(sd, fan_limit=fan_limit)
 
 
 def test_edges_from_every_kind_of_reference():
@@ -80,3 +80,58 @@ def test_chain_graph_is_linear_in_size():
     body = ''.join('  r%d: {type: OS::Heat::None, depends_on: [r%d]}\n' % (i, i - 1) for i in range(1, 300))
     g = build('  r0: {type: OS::Heat::None}\n' + body)
     assert g.number_of_nodes() == 300 and g.number_of_edges() == 299
+
+
+def test_implicit_edges_are_edges():
+    g = build('  sub: {type: OS::Neutron::Subnet, properties: {network: public, cidr: 10.0.0.0/24}}\n'
+              '  port: {type: OS::Neutron::Port, properties: {network: public}}\n'
+              '  other: {type: OS::Neutron::Port, properties: {network: private}}\n')
+    assert sorted(g.edges) == [('port', 'sub')]
+    assert graph.requires_map(g) == {'sub': [], 'port': ['sub'], 'other': []}
+
+
+def _fan(count):
+    # Every port and server of the network needs every subnet of it: Heat's
+    # edges grow with ports x subnets.
+    text = '  net: {type: OS::Neutron::Net}\n'
+    for i in range(count):
+        text += ('  sub%d: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net},'
+                 ' cidr: 10.0.%d.0/24}}\n' % (i, i % 256))
+        text += '  port%d: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n' % i
+        text += ('  srv%d: {type: OS::Nova::Server, properties: {image: i, flavor: f,'
+                 ' networks: [{port: {get_resource: port%d}}]}}\n' % (i, i))
+    return text
+
+
+@pytest.mark.parametrize('fan_limit, hubs', [(graph.FAN_LIMIT, 0), (20, 2)])
+def test_big_fans_go_through_hubs(fan_limit, hubs):
+    g = build(_fan(5), fan_limit=fan_limit)
+    hub_nodes = [n for n in g.nodes if graph.is_hub(g, n)]
+    assert len(hub_nodes) == hubs
+    assert all(isinstance(n, tuple) and g.nodes[n]['definition'] is None for n in hub_nodes)
+    subs = ['sub%d' % i for i in range(5)]
+    deps = graph.requires_map(g)
+    assert sorted(deps) == sorted(n for n in g.nodes if not graph.is_hub(g, n))
+    assert deps['port3'] == sorted(['net'] + subs)
+    assert deps['srv3'] == sorted(['port3'] + subs)
+    assert graph.resource_requires(g, 'srv0') == set(['port0'] + subs)
+    order = [n for n in nx.topological_sort(g.reverse()) if not graph.is_hub(g, n)]
+    assert max(order.index(s) for s in subs) < min(order.index('port%d' % i) for i in range(5))
+
+
+def test_quadratic_template_stays_linear():
+    g = build(_fan(400))
+    # 400 ports and 400 servers on 400 subnets: 320,000 edges in Heat.
+    assert g.number_of_edges() < 5 * 1201
+    assert len(graph.requires_map(g)['srv7']) == 401
+
+
+@pytest.mark.parametrize('fan_limit', [graph.FAN_LIMIT, 0])
+def test_cycle_through_an_implicit_edge_names_resources_only(fan_limit):
+    with pytest.raises(DependencyCycle) as err:
+        build('  a: {type: OS::Neutron::Subnet, depends_on: p, properties: {network: n, cidr: 10.0.0.0/24}}\n'
+              '  b: {type: OS::Neutron::Subnet, properties: {network: n, cidr: 10.0.1.0/24}}\n'
+              '  p: {type: OS::Neutron::Port, properties: {network: n}}\n'
+              '  q: {type: OS::Neutron::Port, properties: {network: n}}\n', fan_limit=fan_limit)
+    assert err.value.cycle == ['a', 'p']
+    assert err.value.line == 3

@@ -105,6 +105,14 @@ CASES = [
   ri: {type: OS::Neutron::RouterInterface, properties: {router: r, subnet: a}}
   fip: {type: OS::Neutron::FloatingIP, properties: {floating_network: n2, port_id: {get_resource: p1}}}
 ''', {}, 'Cannot define the following properties at the same time: fixed_ips.subnet, fixed_ips.subnet_id'),
+    ('translation-null-old-name', '''
+  net: {type: OS::Neutron::Net}
+  sub_ref: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.1.0/24}}
+  sub_pub: {type: OS::Neutron::Subnet, properties: {network: public, cidr: 10.0.2.0/24}}
+  p_null_old: {type: OS::Neutron::Port, properties: {network: public, network_id: null}}
+  p_null_new: {type: OS::Neutron::Port, properties: {network: null, network_id: public}}
+  p_empty_new: {type: OS::Neutron::Port, properties: {network: "", network_id: public}}
+''', {}, {'sub_ref': 'net', 'p_null_old': 'sub_ref', 'p_null_new': 'sub_pub', 'p_empty_new': 'sub_pub'}),
     ('port-disabled-subnet', '''
   sub_on: {type: OS::Neutron::Subnet, properties: {network: n1, cidr: 10.0.1.0/24}}
   sub_off: {type: OS::Neutron::Subnet, condition: false, properties: {network: n1, cidr: 10.0.2.0/24}}
