@@ -156,6 +156,18 @@ CASES = [
   s_bad: {type: OS::Nova::Server, properties: {image: i, flavor: f, networks: [{network: public, port_extra_properties: {port_security_enabled: maybe}}]}}
   s_map: {type: OS::Nova::Server, properties: {image: i, flavor: f, networks: {network: public}}}
 ''', {}, SUBNET_DEPS),
+    ('server-subnet-or-port-only', SUBNETS + '''
+  s_subnet: {type: OS::Nova::Server, properties: {image: i, flavor: f, networks: [{subnet: x}]}}
+  s_fixed: {type: OS::Nova::Server, properties: {image: i, flavor: f, networks: [{network: public, fixed_ip: 10.0.3.4}, {network: private}]}}
+''', {}, _with(SUBNET_DEPS, s_subnet='sub_net1 sub_net2 sub_priv sub_pub sub_pub2',
+               s_fixed='sub_net1 sub_net2 sub_priv sub_pub sub_pub2')),
+    ('non-neutron-references', '''
+  v: {type: OS::Heat::Value, properties: {value: public}}
+  sub_name: {type: OS::Neutron::Subnet, properties: {network: v, cidr: 10.0.1.0/24}}
+  sub_attr: {type: OS::Neutron::Subnet, properties: {network: {get_attr: [v, value]}, cidr: 10.0.2.0/24}}
+  p_ref: {type: OS::Neutron::Port, properties: {network: {get_resource: v}}}
+  p_attr: {type: OS::Neutron::Port, properties: {network: {get_attr: [v, value]}}}
+''', {}, {'sub_attr': 'v', 'p_ref': 'sub_name v', 'p_attr': 'sub_attr v'}),
     # -- routers ------------------------------------------------------------------
     ('router-gateway-subnets', SUBNETS + '''
   r_pub: {type: OS::Neutron::Router, properties: {external_gateway_info: {network: public}}}
@@ -202,6 +214,15 @@ CASES = [
   fip: {type: OS::Neutron::FloatingIP, properties: {floating_network: {get_resource: ext}}}
 ''', {}, {'ext_sub': 'ext', 'router': 'ext ext_sub', 'gw': 'ext ext_sub router',
           'fip': 'ext router'}),
+    ('floating-ip-unreadable-targets', '''
+  r_bad: {type: OS::Neutron::Router, properties: {external_gateway_info: {enable_snat: true}}}
+  r_ok: {type: OS::Neutron::Router, properties: {external_gateway_info: {network: public}}}
+  gw_list: {type: OS::Neutron::RouterGateway, properties: {router_id: rx, network: [public]}}
+  p_lit: {type: OS::Neutron::Port, properties: {network: public}}
+  ri_lit: {type: OS::Neutron::RouterInterface, properties: {router: rx, subnet: sub-x}}
+  fip: {type: OS::Neutron::FloatingIP, properties: {floating_network: public, port_id: {get_resource: p_lit}}}
+  fip_bad: {type: OS::Neutron::FloatingIP, properties: {floating_network: [public]}}
+''', {}, {'fip': 'p_lit r_ok', 'gw_list': 'ri_lit'}),
     ('floating-ip-association', ROUTING + '''
   p_two: {type: OS::Neutron::Port, properties: {network: n, fixed_ips: [{subnet: sub-b}, {subnet: sub-a}]}}
   p_ip: {type: OS::Neutron::Port, properties: {network: n, fixed_ips: [{ip_address: 10.0.0.9}]}}
@@ -210,7 +231,10 @@ CASES = [
   assoc_two: {type: OS::Neutron::FloatingIPAssociation, properties: {floatingip_id: {get_resource: fip}, port_id: {get_resource: p_two}}}
   assoc_ip: {type: OS::Neutron::FloatingIPAssociation, properties: {floatingip_id: x, port_id: {get_resource: p_ip}}}
   assoc_nofixed: {type: OS::Neutron::FloatingIPAssociation, properties: {floatingip_id: x, port_id: {get_resource: p_nofixed}}}
-  forward: {type: OS::Neutron::FloatingIPPortForward, properties: {floatingip: x, internal_port: {get_resource: p_two}, internal_ip_address: 10.0.0.2, internal_port_number: 80, external_port: 80, protocol: tcp}}
+  forward:
+    type: OS::Neutron::FloatingIPPortForward
+    properties: {floatingip: x, internal_port: {get_resource: p_two}, internal_ip_address: 10.0.0.2,
+                 internal_port_number: 80, external_port: 80, protocol: tcp}
 ''', {}, _with(ROUTING_DEPS, assoc_two='fip p_two ri_s2', assoc_ip='p_ip ri_port ri_ref', assoc_nofixed='p_nofixed',
                forward='p_two ri_s2')),
     # -- extra routes -------------------------------------------------------------
@@ -268,6 +292,12 @@ CASES = [
 ''', {'env': {'resource_registry': {'My::Subnet': 'OS::Neutron::Subnet',
                                     'OS::Neutron::Subnet': 'OS::Heat::None'}}},
         {'s1': 'sub_none'}),
+    ('registry-port-as-template', '''
+  sub: {type: OS::Neutron::Subnet, properties: {network: public, cidr: 10.0.0.0/24}}
+  p1: {type: OS::Neutron::Port, properties: {network: public}}
+''', {'env': {'resource_registry': {'OS::Neutron::Port': 'port.yaml'}},
+      'files': {'port.yaml': 'heat_template_version: 2018-08-31\nparameters:\n  network: {type: string}\n'
+                             'resources: {}\n'}}, {}),
     ('registry-provider-template', '''
   sub_tmpl: {type: OS::Neutron::Subnet, properties: {network: public}}
   sub_other: {type: Other::Subnet, properties: {network: public}}
@@ -294,8 +324,8 @@ def answer_map(resource_names, answer):
     return dict((name, sorted(answer.get(name, '').split())) for name in resource_names)
 
 
-def oracle_requests(cases=CASES):
-    for case_id, resources, options, _answer in cases:
+def oracle_requests(cases=None):
+    for case_id, resources, options, _answer in cases or CASES:
         params = dict(options.get('env') or {})
         if options.get('params'):
             if params:
@@ -325,8 +355,9 @@ def check_with_oracle(python='/tmp/warm-heat/bin/python',
         if requires != expected:
             bad += 1
             print('%s differs; Heat says:' % got['id'])
-            print('    %r' % (dict((k, ' '.join(v)) for k, v in requires.items() if v)
-                          if isinstance(requires, dict) else requires))
+            if isinstance(requires, dict):
+                requires = dict((k, ' '.join(v)) for k, v in requires.items() if v)
+            print('    %r' % (requires,))
     print('%d cases, %d differ' % (len(answers), bad))
     return bad
 
@@ -380,6 +411,16 @@ def test_unreadable_router_interface_only_skips_itself():
   fip: {type: OS::Neutron::FloatingIP, properties: {floating_network: public}}
 ''', {})
     assert got['fip'] == ['gw_after', 'gw_before'] and got['gw_before'] == ['ri_bad']
+
+
+def test_gateway_beside_an_interface_mapped_to_none():
+    # Heat 27 fails the whole stack here (KeyError 'Invalid Property
+    # router' from its RouterGateway rule): a bug, not a rule to copy.
+    got = _requires('''
+  ri: {type: OS::Neutron::RouterInterface, properties: {router: rx, subnet: s}}
+  gw: {type: OS::Neutron::RouterGateway, properties: {router_id: rx, network: public}}
+''', {'env': {'resource_registry': {'OS::Neutron::RouterInterface': 'OS::Heat::None'}}})
+    assert got == {'ri': [], 'gw': []}
 
 
 def test_groups_are_shared_and_in_template_order():
