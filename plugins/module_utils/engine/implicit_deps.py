@@ -48,7 +48,7 @@ def has_interface(defn, interface):
     return info is not None and getattr(info, 'name', None) == interface
 
 
-# -- readings of a target's properties (each has a stable label) ------------
+# -- readings of properties (each has a stable label for the indexes) --------
 
 def _get(key):
     def read(props):
@@ -73,6 +73,7 @@ def _either(first, second):
 
 
 def _gateway_network(props):
+    """A router's external gateway network (none without a gateway)."""
     gateway = props.get('external_gateway_info')
     if not gateway:
         raise Unreadable()
@@ -167,31 +168,34 @@ class _Context(object):
                     index.falsy if falsy_only else index.all)
 
 
-def _own(props, key):
-    try:
-        return props[key], True
-    except Unreadable:
-        return None, False
+class _Match(object):
+    """The requirer needs every ``interface`` whose ``target`` reading
+    equals its own ``own`` reading (both readable)."""
+
+    __slots__ = ('own', 'interface', 'target')
+
+    def __init__(self, own, interface, target):
+        self.own, self.interface, self.target = own, interface, target
+
+    def __call__(self, name, props, ctx):
+        if not ctx.has(self.interface):
+            return  # Heat reads its own value only while looking at a target
+        try:
+            value = self.own(props)
+        except Unreadable:
+            return
+        ctx.depend(name, self.interface, self.target, value)
 
 
-# -- one rule per Heat type ---------------------------------------------------
-# (requirer name, its properties view, the context)
-
-def _port(name, own, ctx):
-    # All subnets of the port's network (it may get an address on any).
-    if not ctx.has(SUBNET):
-        return
-    network, ok = _own(own, 'network')
-    if ok:
-        ctx.depend(name, SUBNET, _get('network'), network)
-
-
-def _server(name, own, ctx):
+def _server(name, props, ctx):
     # All subnets of the networks it attaches to; a network not known yet
     # (a port, or a reference) means every subnet, as does a subnet whose
     # network is not known.
-    nets, ok = _own(own, 'networks')
-    if not ok or not nets:
+    try:
+        nets = props['networks']
+    except Unreadable:
+        return
+    if not nets:
         return
     ids = set()
     for net in nets:
@@ -203,22 +207,6 @@ def _server(name, own, ctx):
     ctx.depend_on_all(name, SUBNET, _get('network'), falsy_only=True)
     for net_id in ids:
         ctx.depend(name, SUBNET, _get('network'), net_id)
-
-
-def _router(name, own, ctx):
-    # The subnets of its external gateway's network.
-    gateway, ok = _own(own, 'external_gateway_info')
-    if ok and gateway:
-        ctx.depend(name, SUBNET, _get('network'), gateway.get('network'))
-
-
-def _router_gateway(name, own, ctx):
-    router, ok = _own(own, 'router_id') if ctx.has(ROUTER_INTERFACE) else (None, False)
-    if ok:
-        ctx.depend(name, ROUTER_INTERFACE, _item('router'), router)
-    network, ok = _own(own, 'network') if ctx.has(SUBNET) else (None, False)
-    if ok:
-        ctx.depend(name, SUBNET, _item('network'), network)
 
 
 def _port_subnets(ctx, name, first_only):
@@ -249,63 +237,40 @@ def _port_subnets(ctx, name, first_only):
 _INTERFACE_SUBNET = _either('subnet', 'subnet_id')
 
 
-def _floating_ip(name, own, ctx):
-    # The routers and gateways of its floating network; the router
-    # interfaces on its port's subnets (a port without fixed IPs may be on
-    # any: interfaces without a subnet).
-    network, ok = _own(own, 'floating_network') \
-        if ctx.has(ROUTER_GATEWAY) or ctx.has(ROUTER) else (None, False)
-    if ok:
-        ctx.depend(name, ROUTER_GATEWAY, _either('network', 'network_id'), network)
-        ctx.depend(name, ROUTER, _gateway_network, network)
-    _on_port_subnets(name, ctx, first_only=False)
+def _interfaces_on_port_subnets(first_only):
+    """The router interfaces on the subnets of the ports it requires (only
+    the first fixed IP of each port counts for the association types)."""
+    def clause(name, props, ctx):
+        if not ctx.has(ROUTER_INTERFACE):
+            return
+        ctx.index(ROUTER_INTERFACE, _INTERFACE_SUBNET)  # Heat reads them all
+        for subnet in _port_subnets(ctx, name, first_only):
+            ctx.depend(name, ROUTER_INTERFACE, _INTERFACE_SUBNET, subnet)
+    return clause
 
 
-def _on_port_subnets(name, ctx, first_only):
-    if not ctx.has(ROUTER_INTERFACE):
-        return
-    ctx.index(ROUTER_INTERFACE, _INTERFACE_SUBNET)  # Heat reads them all
-    for subnet in _port_subnets(ctx, name, first_only):
-        ctx.depend(name, ROUTER_INTERFACE, _INTERFACE_SUBNET, subnet)
-
-
-def _floating_ip_association(name, own, ctx):
-    # Only the first fixed IP of each port counts (as in Heat).
-    _on_port_subnets(name, ctx, first_only=True)
-
-
-def _extra_route_set(name, own, ctx):
-    router, ok = _own(own, 'router') if ctx.has(ROUTER_INTERFACE) else (None, False)
-    if ok:
-        ctx.depend(name, ROUTER_INTERFACE, _get('router'), router)
-
-
-def _extra_route(name, own, ctx):
-    router, ok = _own(own, 'router_id') \
-        if ctx.has(ROUTER_INTERFACE) or ctx.has(ROUTER_GATEWAY) else (None, False)
-    if ok:
-        ctx.depend(name, ROUTER_INTERFACE, _get('router'), router)
-        ctx.depend(name, ROUTER_GATEWAY, _get('router_id'), router)
-
-
-def _vpc_gateway_attachment(name, own, ctx):
-    # Every route table of the VPC (the gateway is set on their routers).
-    vpc, ok = _own(own, 'VpcId') if ctx.has(ROUTE_TABLE) else (None, False)
-    if ok:
-        ctx.depend(name, ROUTE_TABLE, _get('VpcId'), vpc)
-
-
+# One entry per Heat type whose plugin adds dependencies: its clauses.
 RULES = {
-    'OS::Neutron::Port': _port,
-    'OS::Nova::Server': _server,
-    'OS::Neutron::Router': _router,
-    'OS::Neutron::RouterGateway': _router_gateway,
-    'OS::Neutron::FloatingIP': _floating_ip,
-    'OS::Neutron::FloatingIPAssociation': _floating_ip_association,
-    'OS::Neutron::FloatingIPPortForward': _floating_ip_association,
-    'OS::Neutron::ExtraRouteSet': _extra_route_set,
-    'OS::Neutron::ExtraRoute': _extra_route,
-    'AWS::EC2::VPCGatewayAttachment': _vpc_gateway_attachment,
+    # All subnets of the port's network (it may get an address on any).
+    'OS::Neutron::Port': (_Match(_item('network'), SUBNET, _get('network')),),
+    'OS::Nova::Server': (_server,),
+    # The subnets of the external gateway's network.
+    'OS::Neutron::Router': (_Match(_gateway_network, SUBNET, _get('network')),),
+    'OS::Neutron::RouterGateway': (
+        _Match(_item('router_id'), ROUTER_INTERFACE, _item('router')),
+        _Match(_item('network'), SUBNET, _item('network'))),
+    'OS::Neutron::FloatingIP': (
+        _Match(_item('floating_network'), ROUTER_GATEWAY, _either('network', 'network_id')),
+        _Match(_item('floating_network'), ROUTER, _gateway_network),
+        _interfaces_on_port_subnets(first_only=False)),
+    'OS::Neutron::FloatingIPAssociation': (_interfaces_on_port_subnets(first_only=True),),
+    'OS::Neutron::FloatingIPPortForward': (_interfaces_on_port_subnets(first_only=True),),
+    'OS::Neutron::ExtraRouteSet': (_Match(_item('router'), ROUTER_INTERFACE, _get('router')),),
+    'OS::Neutron::ExtraRoute': (
+        _Match(_item('router_id'), ROUTER_INTERFACE, _get('router')),
+        _Match(_item('router_id'), ROUTER_GATEWAY, _get('router_id'))),
+    # Every route table of the VPC (the gateway is set on their routers).
+    'AWS::EC2::VPCGatewayAttachment': (_Match(_item('VpcId'), ROUTE_TABLE, _get('VpcId')),),
 }
 
 
@@ -325,12 +290,14 @@ def implicit_dependencies(stack):
     or (interface, reading, 'all' | 'falsy')."""
     ctx = None
     for name, defn in stack.resources.items():
-        rule = _rule(defn)
-        if rule is None:
+        clauses = _rule(defn)
+        if clauses is None:
             continue
         if ctx is None:
             ctx = _Context(stack)
-        rule(name, ctx.view(name), ctx)
+        props = ctx.view(name)
+        for clause in clauses:
+            clause(name, props, ctx)
     if ctx is None:
         return [], {}
     return ctx.refs, ctx.groups
