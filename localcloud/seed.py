@@ -6,7 +6,7 @@
 Keystone's part (projects demo/service, users, roles, catalog) is done inside the Keystone process
 at start; this adds, through the services' APIs as admin: the external network `public` with its
 subnet 172.24.4.0/24, the image `cirros`, the flavors m1.tiny..m1.large, and the default security
-groups of demo and admin (Neutron makes them lazily: made here, they are part of the baseline).
+groups of demo, admin and service (Neutron makes them lazily: made here, they are part of the baseline).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -29,7 +29,7 @@ def seed(sup, stop=None):
         _flavors(sup)
     if 'neutron' in have:
         _public_network(sup)
-        _default_security_groups(sup, sup.project_id('demo'))
+        _default_security_groups(sup, [sup.project_id(n) for n in ('demo', 'admin', 'service')])
     if 'glance' in have:
         _image(sup)
 
@@ -93,8 +93,8 @@ def _image(sup):
              data=tiny_qcow2(), headers={'Content-Type': 'application/octet-stream'})
 
 
-def _default_security_groups(sup, demo_project):
-    # asking for a project's groups makes Neutron create its 'default' group
-    sup.get('neutron', '/v2.0/security-groups?project_id=%s' % demo_project, 'security_groups')
-    sup.get('neutron', '/v2.0/security-groups?project_id=%s' % sup.session.get_project_id(),
-            'security_groups')
+def _default_security_groups(sup, projects):
+    # asking for a project's groups makes Neutron create its 'default' group; the service
+    # project's appears as soon as Octavia asks Neutron anything, so it belongs to the baseline
+    for project in projects:
+        sup.get('neutron', '/v2.0/security-groups?project_id=%s' % project, 'security_groups')

@@ -24,5 +24,7 @@ $(LOCALCLOUD_LAUNCH): mk/localcloud.mk
 	  'PYTHONPATH="$$root$${PYTHONPATH:+:$$PYTHONPATH}" exec "$$root/.venv-cloud/bin/python" -m localcloud "$$@"' > $@
 	chmod +x $@
 
+# Starts one cloud (with Heat) for the session; ~8 minutes on 2 cores.
 cloud-test: cloud-venv
+	@test -x .venv/bin/pytest || { echo "cloud-test: run 'make venv' first (pytest lives in .venv)" >&2; exit 2; }
 	.venv/bin/python -m pytest -p no:cacheprovider tests/localcloud

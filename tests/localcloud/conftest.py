@@ -11,16 +11,19 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import re
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
-import re
 
 import pytest
 
-from lc_helpers import CLOUD_PY, LAUNCHER, ROOT, START_TIMEOUT, Cloud
+# pytest runs in importlib mode here (it adds no test directory to sys.path)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import CLOUD_PY, LAUNCHER, ROOT, START_TIMEOUT, Cloud  # noqa: E402
 
 
 def _front_door_closed(port):

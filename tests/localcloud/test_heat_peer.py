@@ -39,15 +39,19 @@ def test_heat_stack_create_and_delete(cloud, tmp_path):
     template = tmp_path / 'stack.yaml'
     template.write_text(TEMPLATE)
     cloud.reset_stats()
-    stack = cloud.osc('stack', 'create', '-t', str(template), 'peer-stack', '--wait', as_json=True,
-                      timeout=400)
-    assert stack['stack_status'] == 'CREATE_COMPLETE'
-    address = cloud.osc('stack', 'output', 'show', 'peer-stack', 'address', as_json=True)
-    assert address['output_value'].startswith('10.60.0.')
-    routes = cloud.stats()['by_route']
-    # Heat's own calls come through the front door like any client's
-    assert routes.get('POST compute /v2.1/servers') == 1
-    assert routes.get('POST network /v2.0/networks') == 1
-    cloud.osc('stack', 'delete', 'peer-stack', '--yes', '--wait', timeout=400)
+    try:
+        # with --wait the client prints events before the result: read the stack afterwards
+        cloud.osc('stack', 'create', '-t', str(template), 'peer-stack', '--wait', timeout=400)
+        stack = cloud.osc('stack', 'show', 'peer-stack', as_json=True)
+        assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+        address = cloud.osc('stack', 'output', 'show', 'peer-stack', 'address', as_json=True)
+        assert address['output_value'].startswith('10.60.0.')
+        routes = cloud.stats()['by_route']
+        # Heat's own calls come through the front door like any client's
+        assert routes.get('POST compute /v2.1/servers') == 1
+        assert routes.get('POST network /v2.0/networks') == 1
+    finally:
+        cloud.osc('stack', 'delete', 'peer-stack', '--yes', '--wait', timeout=400, check=False)
+    assert cloud.osc('stack', 'list', as_json=True) == []
     wait_for(lambda: ids(cloud.resources()) == ids(cloud.baseline), timeout=120,
              what='the stack\'s resources to be gone')

@@ -48,6 +48,35 @@ def test_seeded_like_a_fresh_cloud(cloud):
 
 
 def test_osc_scenario(cloud, tmp_path):
+    try:
+        _scenario(cloud, tmp_path)
+    except BaseException:
+        _best_effort_cleanup(cloud)
+        raise
+
+
+def _best_effort_cleanup(cloud):
+    """After a failure: remove what the scenario may have left, ignoring errors (all bounded)."""
+    osc = cloud.osc
+    steps = [
+        ('object', 'delete', 'app-container', 'hello.txt'), ('container', 'delete', 'app-container'),
+        ('loadbalancer', 'delete', '--cascade', '--wait', 'app-lb'),
+        ('server', 'delete', '--wait', 'app-server'), ('volume', 'delete', 'app-vol'),
+        ('port', 'delete', 'app-port'), ('security', 'group', 'delete', 'app-sg'),
+        ('keypair', 'delete', 'app-key'), ('router', 'remove', 'subnet', 'app-router', 'app-subnet'),
+        ('router', 'delete', 'app-router'), ('subnet', 'delete', 'app-subnet'),
+        ('network', 'delete', 'app-net'),
+    ]
+    for fip in osc('floating', 'ip', 'list', as_json=True, check=False) or []:
+        osc('floating', 'ip', 'delete', fip['ID'], check=False)
+    for step in steps:
+        try:
+            osc(*step, check=False, timeout=300)
+        except Exception:   # a timeout here must not hide the test's own failure
+            pass
+
+
+def _scenario(cloud, tmp_path):
     osc = cloud.osc
     net = osc('network', 'create', 'app-net', as_json=True)
     subnet = osc('subnet', 'create', 'app-subnet', '--network', 'app-net',

@@ -91,23 +91,28 @@ def test_block_storage_volume(conn):
         conn.block_storage.wait_for_delete(vol, wait=120)
 
 
-def test_server_boot_and_delete(conn):
+def test_server_boot_and_delete(conn, admin_conn):
     net = conn.network.create_network(name='sdk-boot-net')
     sub = conn.network.create_subnet(network_id=net.id, cidr='10.30.0.0/24', ip_version=4)
+    server = None
     try:
         server = conn.compute.create_server(
             name='sdk-server', flavor_id=conn.compute.find_flavor('m1.tiny').id,
             image_id=conn.image.find_image('cirros').id, networks=[{'uuid': net.id}])
         server = conn.compute.wait_for_server(server, wait=180)
         assert server.status == 'ACTIVE'
-        ports = list(conn.network.ports(device_id=server.id))
-        assert len(ports) == 1 and ports[0].binding_vif_type == 'ovs'
+        # binding details are admin-only in Neutron's policy
+        ports = list(admin_conn.network.ports(device_id=server.id))
+        assert len(ports) == 1
+        assert ports[0].binding_vif_type == 'ovs' and ports[0].binding_host_id == 'localcloud'
         assert ports[0].status == 'ACTIVE'
-        conn.compute.delete_server(server)
-        conn.compute.wait_for_delete(server, wait=180)
-        # the port nova made is gone with the server
-        wait_for(lambda: not list(conn.network.ports(device_id=server.id)), what='port deleted')
+        assert server.addresses['sdk-boot-net'][0]['addr'] == ports[0].fixed_ips[0]['ip_address']
     finally:
+        if server is not None:
+            conn.compute.delete_server(server)
+            conn.compute.wait_for_delete(server, wait=180)
+            # the port nova made is gone with the server
+            wait_for(lambda: not list(conn.network.ports(device_id=server.id)), what='port deleted')
         conn.network.delete_subnet(sub)
         conn.network.delete_network(net)
 
@@ -115,6 +120,7 @@ def test_server_boot_and_delete(conn):
 def test_load_balancer(conn):
     net = conn.network.create_network(name='sdk-lb-net')
     sub = conn.network.create_subnet(network_id=net.id, cidr='10.40.0.0/24', ip_version=4)
+    lb = None
     try:
         assert 'noop_driver' in {p.name for p in conn.load_balancer.providers()}
         lb = conn.load_balancer.create_load_balancer(name='sdk-lb', vip_subnet_id=sub.id)
@@ -122,10 +128,11 @@ def test_load_balancer(conn):
         assert lb.provisioning_status == 'ACTIVE'
         vip_ports = list(conn.network.ports(network_id=net.id))
         assert [p.fixed_ips[0]['ip_address'] for p in vip_ports] == [lb.vip_address]
-        conn.load_balancer.delete_load_balancer(lb, cascade=True)
-        conn.load_balancer.wait_for_delete(lb, wait=120)
-        wait_for(lambda: not list(conn.network.ports(network_id=net.id)), what='VIP port released')
     finally:
+        if lb is not None:
+            conn.load_balancer.delete_load_balancer(lb, cascade=True)
+            conn.load_balancer.wait_for_delete(lb, wait=120)
+            wait_for(lambda: not list(conn.network.ports(network_id=net.id)), what='VIP port released')
         conn.network.delete_subnet(sub)
         conn.network.delete_network(net)
 
