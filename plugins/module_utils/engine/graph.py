@@ -39,9 +39,11 @@ else:
 FAN_LIMIT = 4096
 
 
-def build_graph(stack_definition, fan_limit=FAN_LIMIT):
+def build_graph(stack_definition, fan_limit=FAN_LIMIT, implicit=True):
     """The networkx DiGraph of ``stack_definition``; a cycle raises
-    DependencyCycle naming the resources on it."""
+    DependencyCycle naming the resources on it.  ``implicit=False`` leaves
+    Heat's implicit dependencies out, as Heat's ``template validate`` does
+    (it neither computes them nor reports their cycles or errors)."""
     if nx is None:
         raise StackersError('The Python library networkx is required to order the resources',
                             import_error=NETWORKX_IMPORT_ERROR)
@@ -51,7 +53,8 @@ def build_graph(stack_definition, fan_limit=FAN_LIMIT):
     graph.add_nodes_from((name, {'definition': defn}) for name, defn in resources.items())
     graph.add_edges_from((name, dep) for name, defn in resources.items()
                          for dep in defn.requires)
-    add_implicit(graph, stack_definition, fan_limit)
+    if implicit:
+        add_implicit(graph, stack_definition, fan_limit)
     if not nx.is_directed_acyclic_graph(graph):
         raise cycle_error(stack_definition, graph)
     return graph

@@ -10,15 +10,15 @@ import networkx as nx
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import DependencyCycle
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import DependencyCycle, StackersError
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
 
 
-def build(resources, version='2018-08-31', fan_limit=graph.FAN_LIMIT, **kw):
+def build(resources, version='2018-08-31', fan_limit=graph.FAN_LIMIT, implicit=True, **kw):
     text = 'heat_template_version: %s\nresources:\n%s' % (version, resources)
     sd = StackDefinition(text, **kw)
     sd.template.filename = sd.template.doc.filename = 'g.yaml'
-    return graph.build_graph(sd, fan_limit=fan_limit)
+    return graph.build_graph(sd, fan_limit=fan_limit, implicit=implicit)
 
 
 def test_edges_from_every_kind_of_reference():
@@ -135,3 +135,14 @@ def test_cycle_through_an_implicit_edge_names_resources_only(fan_limit):
               '  q: {type: OS::Neutron::Port, properties: {network: n}}\n', fan_limit=fan_limit)
     assert err.value.cycle == ['a', 'p']
     assert err.value.line == 3
+
+
+def test_template_validate_leaves_implicit_dependencies_out():
+    # Heat's template validate (strict_validate=False) orders by explicit
+    # dependencies only: no implicit edge, cycle or property conflict.
+    body = ('  a: {type: OS::Neutron::Subnet, depends_on: p, properties: {network: n, network_id: n}}\n'
+            '  p: {type: OS::Neutron::Port, properties: {network: n}}\n')
+    g = build(body, implicit=False)
+    assert list(g.edges) == [('a', 'p')]
+    with pytest.raises(StackersError):
+        build(body)
