@@ -68,7 +68,9 @@ class _Checker(object):
     def fail(self, message, path):
         raise TemplateError(message, path=path)
 
-    def check_map(self, schema, data, path, ppath):
+    def check_map(self, schema, data, path, ppath, unconstrained=None):
+        # ``unconstrained``: the keys (of this level) whose values wait on
+        # resources; None leaves the current setting to nested levels.
         for key in data:
             if key not in schema:
                 self.fail('Unknown Property %s' % key, path + (key,))
@@ -77,15 +79,19 @@ class _Checker(object):
             if here in self.deleted or here in self.replaced:
                 continue
             source = self.sources.get(here)
-            moved = _lookup(data, source[len(ppath):]) if source else None
+            moved = _lookup(data, source[len(ppath):]) if source else _MISSING
             if key in data:
-                if moved and data[key]:
+                if moved is not _MISSING and moved and data[key]:
                     self.fail('Cannot define the following properties at the same time: %s, %s'
                               % ('.'.join(here), '.'.join(source)), path + (key,))
+                if unconstrained is not None:
+                    self.constrained = key not in unconstrained
                 self.check_value(prop, data[key], path + (key,), here)
                 if not prop.implemented:
                     self.fail('Property %s not implemented yet' % key, path + (key,))
-            elif moved is None and prop.default is None and prop.required:
+            elif moved is _MISSING and prop.default is None and prop.required:
+                # Only an absent key is "not assigned": a null value (or
+                # one moved from the old name) counts as given.
                 self.fail('Property %s not assigned' % key, path)
 
     def check_value(self, prop, value, path, ppath):
@@ -156,10 +162,14 @@ class _Checker(object):
         return value
 
 
+_MISSING = object()
+
+
 def _lookup(data, rel):
+    """The value at ``rel`` below ``data``, or _MISSING."""
     for key in rel:
         if not isinstance(data, dict) or key not in data:
-            return None
+            return _MISSING
         data = data[key]
     return data
 
@@ -209,11 +219,13 @@ def _constraint_problem(con, value, kind):
     return None
 
 
-def validate_properties(type_name, properties, path=()):
+def validate_properties(type_name, properties, path=(), unconstrained=()):
     """Check ``properties`` (a resource's ``properties`` mapping) against
     the schema of plugin type ``type_name``.  ``path`` is the resource's
     path in the template, e.g. ``('resources', 'server')``; errors are
-    TemplateErrors whose path goes down to the offending property.
+    TemplateErrors whose path goes down to the offending property.  The
+    values of the properties named in ``unconstrained`` wait on other
+    resources: they are converted but their constraints are not applied.
     Unknown types raise UnknownResourceType; OS::Heat::None and the
     types Heat stubs out the same way accept anything."""
     heat_type = rt.heat_type(type_name)
@@ -224,15 +236,19 @@ def validate_properties(type_name, properties, path=()):
         properties = {}
     if not isinstance(properties, dict):
         raise TemplateError('Properties must be a map, not %s' % type(properties).__name__, path=path)
-    _Checker(heat_type.translations).check_map(heat_type.properties, properties, path, ())
+    _Checker(heat_type.translations).check_map(heat_type.properties, properties, path, (),
+                                               tuple(unconstrained))
 
 
-def check_value(schema, value, path=()):
+def check_value(schema, value, path=(), constrained=True):
     """Check one value against one PropertySchema as a property of that
     schema would be checked (type conversion, nested schemas, constraints
-    except custom ones); ``path`` locates it.  Raises TemplateError."""
+    except custom ones, unless not ``constrained``); ``path`` locates it.
+    Raises TemplateError."""
     path = tuple(path)
-    _Checker().check_value(schema, value, path, path[-1:])
+    checker = _Checker()
+    checker.constrained = constrained
+    checker.check_value(schema, value, path, path[-1:])
 
 
 def validate_update_policy(schema, policy, path=(), unconstrained=()):
@@ -295,7 +311,8 @@ def provider_schema(parameters, parameter_defaults=None):
     return schema
 
 
-def validate_provider_properties(parameters, properties, path=(), parameter_defaults=None):
+def validate_provider_properties(parameters, properties, path=(), parameter_defaults=None,
+                                 unconstrained=()):
     """:func:`validate_properties` for a resource implemented by a provider
     template whose ``parameters`` section is given."""
     if is_function(properties):
@@ -305,4 +322,5 @@ def validate_provider_properties(parameters, properties, path=(), parameter_defa
         properties = {}
     if not isinstance(properties, dict):
         raise TemplateError('Properties must be a map, not %s' % type(properties).__name__, path=path)
-    _Checker().check_map(provider_schema(parameters, parameter_defaults), properties, path, ())
+    _Checker().check_map(provider_schema(parameters, parameter_defaults), properties, path, (),
+                         tuple(unconstrained))

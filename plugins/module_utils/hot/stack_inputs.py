@@ -238,20 +238,20 @@ def waiting_keys(stack, functions, section):
 
 
 def _value_data(stack, defn):
-    """The properties as Heat's value check sees them: each value resolved,
-    except those referring to a resource without live data, which stay
-    functions (Heat skips their constraints: the values are not known yet);
-    a value that resolves to "leave me out" (2-argument if) is left out."""
+    """The properties as Heat's value check sees them, and the keys whose
+    value waits on a resource without live data.  Every value is resolved
+    (a waiting one with the placeholders Heat uses while validating: the
+    resource's name or None for get_resource, None for get_attr) and so
+    is converted to its property type, but Heat skips the constraints of
+    waiting values: their real value is not known yet.  A value that
+    resolves to "leave me out" (2-argument if) is left out."""
     pending = waiting_keys(stack, defn.functions, 'properties')
     data = {}
     for key, parsed in (defn.properties or {}).items():
-        if key in pending:
-            data[key] = parsed
-            continue
         value = fns.resolve(parsed, nullable=True)
         if value is not Ellipsis:
             data[key] = value
-    return data
+    return data, pending
 
 
 def _constraint_index(schema):
@@ -271,13 +271,14 @@ def _constraint_index(schema):
     return index
 
 
-def _check_custom_constraints(stack, index, data, path):
+def _check_custom_constraints(stack, index, data, path, skip=()):
     """The custom constraints of the properties given (properties.py leaves
-    them to constraints.py): values refused raise, values a service would
+    them to constraints.py), except those of the keys in ``skip`` (values
+    that wait on resources): values refused raise, values a service would
     have to confirm are listed in ``stack.not_checked``."""
     for key, (names, inner, item) in index.items():
         value = data.get(key)
-        if value is None or isinstance(value, fns.Function):
+        if value is None or key in skip:
             continue
         here = path + (key,)
         for name in names:
@@ -313,18 +314,19 @@ def check_properties(stack, defn, resolve_values):
                 fns.resolve(value, nullable=True)
         return
     if resolve_values:
-        data = _value_data(stack, defn)
+        data, waiting = _value_data(stack, defn)
         if heat_type is not None:
-            _properties.validate_properties(heat_type.name, data, defn.path)
-            _type_checks.check_type(heat_type.name, data, path)
+            _properties.validate_properties(heat_type.name, data, defn.path, waiting)
+            _type_checks.check_type(heat_type.name, data, path, waiting)
             key = ('constraints', heat_type.name)
             if key not in stack.type_cache:
                 stack.type_cache[key] = _constraint_index(heat_type.properties)
-            _check_custom_constraints(stack, stack.type_cache[key], data, path)
+            _check_custom_constraints(stack, stack.type_cache[key], data, path, waiting)
         else:
             nested = provider_template(stack, defn)
             defaults = getattr(stack.environment, 'parameter_defaults', None) or {}
-            _properties.validate_provider_properties(nested.parameters, data, defn.path, defaults)
+            _properties.validate_provider_properties(nested.parameters, data, defn.path, defaults,
+                                                     waiting)
         return
     for key in props:
         if key not in rules:

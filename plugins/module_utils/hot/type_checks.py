@@ -5,9 +5,8 @@
 property schema (what Heat's resource class adds in its own code).
 
 One function per type name in ``CHECKS``; stack validation calls
-``check_type`` with the values Heat's check would see (resolved, except
-the ones still waiting for a resource: those are Function objects and are
-skipped).  The resource plugins will take these checks over.
+``check_type`` with the values Heat's check would see (resolved; those
+still waiting for a resource hold placeholders).  The resource plugins will take these checks over.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,13 +23,14 @@ _VALUE_KINDS = {'string': 's', 'number': 'n', 'comma_delimited_list': 'l', 'json
                 'boolean': 'b'}
 
 
-def _value(data, path):
+def _value(data, path, waiting):
     kind = _VALUE_KINDS.get(data.get('type')) if isinstance(data.get('type'), str) else None
     # No type, or one the property schema refuses itself: anything goes.
     if kind is None or 'value' not in data:
         return
     schema = _rt.PropertySchema((kind, 'ru'))
-    _properties.check_value(schema, data['value'], tuple(path) + ('value',))
+    _properties.check_value(schema, data['value'], tuple(path) + ('value',),
+                            constrained='value' not in waiting)
 
 
 CHECKS = {
@@ -38,9 +38,11 @@ CHECKS = {
 }
 
 
-def check_type(type_name, data, path):
+def check_type(type_name, data, path, waiting=()):
     """Run the extra checks of ``type_name`` on ``data`` (the resource's
-    property values); ``path`` is the resource's ``properties`` path."""
+    property values); ``path`` is the resource's ``properties`` path and
+    ``waiting`` names the properties whose values wait on resources (only
+    placeholders for now: converted, not constrained)."""
     check = CHECKS.get(type_name)
     if check is not None:
-        check(data, path)
+        check(data, path, waiting)

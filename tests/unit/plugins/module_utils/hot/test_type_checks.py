@@ -63,13 +63,17 @@ HEAD = 'heat_template_version: 2016-10-14\n'
     ('parameters:\n  t: {type: string, default: number}\nresources:\n'
      '  a: {type: OS::Heat::Value, properties: {value: abc, type: {get_param: t}}}\n',
      True, 'is not a number'),
-    # A type or value that waits on another resource is not known yet.
+    # A type or value that waits on another resource is not known yet (None).
     ('resources:\n  b: {type: OS::Heat::Value, properties: {value: number}}\n'
      '  a: {type: OS::Heat::Value, properties: {value: abc, type: {get_attr: [b, value]}}}\n',
      True, None),
     ('resources:\n  b: {type: OS::Heat::Value, properties: {value: x}}\n'
      '  a: {type: OS::Heat::Value, properties: {value: {get_attr: [b, value]}, type: number}}\n',
      True, None),
+    # ... but its placeholder is converted: get_resource gives the name here.
+    ('resources:\n  b: {type: OS::Heat::Value, properties: {value: x}}\n'
+     '  a: {type: OS::Heat::Value, properties: {value: {get_resource: b}, type: number}}\n',
+     True, 'is not a number'),
     # Template validate does not look at property values.
     ('resources:\n  a: {type: OS::Heat::Value, properties: {value: abc, type: number}}\n',
      False, None),
