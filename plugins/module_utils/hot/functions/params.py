@@ -12,13 +12,6 @@ from collections.abc import Mapping, Sequence
 from .base import Function, resolve
 
 
-def _declared(parameters, name):
-    try:
-        return name in parameters
-    except TypeError:
-        return False
-
-
 class GetParam(Function):
     """``get_param: name`` or ``get_param: [name, key_or_index, ...]``.
 
@@ -26,23 +19,11 @@ class GetParam(Function):
     a scalar in the way) gives ``''``, as in Heat.
     """
 
+    # No check of the name before resolving: Heat notices an undeclared
+    # parameter only where it resolves the value (properties at stack
+    # create, conditions in use, update_policy...), never in template
+    # validate's look at properties, metadata or outputs.
     __slots__ = ()
-
-    has_check = True
-
-    def check(self):
-        # A literal name in a resource's properties must be declared: Heat
-        # notices when it resolves the properties (stack create, not
-        # template validate); checking it here tells it in both.  Elsewhere
-        # (metadata, outputs, conditions) Heat lets it pass validation.
-        path = self.path
-        if len(path) < 3 or path[0] != 'resources' or path[2] != 'properties':
-            return
-        args = self.args
-        name = args[0] if isinstance(args, list) and args else args
-        if isinstance(name, str) and self.stack is not None \
-                and not _declared(self.stack.parameters, name):
-            raise self.error('Parameter "%s" is not defined in this template' % name)
 
     def result(self):
         stack = self.need_stack()

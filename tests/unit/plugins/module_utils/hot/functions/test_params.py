@@ -8,6 +8,9 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import functions as fns
+
 from .conftest import ALL_VERSIONS, FakeStack, failure, value
 
 PARAMS = {
@@ -50,16 +53,17 @@ def test_get_param_errors_when_resolved(args, message):
     assert err.path == ('x', 'get_param')
 
 
-def test_undeclared_parameter_in_properties_fails_validation():
+@pytest.mark.parametrize('where', [('resources', 'r', 'properties', 'p'), ('outputs', 'o', 'value'),
+                                   ('resources', 'r', 'metadata', 'm')])
+def test_undeclared_parameter_fails_only_when_resolved(where):
+    # Heat's template validate accepts it anywhere; resolving refuses it.
     stack = FakeStack(params=PARAMS)
-    parsed = stack.template.parse({'get_param': 'nosuch'},
-                                  ('resources', 'r', 'properties', 'p'), stack=stack)
-    with pytest.raises(Exception) as err:
-        parsed.validate()
-    assert 'not defined' in str(err.value)
-    # Elsewhere Heat lets validation pass (only resolving fails).
-    parsed = stack.template.parse({'get_param': 'nosuch'}, ('outputs', 'o', 'value'), stack=stack)
+    parsed = stack.template.parse({'get_param': 'nosuch'}, where, stack=stack)
     parsed.validate()
+    fns.check_functions([parsed])
+    with pytest.raises(TemplateError) as err:
+        fns.resolve(parsed)
+    assert 'not defined' in err.value.message
 
 
 @pytest.mark.parametrize('version', ALL_VERSIONS)
