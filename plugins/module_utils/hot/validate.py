@@ -11,8 +11,10 @@ __metaclass__ = type
 
 from ..engine import graph as _graph
 from ..errors import StackersError, TemplateError
+from . import loader, versions
+from .parameters import MASK, ParameterSchema
 from .stack import StackDefinition
-from .template import Template
+from .template import Template, detect_version
 
 try:
     from . import environment as _environment
@@ -39,10 +41,47 @@ def load_environment(environment, files=None, param_types=None, parameters=None)
 
 
 def _param_types(template):
-    section = template.parameters
+    """name -> parameter type of every parameter Heat knows when it merges
+    environment files (its all_param_schemata): those of each template in
+    the files map, then the template's own, which win."""
+    types = {}
+    for name, content in sorted(template.files.items(), key=lambda item: str(item[0])):
+        types.update(_file_param_types(name, content))
+    types.update(_declared_types(template.parameters, template.version, template.doc))
+    return types
+
+
+def _file_param_types(name, content):
+    """The parameter types of a files-map entry that is a HOT template;
+    nothing for other content (scripts, environments, CFN templates).
+    As in Heat, a template there with an unknown version or a bad parameter
+    declaration fails the request, and so does any entry above the size
+    limit of a template."""
+    if not isinstance(content, (str, bytes)):
+        return {}
+    if len(content) > loader.MAX_TEMPLATE_SIZE:
+        raise TemplateError('"%s" in the files map is %d bytes: Heat refuses a request whose '
+                            'files exceed the template size limit (%d bytes)'
+                            % (name, len(content), loader.MAX_TEMPLATE_SIZE), filename=name)
+    try:
+        doc = loader.load_text(content, filename=name)
+    except StackersError:
+        return {}
+    if not isinstance(doc.data, dict) or versions.HOT_KEY not in doc.data \
+            or any(key in doc.data for key in versions.CFN_KEYS):
+        return {}
+    version = detect_version(doc)
+    section = doc.data.get('parameters') or {}
     if not isinstance(section, dict):
-        return None
-    return dict((name, raw.get('type') if isinstance(raw, dict) else None)
+        return {}
+    return _declared_types(section, version, doc)
+
+
+def _declared_types(section, version, doc):
+    if not isinstance(section, dict):
+        return {}
+    return dict((name, ParameterSchema.from_template(name, raw, version, path=('parameters', name),
+                                                     doc=doc).type)
                 for name, raw in section.items())
 
 
@@ -82,24 +121,56 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     answer as it does (Description, Parameters, ParameterGroups), plus
     ``UnsupportedTypes`` and ``NotChecked``.
 
-    Beyond Heat's template validate, references to undeclared parameters are
-    refused here (Heat refuses them only when the stack is created).
-    ``strict`` validates as stack create does (parameter values, every
-    property resolved).  Raises a StackersError (with file and line where
-    known) for an invalid template."""
+    Like Heat's template validate, the parameter values given are not
+    checked against their types and constraints and a parameter without a
+    value is no error (unless the template must use the value: a
+    condition in use, an update_policy...); only undeclared ones are
+    refused.  ``strict`` validates as stack create does (parameter values,
+    every property resolved).  ``ParameterGroups`` is there only when the
+    template has groups, as in Heat's answer; ``Environment`` is the
+    environment Heat would use (hidden parameter values masked).  Raises a
+    StackersError (with file and line where known) for an invalid
+    template."""
     sd = _definition(template, environment, parameters, files, root, checker)
     if max_resources is not None and max_resources >= 0 \
             and len(sd.template.resources) > max_resources:
         raise sd.template.error('The template has %d resources; a stack may hold at most %d'
                                 % (len(sd.template.resources), max_resources), ('resources',))
     sd.validate(strict=strict, graph_builder=_graph.build_graph)
-    return {
+    answer = {
         'Description': sd.template.description,
         'Parameters': sd.parameters.validate_output(),
-        'ParameterGroups': sd.parameter_groups or [],
-        'UnsupportedTypes': _unsupported_types(sd),
-        'NotChecked': list(sd.parameters.not_checked) + sd.not_checked,
     }
+    if sd.parameter_groups:
+        answer['ParameterGroups'] = sd.parameter_groups
+    answer['Environment'] = _environment_shown(sd, parameters)
+    answer['UnsupportedTypes'] = _unsupported_types(sd)
+    answer['NotChecked'] = list(sd.parameters.not_checked) + sd.not_checked
+    return answer
+
+
+def _environment_shown(sd, parameters):
+    """Heat's user environment of the request (its user_env_as_dict), with
+    the values of hidden parameters masked."""
+    env = sd.environment
+    if env is not None:
+        shown = env.as_dict()
+    else:
+        shown = {'parameters': dict(parameters or {}), 'parameter_defaults': {},
+                 'resource_registry': {'resources': {}}, 'event_sinks': []}
+    # Heat registers each template resource type that names its template
+    # directly while it builds the resource, so the answer shows it.
+    registry = shown.setdefault('resource_registry', {'resources': {}})
+    for defn in sd.resources.values():
+        if getattr(defn.type_info, 'template', None) == defn.type:
+            registry.setdefault(defn.type, defn.type)
+    hidden = sd.parameters.hidden_names() if hasattr(sd.parameters, 'hidden_names') else ()
+    for section in ('parameters', 'parameter_defaults'):
+        values = shown.get(section) or {}
+        for name in values:
+            if name in hidden:
+                values[name] = MASK
+    return shown
 
 
 def _error(exc, phase):

@@ -9,7 +9,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
-    DependencyCycle, EnvironmentError_, ParameterError, TemplateError)
+    DependencyCycle, EnvironmentError_, ParameterError, StackersError, TemplateError)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
 
 TEMPLATE = '''heat_template_version: 2018-08-31
@@ -50,7 +50,148 @@ def test_validate_template_answer():
     assert answer['Parameters']['secret']['NoEcho'] == 'true'
     assert 's3cr3t' not in repr(answer)
     assert answer['ParameterGroups'] == [{'label': 'Main', 'parameters': ['flavor']}]
+    assert answer['Environment'] == {'parameters': {}, 'parameter_defaults': {},
+                                     'resource_registry': {'resources': {}}, 'event_sinks': []}
     assert answer['UnsupportedTypes'] == [] and answer['NotChecked'] == []
+
+
+# Heat's answer has ParameterGroups only when the template has groups.
+@pytest.mark.parametrize('groups, shown', [
+    (None, None),
+    ('parameter_groups: []\n', None),
+    ('parameter_groups:\n', None),
+    ('parameter_groups:\n- label: G\n  parameters: [a]\n', [{'label': 'G', 'parameters': ['a']}]),
+])
+def test_parameter_groups_only_when_there_are_some(groups, shown):
+    text = 'heat_template_version: 2016-10-14\n' + (groups or '') + \
+        'parameters:\n  a: {type: string, default: x}\n'
+    answer = validate.validate_template(text)
+    assert answer.get('ParameterGroups') == shown
+    assert ('ParameterGroups' in answer) is (shown is not None)
+
+
+def test_parameter_groups_checked_without_a_section():
+    # Heat also fails on parameter names that are not strings, groups or not.
+    with pytest.raises(TemplateError) as err:
+        validate.validate_template('heat_template_version: 2016-10-14\nparameters:\n  1: {type: string}\n')
+    assert 'not a string' in err.value.message
+
+
+def test_environment_shown_as_heat_stores_it():
+    env = ('parameters:\n  flavor: m1.small\n  secret: other\nparameter_defaults:\n  x: 1\n'
+           'resource_registry:\n  My::Thing: OS::Heat::None\n')
+    text = TEMPLATE.replace('  extra: {type: OS::Heat::None, condition: big}\n',
+                            '  extra: {type: OS::Heat::None, condition: big}\n  nested: {type: nested.yaml}\n')
+    answer = validate.validate_template(text, environment=[env], parameters={'secret': 'given'},
+                                        files={'nested.yaml': 'heat_template_version: 2016-10-14\n'})
+    shown = answer['Environment']
+    assert shown['parameters'] == {'flavor': 'm1.small', 'secret': '******'}
+    assert shown['parameter_defaults'] == {'x': 1}
+    # Heat registers a template resource type named directly as it builds it.
+    assert shown['resource_registry'] == {'resources': {}, 'My::Thing': 'OS::Heat::None',
+                                          'nested.yaml': 'nested.yaml'}
+    answer = validate.validate_template(TEMPLATE, parameters={'secret': 'given', 'flavor': 'm1.small'})
+    assert answer['Environment']['parameters'] == {'secret': '******', 'flavor': 'm1.small'}
+    assert 'given' not in repr(answer)
+
+
+# Template validate as Heat's API does it: values are not checked against
+# their types or constraints and a missing value is no error; undeclared
+# ones are.  strict=True (stack create) checks them all.  Measured on Heat's
+# engine service validate_template.
+PARAMS = '''heat_template_version: 2016-10-14
+parameters:
+  flavor: {type: string, default: a, constraints: [{allowed_values: [a, b]}]}
+  n: {type: number, default: 1, constraints: [{range: {min: 0, max: 5}}]}
+  req: {type: string}
+  b: {type: boolean, default: false}
+  j: {type: json, default: {}}
+resources:
+  r: {type: OS::Heat::None}
+'''
+
+
+@pytest.mark.parametrize('text, values, message', [
+    (PARAMS, {'req': 'x'}, None),
+    (PARAMS, {}, 'req'),
+    (PARAMS, {'req': 'x', 'flavor': 'c'}, 'flavor'),
+    (PARAMS, {'req': 'x', 'n': 9}, 'n'),
+    (PARAMS, {'req': 'x', 'n': 'abc'}, 'n'),
+    (PARAMS, {'req': 'x', 'b': 'maybe'}, 'b'),
+    (PARAMS, {'req': 'x', 'j': '{oops'}, 'j'),
+    (PARAMS.replace('{type: OS::Heat::None}', '{type: OS::Heat::Value, properties: {value: {get_param: nosuch}}}'),
+     {'req': 'x'}, 'nosuch'),
+    (PARAMS + 'outputs:\n  o: {value: {get_param: req}}\n', {}, 'req'),
+])
+def test_parameter_values_are_checked_only_when_strict(text, values, message):
+    answer = validate.validate_template(text, parameters=values)
+    assert set(answer['Parameters']) == {'flavor', 'n', 'req', 'b', 'j'}
+    for name, given in values.items():
+        assert answer['Parameters'][name]['Value'] == given
+    if message is None:
+        validate.validate_template(text, parameters=values, strict=True)
+        return
+    with pytest.raises(StackersError) as err:
+        validate.validate_template(text, parameters=values, strict=True)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize('text, values, message', [
+    (PARAMS, {'zzz': 1}, 'zzz'),
+    # Where the template itself must use a value, Heat needs it.
+    (PARAMS.replace('{type: OS::Heat::None}', '{type: OS::Heat::None, condition: c}')
+     + 'conditions:\n  c: {equals: [{get_param: req}, x]}\n', {}, 'req'),
+    (PARAMS.replace('{type: OS::Heat::None}', '{type: OS::Heat::None, condition: c}')
+     + 'conditions:\n  c: {equals: [{get_param: n}, 1]}\n', {'n': 'abc'}, 'n'),
+    (PARAMS.replace('{type: OS::Heat::None}', '{type: OS::Heat::None, deletion_policy: {get_param: nosuch}}'),
+     {}, 'nosuch'),
+])
+def test_parameter_errors_template_validate_also_reports(text, values, message):
+    with pytest.raises(StackersError) as err:
+        validate.validate_template(text, parameters=values)
+    assert message in str(err.value)
+
+
+NESTED = 'heat_template_version: 2016-10-14\nparameters:\n  p: {type: json, default: {}}\n'
+MERGE = 'parameter_defaults:\n  p: %s\nparameter_merge_strategies:\n  p: merge\n'
+
+
+@pytest.mark.parametrize('files, merged', [
+    # The parameter is declared by a template of the files map: merged by its type.
+    ({'nested.yaml': NESTED}, {'a': 1, 'b': 2}),
+    # Nobody declares it: Heat keeps the first value.
+    ({}, {'a': 1}),
+    # Scripts, plain YAML and CFN templates there declare nothing.
+    ({'x.sh': '#!/bin/sh\n', 'c.yaml': 'a: b\n',
+      'cfn.yaml': 'HeatTemplateFormatVersion: 2012-12-12\nParameters: {p: {Type: Json}}\n'}, {'a': 1}),
+])
+def test_environment_merge_knows_the_parameters_of_the_files_map(files, merged):
+    text = 'heat_template_version: 2016-10-14\n'
+    answer = validate.validate_template(text, environment=[MERGE % '{a: 1}', MERGE % '{b: 2}'],
+                                        files=files)
+    assert answer['Environment']['parameter_defaults'] == {'p': merged}
+
+
+@pytest.mark.parametrize('content, message', [
+    ('heat_template_version: 1999-01-01\n', 'version'),
+    ('heat_template_version: 2016-10-14\nparameters:\n  q: {type: integer}\n', 'integer'),
+    ('x' * (524288 + 1), 'size limit'),
+])
+def test_a_bad_template_in_the_files_map_fails_the_request(content, message):
+    # As in Heat, which reads every template of the files map for its
+    # parameters before anything else.
+    with pytest.raises(StackersError) as err:
+        validate.validate_template('heat_template_version: 2016-10-14\n', files={'other.yaml': content})
+    assert message in str(err.value)
+    assert err.value.filename == 'other.yaml'
+
+
+def test_undeclared_parameter_in_properties_only_when_strict():
+    text = TEMPLATE.replace('{get_resource: net}', '{get_param: nosuch}')
+    validate.validate_template(text)
+    with pytest.raises(TemplateError) as err:
+        validate.validate_template(text, strict=True)
+    assert 'nosuch' in err.value.message and err.value.line == 23
 
 
 def test_validate_template_with_environments_and_files(tmp_path):
@@ -67,7 +208,6 @@ def test_validate_template_with_environments_and_files(tmp_path):
     (('m1.tiny, m1.small]', 'm1.tiny, m1.small]\n  flavor2: {type: strin}'), ParameterError, 'strin', None),
     (('{get_resource: net}', '{get_resource: nett}'), TemplateError, 'nett', 23),
     (('type: OS::Neutron::Net', 'type: OS::Neutron::Nett'), TemplateError, 'could not be found', 19),
-    (('{get_resource: net}', '{get_param: nosuch}'), TemplateError, 'nosuch', 23),
     (('  extra:', '  extra0: {properties: {}}\n  extra:'), TemplateError, 'extra0', 24),
 ])
 def test_validate_template_errors(mutation, cls, fragment, line):
