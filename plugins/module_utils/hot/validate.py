@@ -136,7 +136,9 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
             and len(sd.template.resources) > max_resources:
         raise sd.template.error('The template has %d resources; a stack may hold at most %d'
                                 % (len(sd.template.resources), max_resources), ('resources',))
-    sd.validate(strict=strict, graph_builder=_graph.build_graph)
+    # Heat's template validate orders the resources by their explicit
+    # dependencies only: implicit ones (and their cycles) wait for create.
+    sd.validate(strict=strict, graph_builder=lambda stack: _graph.build_graph(stack, implicit=strict))
     answer = {
         'Description': sd.template.description,
         'Parameters': sd.parameters.validate_output(),

@@ -227,6 +227,18 @@ def test_cycles_are_refused():
     assert set(err.value.cycle) == {'net', 'port'}
 
 
+def test_implicit_dependencies_wait_for_strict():
+    # An implicit edge (a port waits on the subnets of its network) closes
+    # this cycle: Heat's template validate does not see it, stack create does.
+    text = ('heat_template_version: 2016-10-14\nresources:\n  net: {type: OS::Neutron::Net}\n'
+            '  sub: {type: OS::Neutron::Subnet, depends_on: port, properties: '
+            '{network: {get_resource: net}, cidr: 10.0.0.0/24}}\n'
+            '  port: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n')
+    validate.validate_template(text)
+    with pytest.raises(DependencyCycle):
+        validate.validate_template(text, strict=True)
+
+
 def test_max_resources():
     with pytest.raises(TemplateError) as err:
         validate.validate_template(TEMPLATE, max_resources=2)
