@@ -176,3 +176,26 @@ def test_custom_constraints_use_the_checker():
     assert ('nova.flavor', 'big') in asked
     assert 'no such flavor' in err.value.message
 
+
+
+# Barbican's expiration custom constraint on resource properties (corpus
+# barbican/order.yaml and secret.yaml): Heat 27 refuses a date in the past
+# when the stack is created, not in template validate.
+@pytest.mark.parametrize('rtype, expiration, strict, refused', [
+    ('OS::Barbican::Order', '2017-12-28T19:14:44.180394', True, True),
+    ('OS::Barbican::Secret', '2017-12-28T19:14:44.180394', True, True),
+    ('OS::Barbican::Order', '2999-12-28T19:14:44', True, False),
+    ('OS::Barbican::Order', 'not-a-date', True, True),
+    ('OS::Barbican::Order', '2017-12-28T19:14:44.180394', False, False),
+])
+def test_barbican_expiration(rtype, expiration, strict, refused):
+    props = {'OS::Barbican::Order': '{type: key, expiration: "%s"}',
+             'OS::Barbican::Secret': '{expiration: "%s"}'}[rtype] % expiration
+    sd = StackDefinition('heat_template_version: 2016-10-14\nresources:\n'
+                         '  r: {type: %s, properties: %s}\n' % (rtype, props))
+    if not refused:
+        sd.validate(strict=strict)
+        return
+    with pytest.raises(TemplateError) as err:
+        sd.validate(strict=strict)
+    assert err.value.path == ('resources', 'r', 'properties', 'expiration')
