@@ -177,7 +177,6 @@ def test_custom_constraints_use_the_checker():
     assert 'no such flavor' in err.value.message
 
 
-
 # Barbican's expiration custom constraint on resource properties (corpus
 # barbican/order.yaml and secret.yaml): Heat 27 refuses a date in the past
 # when the stack is created, not in template validate.
