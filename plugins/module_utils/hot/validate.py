@@ -194,18 +194,32 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')
         return result
+    graph = None
     try:
-        sd.validate(strict=True, graph_builder=_graph.build_graph)
+        graph = sd.validate(strict=True, graph_builder=_graph.build_graph)
         result['valid'] = True
     except StackersError as exc:
         result['error'] = _error(exc, 'validate')
     # As the oracle does: validation never sees live state, resolution does.
     sd.resource_data = resource_data if resource_data is not None else {}
-    _inspect_parts(sd, result)
+    _inspect_parts(sd, result, graph)
     return result
 
 
-def _inspect_parts(sd, result):
+def _requires(sd, graph):
+    """name -> the resources it requires, Heat's implicit dependencies
+    included (from the graph; explicit ones only when there is none)."""
+    if graph is None:
+        try:
+            graph = _graph.build_graph(sd)
+        except StackersError:
+            graph = None
+    if graph is not None:
+        return _graph.requires_map(graph)
+    return dict((name, sorted(defn.requires)) for name, defn in sd.resources.items())
+
+
+def _inspect_parts(sd, result, graph=None):
     try:
         result['parameters'] = dict((k, sd.parameters[k]) for k in sd.parameters
                                     if not str(k).startswith('OS::'))
@@ -218,8 +232,9 @@ def _inspect_parts(sd, result):
         result['conditions_error'] = _error(exc, 'conditions')
     try:
         sd.compute_references()
+        requires = _requires(sd, graph)
         for name, defn in sd.resources.items():
-            result['resources'][name] = {'type': defn.type, 'requires': sorted(defn.requires)}
+            result['resources'][name] = {'type': defn.type, 'requires': requires[name]}
     except StackersError as exc:
         result['dependency_error'] = _error(exc, 'dependencies')
         return

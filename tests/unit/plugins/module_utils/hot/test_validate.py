@@ -268,6 +268,27 @@ def test_inspect_valid():
     assert result['parameters'] == {'flavor': 'm1.tiny', 'secret': 's3cr3t'}
 
 
+IMPLICIT = ('heat_template_version: 2016-10-14\nresources:\n  net: {type: OS::Neutron::Net}\n'
+            '  sub: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}\n'
+            '  port: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n')
+
+
+@pytest.mark.parametrize('text, valid, requires', [
+    # A port waits on the subnets of its network (Heat's implicit dependency).
+    (IMPLICIT, True, {'net': [], 'sub': ['net'], 'port': ['net', 'sub']}),
+    # Invalid for another reason: the edges are still reported, as the oracle does.
+    (IMPLICIT + 'outputs:\n  o: {value: {get_attr: [net, nosuch]}}\n', False,
+     {'net': [], 'sub': ['net'], 'port': ['net', 'sub']}),
+    # A cycle through an implicit edge: only the explicit edges can be shown.
+    (IMPLICIT.replace('{type: OS::Neutron::Subnet,', '{type: OS::Neutron::Subnet, depends_on: port,'), False,
+     {'net': [], 'sub': ['net', 'port'], 'port': ['net']}),
+])
+def test_inspect_reports_implicit_dependencies(text, valid, requires):
+    result = validate.inspect(text)
+    assert result['valid'] is valid
+    assert dict((k, v['requires']) for k, v in result['resources'].items()) == requires
+
+
 def test_inspect_with_resource_data():
     data = {'port': {'reference_id': 'p', 'attrs': {'fixed_ips': [{'ip_address': '10.1.1.1'}]}}}
     result = validate.inspect(TEMPLATE, resource_data=data)
