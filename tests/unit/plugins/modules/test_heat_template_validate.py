@@ -268,7 +268,7 @@ def test_invalid_template_names_file_and_line(capsys, tmp_path):
                     '  server:\n'
                     '    type: OS::Nova::Server\n'
                     '    properties:\n'
-                    '      flavor: {get_param: missing}\n')
+                    '      flavor: {get_resource: missing}\n')
     rc, result = run_module(capsys, {'template': str(path)})
     assert rc == 1
     assert result['msg'].startswith(str(path) + ':6: ') or result['msg'].startswith('bad.yaml:6: '), result['msg']

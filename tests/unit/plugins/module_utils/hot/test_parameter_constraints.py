@@ -65,7 +65,7 @@ def test_declarations(raw, cls, attrs):
     ({'custom_constraint': 'ip_addr', 'length': {'max': 9}}, pc.Length),
 ])
 def test_first_kind_wins(raw, first):
-    assert type(one(raw)) is first
+    assert type(one(raw)) is first  # pylint: disable=unidiomatic-typecheck
 
 
 def test_modulo_only_from_2017_02_24():
