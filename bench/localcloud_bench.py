@@ -114,8 +114,8 @@ def main():
         print('%-10s %12s %10s' % ('service', 'ready at s', 'RSS MB'))
         for name in sorted(info['services'], key=lambda n: info['ready_at'].get(n, 0)):
             pid = info['pids'].get(name)
-            print('%-10s %12.1f %10.0f' % (name, info['ready_at'].get(name, float('nan')),
-                                             rss_mb(pid) if pid else float('nan')))
+            print('%-10s %12.1f %10s' % (name, info['ready_at'].get(name, float('nan')),
+                                           '%.0f' % rss_mb(pid) if pid else '(in nova)'))
         print('%-10s %12.1f %10s' % ('seed', info['ready_at'].get('seed', float('nan')), '(took)'))
         print('%-10s %12s %10.0f' % ('supervisor', '', rss_mb(info['pids']['supervisor'])))
         total = sum(rss_mb(pid) for pid in info['pids'].values())
