@@ -61,7 +61,12 @@ def main(argv=None):
     os.makedirs(state_dir, exist_ok=True)
     sock = socket.socket(socket.AF_INET6 if ':' in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print('localcloud: cannot listen on %s:%d: %s' % (args.host, args.port, exc.strerror),
+              file=sys.stderr, flush=True)
+        return 2
     port = sock.getsockname()[1]
     knobs_file = os.path.join(state_dir, 'knobs.json')
     plan = plan_mod.build(args.host, port, state_dir, knobs_file, with_heat=args.with_heat,
@@ -80,6 +85,7 @@ def main(argv=None):
     signal.signal(signal.SIGINT, on_signal)
     threading.Thread(target=door.serve_forever, name='front-door', daemon=True).start()
     code = 0
+    keep_state = False
     try:
         sup.start(stop, timeout=args.startup_timeout)
         print('localcloud ready on %s (clouds.yaml %s, cloud localcloud, state %s) in %.1fs' % (
@@ -92,12 +98,18 @@ def main(argv=None):
                 code = 1
                 break
     except StartupError as exc:
-        print('localcloud: start failed: %s' % exc, file=sys.stderr, flush=True)
-        code = 1
+        interrupted = stop.is_set()
+        print('localcloud: start %s: %s' % ('interrupted' if interrupted else 'failed', exc),
+              file=sys.stderr, flush=True)
+        code = 0 if interrupted else 1
+        keep_state = not interrupted      # the services' logs say why
     finally:
         door.shutdown()
         door.server_close()
         sup.stop()
-        if own_state and code == 0:
+        if own_state and not keep_state and code == 0:
             shutil.rmtree(state_dir, ignore_errors=True)
+        elif own_state:
+            print('localcloud: logs kept in %s' % os.path.join(state_dir, 'logs'), file=sys.stderr,
+                  flush=True)
     return code

@@ -69,12 +69,27 @@ def cloud(tmp_path_factory):
     try:
         # what a fresh cloud holds, before any test made anything
         c.baseline = c.resources()
+        c.info = c.admin('GET', '/')
         yield c
     finally:
         _stop(proc)
         log.close()
         assert proc.returncode == 0, 'stackers-localcloud exited with %s' % proc.returncode
+        # nothing it started is left: neither the front door nor any service process
         assert _front_door_closed(c.port)
+        info = getattr(c, 'info', {'services': {}, 'pids': {}})
+        for name, svc in info['services'].items():
+            assert _front_door_closed(int(svc['internal'].split(':')[2].split('/')[0])), name
+        for name, pid in info['pids'].items():
+            assert not os.path.exists('/proc/%d' % pid) or _zombie(pid), name
+
+
+def _zombie(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().split(')')[-1].split()[0] == 'Z'
+    except OSError:
+        return True
 
 
 def _stop(proc):
