@@ -31,7 +31,7 @@ options:
     description:
       - Parameter values, applied on top of the C(parameters) of the environment files.
       - Values may be strings, numbers, booleans, lists or dicts; they are checked against the template's parameter
-        types and constraints as Heat does.
+        types and constraints as Heat does when it creates a stack.
     type: dict
     default: {}
   files:

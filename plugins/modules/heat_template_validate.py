@@ -16,8 +16,21 @@ description:
     C(openstack orchestration template validate) does, but locally, with no Heat service.
   - Returns the template's description, parameters and parameter groups in the shape that command prints.
   - An invalid template fails the task with a message naming the file, the line and the path inside the document.
-  - Custom constraints that need a service (C(nova.flavor), C(glance.image), ...) are checked against the cloud only
-    when O(cloud) or O(auth) is given; otherwise they are listed in RV(not_checked).
+  - Like that command, it does not check the parameter values given against their types and constraints, nor
+    property values against the resource types; set O(strict) to also make the checks Heat makes when it creates a
+    stack.
+  - With O(strict), custom constraints that need a service (C(nova.flavor), C(glance.image), ...) are checked
+    against the cloud when O(cloud) or O(auth) is given; otherwise they are listed in RV(not_checked).
+options:
+  strict:
+    description:
+      - Also validate as Heat does when it creates a stack, before any resource is made, not only as
+        C(openstack orchestration template validate) does.
+      - Parameter values are then checked against their types and constraints (a missing value is an error),
+        every resource's properties are resolved and checked against its type's schema, and Heat's implicit
+        dependencies are computed (so their cycles are found).
+    type: bool
+    default: false
 author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
@@ -46,9 +59,10 @@ EXAMPLES = r'''
   ansible.builtin.debug:
     var: validated.Parameters
 
-- name: Validate and check service constraints (flavor, image, network) against the cloud
+- name: Validate as stack create would, with service constraints (flavor, image, network) checked in the cloud
   stackers.orchestration.heat_template_validate:
     cloud: mycloud
+    strict: true
     template: templates/server.yaml
     parameters:
       image: cirros
@@ -104,7 +118,8 @@ unsupported_types:
   sample: []
 not_checked:
   description:
-    - Parameter values whose custom constraint needs a cloud service and was not checked (no connection given).
+    - With O(strict), the parameter values whose custom constraint needs a cloud service and was not checked
+      because no connection was given.
   returned: success
   type: list
   elements: raw
@@ -185,6 +200,7 @@ class HeatTemplateValidate(StackersModule):
         parameters=dict(type='dict', default={}),
         files=dict(type='dict', default={}),
         allow_root=dict(type='path'),
+        strict=dict(type='bool', default=False),
     )
     module_kwargs = dict(supports_check_mode=True)
 
@@ -225,6 +241,7 @@ class HeatTemplateValidate(StackersModule):
             files=dict(self.params['files'] or {}),
             root=root,
             checker=self.constraint_checker(),
+            strict=self.params['strict'],
         )
 
         parameters = answer.get('Parameters') or {}

@@ -102,6 +102,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
         'files': {'boot.sh': '#!/bin/sh\n'},
         'root': os.path.dirname(template),
         'checker': None,
+        'strict': False,
     }
 
 
@@ -273,3 +274,50 @@ def test_invalid_template_names_file_and_line(capsys, tmp_path):
     assert rc == 1
     assert result['msg'].startswith(str(path) + ':6: ') or result['msg'].startswith('bad.yaml:6: '), result['msg']
     assert 'missing' in result['msg']
+
+
+STRICT_TEMPLATE = """heat_template_version: 2021-04-16
+parameters:
+  flavor:
+    type: string
+    constraints:
+      - custom_constraint: nova.flavor
+  size:
+    type: number
+    constraints:
+      - range: {min: 1, max: 10}
+resources:
+  volume:
+    type: OS::Heat::Value
+    properties:
+      value: {get_param: size}
+"""
+
+
+@pytest.mark.parametrize('args, ok, words', [
+    # Heat's template validate checks neither values nor a missing one...
+    ({'parameters': {'size': 99}}, True, None),
+    ({}, True, None),
+    # ...stack create (strict) checks both.
+    ({'parameters': {'size': 99, 'flavor': 'm1.tiny'}, 'strict': True}, False, 'size'),
+    ({'parameters': {'size': 5}, 'strict': True}, False, 'flavor'),
+    ({'parameters': {'size': 5, 'flavor': 'm1.tiny'}, 'strict': True}, True, None),
+])
+def test_strict_checks_values_as_stack_create_does(capsys, tmp_path, args, ok, words):
+    _engine()
+    path = tmp_path / 'strict.yaml'
+    path.write_text(STRICT_TEMPLATE)
+    rc, result = run_module(capsys, dict(args, template=str(path)))
+    assert (rc == 0) is ok, result
+    if not ok:
+        assert words in result['msg']
+
+
+def test_strict_without_a_cloud_lists_service_constraints_not_checked(capsys, tmp_path):
+    _engine()
+    path = tmp_path / 'strict.yaml'
+    path.write_text(STRICT_TEMPLATE)
+    rc, result = run_module(capsys, {'template': str(path), 'strict': True,
+                                     'parameters': {'size': 5, 'flavor': 'm1.tiny'}})
+    assert rc == 0, result
+    assert [item['constraint'] for item in result['not_checked']] == ['nova.flavor']
