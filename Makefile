@@ -1,6 +1,6 @@
 # stackers.orchestration: everything runs from the repository root, inside .venv.
 #   make venv     .venv with the collection's, the tests' and the linters' requirements (idempotent)
-#   make test     units + sanity + lint + conformance (what .ci/run calls)
+#   make test     units + sanity + lint + conformance + local cloud (what .ci/run calls)
 #   make demo     run playbooks/validate.yml on the example template and print the result
 #   make bench    run the benchmarks (bench/*.py) and print their tables
 #   make clean    remove build and test output (distclean also removes .venv)
@@ -27,7 +27,9 @@ PYTEST_NO_TESTS_OK := || test $$? -eq 5
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-venv: $(STAMP) $(COLLECTION_LINK)
+# The local cloud's own virtualenv (.venv-cloud, mk/localcloud.mk) is part of
+# `make venv`: tests, benchmarks and the demo need it.
+venv: $(STAMP) $(COLLECTION_LINK) cloud-venv
 
 $(STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' \
@@ -41,7 +43,7 @@ $(COLLECTION_LINK):
 	mkdir -p $(dir $@)
 	ln -sfn ../../.. $@
 
-test: units sanity lint conformance
+test: units sanity lint conformance cloud-test
 
 units: venv
 	$(VPY) -m pytest tests/unit $(PYTEST_NO_TESTS_OK)

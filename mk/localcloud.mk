@@ -17,6 +17,8 @@ cloud-venv: $(LOCALCLOUD_STAMP) cloud-launcher
 
 # A two-line launcher in the dev venv: the cloud runs on the services' own interpreter.
 cloud-launcher: $(LOCALCLOUD_LAUNCH)
+# The launcher lives in .venv/bin: let the dev venv be made first.
+$(LOCALCLOUD_LAUNCH): | $(STAMP)
 $(LOCALCLOUD_LAUNCH): mk/localcloud.mk
 	test -d .venv/bin || $(LOCALCLOUD_PYTHON) -m venv .venv
 	printf '%s\n' '#!/bin/sh' \
