@@ -1,7 +1,7 @@
 # stackers.orchestration: everything runs from the repository root, inside .venv.
 #   make venv     .venv with the collection's, the tests' and the linters' requirements (idempotent)
 #   make test     units + sanity + lint + conformance + local cloud (what .ci/run calls)
-#   make demo     run playbooks/validate.yml on the example template and print the result
+#   make demo     start the local cloud and run the main job against it (validate, strict, with the cloud)
 #   make bench    run the benchmarks (bench/*.py) and print their tables
 #   make clean    remove build and test output (distclean also removes .venv)
 SHELL := /bin/bash
@@ -70,7 +70,7 @@ conformance: venv
 endif
 
 demo: venv
-	PATH="$(VBIN):$$PATH" $(VBIN)/ansible-playbook playbooks/validate.yml
+	PATH="$(VBIN):$$PATH" tools/demo.sh
 
 bench: venv
 	@found=0; for script in bench/*.py; do \
