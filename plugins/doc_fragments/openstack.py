@@ -65,6 +65,16 @@ options:
     description:
       - Seconds to wait for one API request to answer.
     type: int
+  wait:
+    description:
+      - Whether the module waits for the cloud to finish what it asked (modules that change nothing ignore it).
+    type: bool
+    default: true
+  timeout:
+    description:
+      - Seconds the module waits for the cloud to finish, when O(wait) is set.
+    type: int
+    default: 180
 requirements:
   - python >= 3.11
   - openstacksdk >= 4.0.0

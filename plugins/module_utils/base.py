@@ -63,6 +63,8 @@ def openstack_argument_spec():
         client_cert=dict(type='str', aliases=['cert']),
         client_key=dict(type='str', aliases=['key'], no_log=False),
         api_timeout=dict(type='int'),
+        wait=dict(type='bool', default=True),
+        timeout=dict(type='int', default=180),
     )
 
 

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ..engine import graph as _graph
 from ..errors import StackersError, TemplateError
+from .. import resources as _plugins
 from . import loader, versions
 from .parameters import MASK, ParameterSchema
 from .stack import StackDefinition
@@ -99,18 +100,11 @@ def _definition(template, environment, parameters, files, root, checker, **kw):
 
 def _unsupported_types(sd):
     """Types Heat knows that the collection cannot create (yet)."""
-    try:
-        from .. import resources as _plugins
-    except ImportError:  # pragma: no cover
-        return []
-    supported = getattr(_plugins, 'is_supported', None)
-    if supported is None:
-        return []
     names = set()
     for defn in sd.resources.values():
         info = defn.type_info
         plugin = getattr(info, 'plugin', None)
-        if plugin and not getattr(info, 'is_none', False) and not supported(plugin):
+        if plugin and not getattr(info, 'is_none', False) and not _plugins.is_supported(plugin):
             names.add(plugin)
     return sorted(names)
 

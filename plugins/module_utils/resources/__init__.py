@@ -1,0 +1,37 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The explicit registry of resource plugins: type name -> plugin class.
+
+AnsiballZ ships only the module_utils a module imports by name, so each
+plugin module is imported here explicitly and registered in ``PLUGINS``;
+nothing is discovered at run time.  A type Heat knows but that has no plugin
+here validates at the template level, is listed as not supported, and is
+refused by anything that would create it (``require_supported``).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ..errors import UnsupportedResourceType
+
+# Filled as plugins are written: one import and one entry per type.
+PLUGINS = {}
+
+
+def is_supported(type_name):
+    """True when the collection can create, update and delete this type."""
+    return type_name in PLUGINS
+
+
+def require_supported(type_name, resource_name=None):
+    """The plugin class of ``type_name``; UnsupportedResourceType (naming the
+    resource) when the collection does not implement the type."""
+    plugin = PLUGINS.get(type_name)
+    if plugin is None:
+        where = 'resource "%s": ' % resource_name if resource_name else ''
+        raise UnsupportedResourceType(
+            '%s%s is a Heat resource type that stackers.orchestration does not support yet'
+            % (where, type_name), type_name=type_name)
+    return plugin

@@ -1,0 +1,46 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
+
+TEMPLATE = """heat_template_version: 2018-08-31
+resources:
+  net:
+    type: OS::Neutron::Net
+  nothing:
+    type: OS::Heat::None
+  alias:
+    type: My::Server
+"""
+
+
+def test_a_type_without_plugin_is_refused_naming_the_resource():
+    with pytest.raises(UnsupportedResourceType) as exc:
+        resources.require_supported('OS::Zun::Container', 'box')
+    assert 'resource "box": OS::Zun::Container' in str(exc.value)
+    assert not resources.is_supported('OS::Zun::Container')
+
+
+def test_a_registered_plugin_is_supported(monkeypatch):
+    class Plugin(object):
+        pass
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Test::Thing', Plugin)
+    assert resources.is_supported('OS::Test::Thing')
+    assert resources.require_supported('OS::Test::Thing') is Plugin
+
+
+def test_validate_lists_known_types_without_plugin_through_aliases(monkeypatch):
+    env = {'resource_registry': {'My::Server': 'OS::Nova::Server'}}
+    answer = validate.validate_template(TEMPLATE, environment=[env])
+    # OS::Heat::None creates nothing, so it needs no plugin.
+    assert answer['UnsupportedTypes'] == ['OS::Neutron::Net', 'OS::Nova::Server']
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Neutron::Net', object)
+    assert validate.validate_template(TEMPLATE, environment=[env])['UnsupportedTypes'] == ['OS::Nova::Server']
