@@ -42,6 +42,12 @@ KNOWN_VERDICT_DIFFERENCES = {
         'get_file target before sending the template (heatclient template_utils '
         'get_file_contents -> "Could not fetch contents for ..."), so Heat never sees it; '
         'the engine (Heat without its client) would accept it while the output is unused',
+    'corpus/hot/software-config/example-templates/example-pristine-atomic-tool.yaml':
+        'its nested template (boot-config/templates/install_container_agent.yaml) reads '
+        'fragments the corpus does not carry: the heat client reads the get_file targets of '
+        'nested templates too before sending, so Heat never sees this; Heat\'s engine only '
+        'misses it because it validates nested stacks without resolving their files. The '
+        'variant with placeholder files validates in both',
     'struct/text/cfn-version':
         'CloudFormation-format templates (AWSTemplateFormatVersion, '
         'HeatTemplateFormatVersion) are refused as not supported: the collection runs HOT '

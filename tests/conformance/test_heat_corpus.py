@@ -136,4 +136,10 @@ def test_corpus_verdict_and_edges_match_heat(case, heat, engine, report):
     ours = differential.run_ours(case)
     diffs = differential.compare(case, answer, ours, values=False)
     report.add(case, answer, ours, diffs)
+    why = differential.known_verdict_difference(case.id)
+    if why:
+        # The list must stay true: an entry whose verdicts agree goes.
+        assert diffs and diffs[0].startswith('verdict:'), \
+            'listed in KNOWN_VERDICT_DIFFERENCES but the verdicts agree: %s' % case.id
+        pytest.xfail(why)
     assert not diffs, '\n'.join(diffs)

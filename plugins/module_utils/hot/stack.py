@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from ..errors import LocatedError, StackersError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
+from .nested import validate_nested
 from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_policy,
                            check_parameter_groups, check_properties, placeholder_reference_id,
-                           resolve_type)
+                           provider_template, resolve_type, waiting_keys)
 from .template import Template
 from .update_policy import check_update_policy
 
@@ -377,6 +378,11 @@ class StackDefinition(object):
         check_deletion_policy(defn)
         check_update_policy(self, defn)
         check_properties(self, defn, resolve_values=strict)
+        # Heat's template validate leaves nested stacks alone; stack create
+        # validates them, and they validate theirs in turn.
+        if getattr(defn.type_info, 'template', None) and (strict or getattr(self, 'nested_depth', 0)):
+            waiting = waiting_keys(self, defn.functions, 'properties') if strict else ()
+            validate_nested(self, defn, provider_template(self, defn), strict, waiting)
 
 
 class _Locator(object):

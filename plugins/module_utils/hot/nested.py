@@ -1,0 +1,86 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Validation of a template resource's own template (a nested stack).
+
+When it validates a stack for creation, Heat validates the template a
+provider type stands for as a stack of its own (values unchecked), with the
+child environment (the parent's registry and parameter_defaults) and the
+resource's properties as its parameters, down to ``max_nested_stack_depth``
+levels; its template-validate API does not look inside.  Only values known before anything exists
+are passed on: a property that waits on another resource (or is still a
+function) is left unset, which template-level validation accepts as Heat's
+does.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections.abc import Mapping
+
+from ..errors import LocatedError, TemplateError
+from . import functions as fns
+
+# heat/common/config.py: max_nested_stack_depth
+MAX_NESTED_DEPTH = 5
+
+
+def _known(value):
+    """True when ``value`` holds no function (its value is known now)."""
+    if isinstance(value, fns.Function):
+        return False
+    if isinstance(value, Mapping):
+        return all(_known(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_known(item) for item in value)
+    return True
+
+
+def nested_parameters(defn, strict, waiting=()):
+    """The nested stack's parameter values: the properties whose value is
+    known (resolved ones too in ``strict`` mode, except those waiting on a
+    resource); None values are left out, as unset."""
+    values = {}
+    for key, parsed in (defn.properties or {}).items():
+        if key in waiting:
+            continue
+        if _known(parsed):
+            value = parsed
+        elif strict:
+            value = fns.resolve(parsed, nullable=True)
+        else:
+            continue
+        if value is not None and value is not Ellipsis:
+            values[key] = value
+    return values
+
+
+def validate_nested(stack, defn, nested_template, strict, waiting=()):
+    """Validate ``nested_template`` (a loaded Template) as the stack that
+    resource ``defn`` of ``stack`` stands for.  Errors keep the nested
+    file's name and line, and say which resource brought them in."""
+    from .stack import StackDefinition  # the nested stack is a StackDefinition too
+
+    depth = getattr(stack, 'nested_depth', 0) + 1
+    if depth > MAX_NESTED_DEPTH:
+        raise TemplateError('Recursion depth exceeds %d.' % MAX_NESTED_DEPTH,
+                            path=defn.path + ('type',))
+    env = stack.environment
+    params = nested_parameters(defn, strict, waiting)
+    child_env = env.child(defn.name, params) if env is not None and hasattr(env, 'child') else None
+    try:
+        nested = StackDefinition(nested_template, environment=child_env,
+                                 parameters=None if child_env is not None else params,
+                                 files=stack.files, stack_name=stack.stack_name,
+                                 stack_id=stack.stack_id, project_id=stack.project_id,
+                                 checker=stack.checker, parent_resource=defn.name)
+        nested.nested_depth = depth
+        # Heat validates a nested stack without checking values
+        # (strict_validate off), whatever the parent's mode.
+        nested.validate(strict=False)
+    except LocatedError as exc:
+        if 'resource "%s"' % defn.name not in exc.message:
+            exc.message = '%s (in the template of resource "%s")' % (exc.message, defn.name)
+        raise
+    return nested
