@@ -6,7 +6,7 @@
 Heat parses JSON when the text starts with ``{`` and YAML otherwise, with YAML
 timestamps kept as strings (so ``heat_template_version: 2013-05-23`` is the
 string ``'2013-05-23'``).  We do the same, and additionally return a
-*positions* map: ``{path_tuple: (line, column)}`` (1-based), so every error
+*positions* map: ``{path_tuple: (line, column)}`` (1-based, read off the node tree on demand), so every error
 can name the line it is about.  The data itself stays plain dict/list/str, so
 the template functions, yaql and json see exactly what Heat would.
 
@@ -19,6 +19,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
+import gc
 import json
 
 try:
@@ -29,7 +31,21 @@ except ImportError:  # pragma: no cover - PyYAML is a requirement; the module re
 from ..errors import TemplateError
 
 if yaml is not None:
-    _Loader = getattr(yaml, 'CSafeLoader', None) or yaml.SafeLoader
+    _BaseLoader = getattr(yaml, 'CSafeLoader', None) or yaml.SafeLoader
+    # Plain scalars' tags, by value: the same keys and words come back
+    # thousands of times, and PyYAML resolves each with regexes in Python.
+    _TAGS = {}
+
+    class _Loader(_BaseLoader):  # pylint: disable=too-many-ancestors
+        def resolve(self, kind, value, implicit):
+            if kind is yaml.ScalarNode and implicit[0]:
+                tag = _TAGS.get(value)
+                if tag is None:
+                    tag = _BaseLoader.resolve(self, kind, value, implicit)
+                    if len(_TAGS) < 65536 and len(value) < 256:
+                        _TAGS[value] = tag
+                return tag
+            return _BaseLoader.resolve(self, kind, value, implicit)
 
 # heat/common/config.py: max_template_size (bytes); the same limit applies to
 # environments and files.
@@ -43,6 +59,21 @@ _STR = 'tag:yaml.org,2002:str'
 _TIMESTAMP = 'tag:yaml.org,2002:timestamp'
 
 _scalar_constructor = yaml.constructor.SafeConstructor() if yaml is not None else None
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector for a block that builds or walks a
+    big template: it would scan the growing tree again and again while
+    nothing in it can be garbage (the walks of a 10,000-resource template
+    took several times longer with it on)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class Document(object):
@@ -72,18 +103,76 @@ class Document(object):
                    line=self.line_of(path), **kw)
 
 
-class _Builder(object):
-    """Turns a composed YAML node tree into plain Python data + positions."""
+class NodePositions(object):
+    """``{path: (line, column)}`` read off the composed node tree on demand.
 
-    def __init__(self, filename, max_nodes):
+    Lines are only needed when something is wrong, so instead of recording
+    a position for every node while loading (most of the load's cost on a
+    big template), the tree is kept and a path is walked when asked.  A key
+    path gives the key's line: that is where users look for it."""
+
+    __slots__ = ('root',)
+
+    def __init__(self, root):
+        self.root = root
+
+    def __getitem__(self, path):
+        node = self.root
+        if node is None:
+            raise KeyError(path)
+        mark = node.start_mark
+        for part in path:
+            if node.id == 'mapping':
+                for knode, vnode in node.value:
+                    if knode.id == 'scalar' and (knode.value == part or knode.value == str(part)):
+                        node, mark = vnode, knode.start_mark
+                        break
+                else:
+                    raise KeyError(path)
+            elif node.id == 'sequence' and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
+                mark = node.start_mark
+            else:
+                raise KeyError(path)
+        return (mark.line + 1, mark.column + 1)
+
+    def get(self, path, default=None):
+        try:
+            return self[tuple(path)]
+        except KeyError:
+            return default
+
+    def __contains__(self, path):
+        return self.get(path) is not None
+
+    def __bool__(self):
+        return self.root is not None
+
+
+class _Builder(object):
+    """Turns a composed YAML node tree into plain Python data + positions.
+
+    Alias bookkeeping (which node was built already, how big it expands) is
+    only kept when the text can hold an anchor at all: it would otherwise
+    cost a third of the walk for nothing."""
+
+    def __init__(self, filename, max_nodes, aliases=True):
         self.filename = filename
         self.max_nodes = max_nodes
-        self.positions = {}
         self.count = 0
+        self.aliases = aliases
         self.seen = {}       # id(node) -> built value, for aliases
         self.sizes = {}      # id(node) -> expanded node count of that subtree
 
     def build(self, node, path):
+        if self.aliases:
+            return self._build_tracked(node, path)
+        self.count += 1
+        if self.count > self.max_nodes:
+            self._check(node)
+        return self._value(node, path)
+
+    def _build_tracked(self, node, path):
         key = id(node)
         if key in self.seen:
             # An alias: the composer hands us the same node object again.
@@ -100,38 +189,44 @@ class _Builder(object):
         start = self.count
         self.count += 1
         self._check(node)
-        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        if isinstance(node, yaml.MappingNode):
-            value = {}
-            self.seen[key] = value
-            for knode, vnode in node.value:
-                if knode.tag == 'tag:yaml.org,2002:merge':
-                    raise TemplateError('YAML merge keys ("<<") are not supported',
-                                        path=path, filename=self.filename,
-                                        line=knode.start_mark.line + 1)
-                k = self._scalar(knode, path) if isinstance(knode, yaml.ScalarNode) else None
-                if k is None and not isinstance(knode, yaml.ScalarNode):
-                    raise TemplateError('A mapping key must be a scalar', path=path,
-                                        filename=self.filename, line=knode.start_mark.line + 1)
-                try:
-                    hash(k)
-                except TypeError:
-                    raise TemplateError('A mapping key must be a scalar', path=path,
-                                        filename=self.filename, line=knode.start_mark.line + 1)
-                value[k] = self.build(vnode, path + (k,))
-                # A key's line is where users look for it, not its value's.
-                self.positions[path + (k,)] = (knode.start_mark.line + 1,
-                                               knode.start_mark.column + 1)
-        elif isinstance(node, yaml.SequenceNode):
-            value = []
-            self.seen[key] = value
-            for i, item in enumerate(node.value):
-                value.append(self.build(item, path + (i,)))
-        else:
-            value = self._scalar(node, path)
-            self.seen[key] = value
+        self.seen[key] = None
+        value = self._value(node, path, key)
         self.sizes[key] = self.count - start
         return value
+
+    def _value(self, node, path, key=None):
+        kind = node.id
+        if kind == 'scalar':
+            value = node.value if node.tag == _STR else self._scalar(node, path)
+        elif kind == 'mapping':
+            value = {}
+            if key is not None:
+                self.seen[key] = value
+            for knode, vnode in node.value:
+                if knode.id == 'scalar' and knode.tag == _STR:
+                    k = knode.value
+                else:
+                    k = self._key(knode, path)
+                value[k] = self.build(vnode, path + (k,))
+        else:
+            value = []
+            if key is not None:
+                self.seen[key] = value
+            for i, item in enumerate(node.value):
+                value.append(self.build(item, path + (i,)))
+        if key is not None:
+            self.seen[key] = value
+        return value
+
+    def _key(self, knode, path):
+        line = knode.start_mark.line + 1
+        if knode.tag == 'tag:yaml.org,2002:merge':
+            raise TemplateError('YAML merge keys ("<<") are not supported',
+                                path=path, filename=self.filename, line=line)
+        if knode.id != 'scalar':
+            raise TemplateError('A mapping key must be a scalar', path=path,
+                                filename=self.filename, line=line)
+        return self._scalar(knode, path)
 
     def _check(self, node):
         if self.count > self.max_nodes:
@@ -172,6 +267,17 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
     if max_size and len(text.encode('utf-8')) > max_size:
         raise error_cls('Template size (%d bytes) exceeds maximum allowed size (%d bytes).'
                         % (len(text.encode('utf-8')), max_size), filename=filename)
+    with gc_paused():
+        return _load(text, filename, max_nodes, error_cls)
+
+
+def _build(node, filename, max_nodes, text):
+    # Without an "&" the text holds no anchor, so no node can come twice.
+    builder = _Builder(filename, max_nodes, aliases='&' in text)
+    return builder.build(node, ()), NodePositions(node)
+
+
+def _load(text, filename, max_nodes, error_cls):
     if text.lstrip().startswith('{'):
         try:
             data = json.loads(text)
@@ -181,12 +287,8 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
         # Positions are a courtesy for JSON: YAML usually reads JSON too.
         positions = {}
         try:
-            node = yaml.compose(text, Loader=_Loader)
-            if node is not None:
-                builder = _Builder(filename, max_nodes)
-                if builder.build(node, ()) == data:
-                    positions = builder.positions
-        except (yaml.YAMLError, TemplateError):
+            positions = NodePositions(yaml.compose(text, Loader=_Loader))
+        except yaml.YAMLError:
             pass
         return Document(data, positions, filename)
     try:
@@ -197,13 +299,12 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
     if node is None:
         return Document({}, {(): (1, 1)}, filename)
     try:
-        builder = _Builder(filename, max_nodes)
-        data = builder.build(node, ())
+        data, positions = _build(node, filename, max_nodes, text)
     except TemplateError as exc:
         if isinstance(exc, error_cls):
             raise
         raise error_cls(exc.message, path=exc.path, filename=filename, line=exc.line)
-    return Document(data, builder.positions, filename)
+    return Document(data, positions, filename)
 
 
 def load_file(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):

@@ -86,7 +86,8 @@ class Template(object):
                          if doc.filename else None)
         self.root = os.path.realpath(root) if root else None
         self._file_cache = {}
-        self._check_shape()
+        with loader.gc_paused():
+            self._check_shape()
 
     @classmethod
     def load(cls, source, filename=None, files=None, root=None):

@@ -125,6 +125,13 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     environment Heat would use (hidden parameter values masked).  Raises a
     StackersError (with file and line where known) for an invalid
     template."""
+    with loader.gc_paused():
+        return _validate_template(template, environment, parameters, files, root, checker,
+                                  max_resources, strict)
+
+
+def _validate_template(template, environment, parameters, files, root, checker, max_resources,
+                       strict):
     sd = _definition(template, environment, parameters, files, root, checker)
     if max_resources is not None and max_resources >= 0 \
             and len(sd.template.resources) > max_resources:
