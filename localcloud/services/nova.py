@@ -6,7 +6,9 @@
 Nova's own functional-test base wires conductor, scheduler, compute, cells and Placement in one
 process (in-process RPC, SQLite).  We start it outside a test runner and swap its in-process
 fakes of Neutron, Cinder and Glance for the real services (their internal endpoints); the API
-runs with the real Keystone middleware; the compute driver is our TimedFakeDriver.
+runs with the real Keystone middleware; the compute driver is our TimedFakeDriver (kept across
+restarts, see nova_db).  Its databases (API, cell0, cell1, Placement) are SQLite files in the
+state dir (nova_db), so a restart on a kept state dir keeps Nova's servers, flavors, keypairs.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,6 +26,7 @@ import fixtures  # noqa: E402
 from nova.tests import fixtures as nova_fixtures  # noqa: E402
 
 from localcloud.services import _base  # noqa: E402
+from localcloud.services import nova_db  # noqa: E402
 
 
 class _Absent(fixtures.Fixture):
@@ -68,9 +71,8 @@ class LocalNova(integrated_helpers._IntegratedTestBase):
                    group='wsgi')
         self.flags(response_validation='warn', group='api')
         # nova loads drivers only from under nova.virt: give ours a name there
-        from localcloud.drivers import nova_fake
-        sys.modules['nova.virt.localcloud_fake'] = nova_fake
-        self.flags(compute_driver='localcloud_fake.TimedFakeDriver')
+        sys.modules['nova.virt.localcloud_state'] = nova_db
+        self.flags(compute_driver='localcloud_state.PersistentFakeDriver')
         self.flags(vif_plugging_timeout=0, vif_plugging_is_fatal=False)
         for quota in ('instances', 'cores', 'ram', 'key_pairs', 'server_groups',
                       'server_group_members', 'metadata_items'):
@@ -94,6 +96,9 @@ class LocalNova(integrated_helpers._IntegratedTestBase):
         _password_auth(conf, 'service_user', plan)
         self.flags(send_service_user_token=True, group='service_user')
         super(LocalNova, self)._setup_services()
+
+    def _setup_cells(self):
+        nova_db.setup_cells(self)
 
     def _setup_compute_service(self):
         return self._start_compute('localcloud')
@@ -123,6 +128,9 @@ def main():
     plan = _base.load_plan()
     me = plan['services']['nova']
     LocalNova.PLAN = plan
+    # WAL, busy timeout, BEGIN IMMEDIATE, as every service here; then the fixtures' files
+    _base.sqlite_locking()
+    nova_db.install(os.path.join(plan['state_dir'], 'nova'))
     test = LocalNova('runTest')
     test.setUp()
     # nova's WarningsFixture turns some deprecation warnings into errors (HTTP 500)

@@ -1,0 +1,129 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A cloud restarted on a kept --state-dir keeps Nova's servers, keypairs and server groups.
+
+Starts its own cloud (not the session one) twice on one state dir, stopping it with SIGTERM.
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import CLOUD_PY, LAUNCHER, ROOT, START_TIMEOUT, Cloud, wait_for  # noqa: E402
+
+
+def _start(workdir, state_dir, tag):
+    clouds_yaml = os.path.join(workdir, 'clouds.yaml')
+    cmd = ([LAUNCHER] if os.path.exists(LAUNCHER) else [CLOUD_PY, '-m', 'localcloud'])
+    cmd += ['--host', '127.0.0.1', '--port', '0', '--clouds-yaml', clouds_yaml,
+            '--state-dir', state_dir]
+    log_path = os.path.join(workdir, 'localcloud-%s.log' % tag)
+    log = open(log_path, 'w')
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True,
+                            env=dict(os.environ, PYTHONPATH=ROOT), cwd=workdir,
+                            stdin=subprocess.DEVNULL)
+    found = {}
+
+    def read():
+        for line in proc.stdout:
+            if 'ready' in line and 'url' not in found:
+                m = re.search(r'(http://\S+)', line)
+                if m:
+                    found['url'] = m.group(1)
+        found['eof'] = True
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.time() + START_TIMEOUT
+    while 'url' not in found and 'eof' not in found and time.time() < deadline:
+        time.sleep(0.2)
+    log.close()
+    if 'url' not in found:
+        _stop(proc)
+        with open(log_path) as f:
+            pytest.fail('local cloud (%s) did not start:\n%s' % (tag, f.read()[-5000:]))
+    c = Cloud(found['url'], clouds_yaml, proc, workdir)
+    c.info = c.admin('GET', '/')
+    return c
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    return proc.returncode
+
+
+def _stop_cleanly(c):
+    assert _stop(c.proc) == 0
+    for name, pid in c.info['pids'].items():
+        assert not os.path.exists('/proc/%d/cmdline' % pid) or _zombie(pid), name
+
+
+def _zombie(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().split(')')[-1].split()[0] == 'Z'
+    except OSError:
+        return True
+
+
+def test_restart_on_kept_state_dir_keeps_servers_and_keypairs(tmp_path):
+    if not os.path.exists(CLOUD_PY):
+        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
+    workdir, state_dir = str(tmp_path), str(tmp_path / 'state')
+    c = _start(workdir, state_dir, 'first')
+    try:
+        conn = c.sdk()
+        net = conn.network.create_network(name='kept-net')
+        sub = conn.network.create_subnet(network_id=net.id, cidr='10.50.0.0/24', ip_version=4)
+        kp = conn.compute.create_keypair(name='kept-kp')
+        group = conn.compute.create_server_group(name='kept-group', policy='affinity')
+        server = conn.compute.create_server(
+            name='kept-server', flavor_id=conn.compute.find_flavor('m1.tiny').id,
+            image_id=conn.image.find_image('cirros').id, networks=[{'uuid': net.id}],
+            scheduler_hints={'group': group.id})
+        server = conn.compute.wait_for_server(server, wait=180)
+        assert server.status == 'ACTIVE'
+        port_ids = sorted(p.id for p in conn.network.ports(device_id=server.id))
+        assert len(port_ids) == 1
+    finally:
+        _stop_cleanly(c)
+
+    c = _start(workdir, state_dir, 'second')
+    try:
+        conn = c.sdk()
+        again = conn.compute.get_server(server.id)
+        assert again.status == 'ACTIVE' and again.name == 'kept-server'
+        assert again.flavor.original_name == 'm1.tiny'
+        assert conn.compute.find_keypair('kept-kp').fingerprint == kp.fingerprint
+        assert conn.compute.get_server_group(group.id).member_ids == [server.id]
+        assert sorted(p.id for p in conn.network.ports(device_id=server.id)) == port_ids
+        # the restarted compute owns it: it neither errors it out nor stops it
+        time.sleep(3)
+        assert conn.compute.get_server(server.id).status == 'ACTIVE'
+        assert server.id in {s['id'] for s in c.resources()['servers']}
+        # and it can delete it, releasing the port nova made
+        conn.compute.delete_server(server)
+        conn.compute.wait_for_delete(server, wait=180)
+        wait_for(lambda: not list(conn.network.ports(device_id=server.id)), what='port deleted')
+        conn.compute.delete_keypair('kept-kp')
+        assert conn.compute.find_keypair('kept-kp') is None
+        conn.compute.delete_server_group(group)
+        conn.network.delete_subnet(sub)
+        conn.network.delete_network(net)
+    finally:
+        _stop_cleanly(c)
