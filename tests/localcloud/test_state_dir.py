@@ -91,6 +91,8 @@ def test_restart_on_kept_state_dir_keeps_servers_and_keypairs(tmp_path):
         net = conn.network.create_network(name='kept-net')
         sub = conn.network.create_subnet(network_id=net.id, cidr='10.50.0.0/24', ip_version=4)
         kp = conn.compute.create_keypair(name='kept-kp')
+        # a flavor a user made survives too (the seed only adds its four)
+        c.sdk('localcloud-admin').compute.create_flavor(name='kept.flavor', ram=128, vcpus=1, disk=1)
         group = conn.compute.create_server_group(name='kept-group', policy='affinity')
         server = conn.compute.create_server(
             name='kept-server', flavor_id=conn.compute.find_flavor('m1.tiny').id,
@@ -110,6 +112,9 @@ def test_restart_on_kept_state_dir_keeps_servers_and_keypairs(tmp_path):
         assert again.status == 'ACTIVE' and again.name == 'kept-server'
         assert again.flavor.original_name == 'm1.tiny'
         assert conn.compute.find_keypair('kept-kp').fingerprint == kp.fingerprint
+        admin = c.sdk('localcloud-admin')
+        kept_flavor = admin.compute.find_flavor('kept.flavor')
+        assert kept_flavor is not None and kept_flavor.ram == 128
         assert conn.compute.get_server_group(group.id).member_ids == [server.id]
         assert sorted(p.id for p in conn.network.ports(device_id=server.id)) == port_ids
         # the restarted compute owns it: it neither errors it out nor stops it
@@ -123,6 +128,7 @@ def test_restart_on_kept_state_dir_keeps_servers_and_keypairs(tmp_path):
         conn.compute.delete_keypair('kept-kp')
         assert conn.compute.find_keypair('kept-kp') is None
         conn.compute.delete_server_group(group)
+        admin.compute.delete_flavor(kept_flavor)
         conn.network.delete_subnet(sub)
         conn.network.delete_network(net)
     finally:
