@@ -24,14 +24,19 @@ def unknown_reference(fn, name):
     return fn.error('"%s" refers to resource "%s", but %s' % (fn.fn_name, name, why))
 
 
-class GetResource(Function):
-    """``get_resource: name``: the resource's reference id (physical id)."""
+class _ResourceReference(Function):
+    """A function naming one resource of the stack (get_resource, get_attr):
+    the name must be an enabled resource, and that resource is a
+    dependency."""
 
     __slots__ = ()
     references = True
 
+    def _raw_name(self):
+        raise NotImplementedError
+
     def _name(self):
-        name = resolve(self.args)
+        name = resolve(self._raw_name())
         stack = self.need_stack()
         try:
             enabled = stack.resource_enabled(name)
@@ -50,16 +55,24 @@ class GetResource(Function):
     def own_dependencies(self):
         return (self._name(),)
 
+
+class GetResource(_ResourceReference):
+    """``get_resource: name``: the resource's reference id (physical id)."""
+
+    __slots__ = ()
+
+    def _raw_name(self):
+        return self.args
+
     def result(self):
         return self.stack.reference_id(self._name())
 
 
-class GetAttThenSelect(Function):
+class GetAttThenSelect(_ResourceReference):
     """``get_attr: [resource, attribute, path...]`` as 2013-05-23 had it:
     the attribute is fetched, then the path selects inside it."""
 
     __slots__ = ('_resource_name', '_attribute', '_path_components')
-    references = True
     _all_attributes_form = False
 
     def __init__(self, stack, fn_name, args, path=()):
@@ -78,25 +91,8 @@ class GetAttThenSelect(Function):
             raise self._form_error()
         return args[0], args[1], args[2:]
 
-    def _name(self):
-        name = resolve(self._resource_name)
-        stack = self.need_stack()
-        try:
-            enabled = stack.resource_enabled(name)
-        except TypeError:
-            enabled = False
-        if not enabled:
-            raise unknown_reference(self, name)
-        return name
-
-    def dependencies(self):
-        out = []
-        collect_dependencies(self.args, out)
-        out.append(self._name())
-        return out
-
-    def own_dependencies(self):
-        return (self._name(),)
+    def _raw_name(self):
+        return self._resource_name
 
     has_check = True
 
