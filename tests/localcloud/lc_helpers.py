@@ -8,9 +8,12 @@ __metaclass__ = type
 
 import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +25,57 @@ LAUNCHER = os.path.join(ROOT, '.venv', 'bin', 'stackers-localcloud')
 START_TIMEOUT = float(os.environ.get('LOCALCLOUD_START_TIMEOUT', '420'))
 
 sys.path.insert(0, ROOT)   # localcloud's pure-stdlib parts (front door) are unit-tested directly
+
+
+def start_cloud(workdir, extra_args, log_path):
+    """Start `stackers-localcloud` on a free port, writing clouds.yaml in ``workdir``; wait for its
+    ready line.  Returns (Cloud or None, proc); None when it did not get ready (the caller fails
+    with the log)."""
+    clouds_yaml = os.path.join(workdir, 'clouds.yaml')
+    cmd = ([LAUNCHER] if os.path.exists(LAUNCHER) else [CLOUD_PY, '-m', 'localcloud'])
+    cmd += ['--host', '127.0.0.1', '--port', '0', '--clouds-yaml', clouds_yaml] + list(extra_args)
+    with open(log_path, 'w') as log:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True,
+                                env=dict(os.environ, PYTHONPATH=ROOT), cwd=workdir,
+                                stdin=subprocess.DEVNULL)
+    found = {}
+
+    def read():
+        for line in proc.stdout:
+            if 'ready' in line and 'url' not in found:
+                m = re.search(r'(http://\S+)', line)
+                if m:
+                    found['url'] = m.group(1)
+        found['eof'] = True
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.time() + START_TIMEOUT
+    while 'url' not in found and 'eof' not in found and time.time() < deadline:
+        time.sleep(0.2)
+    if 'url' not in found:
+        stop_cloud(proc)
+        return None, proc
+    return Cloud(found['url'], clouds_yaml, proc, workdir), proc
+
+
+def stop_cloud(proc):
+    """SIGTERM, then a kill if it does not stop within a minute; its exit code."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    return proc.returncode
+
+
+def process_gone(pid):
+    """True when the process no longer runs (gone, or a zombie awaiting its parent)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().split(')')[-1].split()[0] == 'Z'
+    except OSError:
+        return True
 
 
 class Cloud(object):

@@ -10,75 +10,29 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import re
-import signal
-import subprocess
 import sys
-import threading
 import time
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, LAUNCHER, ROOT, START_TIMEOUT, Cloud, wait_for  # noqa: E402
+from lc_helpers import CLOUD_PY, process_gone, start_cloud, stop_cloud, wait_for  # noqa: E402
 
 
 def _start(workdir, state_dir, tag):
-    clouds_yaml = os.path.join(workdir, 'clouds.yaml')
-    cmd = ([LAUNCHER] if os.path.exists(LAUNCHER) else [CLOUD_PY, '-m', 'localcloud'])
-    cmd += ['--host', '127.0.0.1', '--port', '0', '--clouds-yaml', clouds_yaml,
-            '--state-dir', state_dir]
     log_path = os.path.join(workdir, 'localcloud-%s.log' % tag)
-    log = open(log_path, 'w')
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True,
-                            env=dict(os.environ, PYTHONPATH=ROOT), cwd=workdir,
-                            stdin=subprocess.DEVNULL)
-    found = {}
-
-    def read():
-        for line in proc.stdout:
-            if 'ready' in line and 'url' not in found:
-                m = re.search(r'(http://\S+)', line)
-                if m:
-                    found['url'] = m.group(1)
-        found['eof'] = True
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.time() + START_TIMEOUT
-    while 'url' not in found and 'eof' not in found and time.time() < deadline:
-        time.sleep(0.2)
-    log.close()
-    if 'url' not in found:
-        _stop(proc)
+    c, _proc = start_cloud(workdir, ['--state-dir', state_dir], log_path)
+    if c is None:
         with open(log_path) as f:
             pytest.fail('local cloud (%s) did not start:\n%s' % (tag, f.read()[-5000:]))
-    c = Cloud(found['url'], clouds_yaml, proc, workdir)
     c.info = c.admin('GET', '/')
     return c
 
 
-def _stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-    return proc.returncode
-
-
 def _stop_cleanly(c):
-    assert _stop(c.proc) == 0
+    assert stop_cloud(c.proc) == 0
     for name, pid in c.info['pids'].items():
-        assert not os.path.exists('/proc/%d/cmdline' % pid) or _zombie(pid), name
-
-
-def _zombie(pid):
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            return f.read().split(')')[-1].split()[0] == 'Z'
-    except OSError:
-        return True
+        assert process_gone(pid), name
 
 
 def test_restart_on_kept_state_dir_keeps_servers_and_keypairs(tmp_path):
