@@ -128,3 +128,53 @@ class DependencyCycle(TemplateError):
 class ConstraintNotChecked(StackersError):
     """A service-backed custom constraint could not be checked because no
     cloud connection was given (reported, not fatal)."""
+
+
+# -- the stack engine ---------------------------------------------------------
+
+class CloudError(StackersError):
+    """The cloud refused or failed a request (translated from an SDK
+    exception by resources/sdk.py, the one layer that knows them).
+    ``status`` is the HTTP status when there was one."""
+
+    def __init__(self, message, status=None, **details):
+        super(CloudError, self).__init__(message, **details)
+        self.status = status
+
+
+class CloudNotFound(CloudError):
+    """The thing asked for does not exist (404)."""
+
+
+class CloudConflict(CloudError):
+    """The cloud answered 409 (in use, duplicate name, wrong state)."""
+
+
+class CloudTransient(CloudError):
+    """A fault worth retrying: 5xx, 429 or a dropped connection."""
+
+
+class ResourceFailure(StackersError):
+    """A resource's action failed; ``resource`` names it and the message is
+    the real reason, as Heat puts it in resource_status_reason."""
+
+    def __init__(self, message, resource=None, action=None, **details):
+        super(ResourceFailure, self).__init__(message, **details)
+        self.resource = resource
+        self.action = action
+
+
+class StackLocked(StackersError):
+    """Another live run holds the stack's lock."""
+
+
+class StackTimeout(StackersError):
+    """The stack's action did not finish within its timeout."""
+
+
+class StackNotFound(StackersError):
+    """No stack of that name in the store."""
+
+
+class StoreError(StackersError):
+    """The state store cannot be used (unreadable, wrong schema, bad key)."""

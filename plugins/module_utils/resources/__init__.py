@@ -15,9 +15,15 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import UnsupportedResourceType
+from .cinder import PLUGINS as _CINDER
+from .heat import PLUGINS as _HEAT
+from .neutron import PLUGINS as _NEUTRON
+from .nova import PLUGINS as _NOVA
 
-# Filled as plugins are written: one import and one entry per type.
+# type name -> plugin class; each service package lists its own.
 PLUGINS = {}
+for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER):
+    PLUGINS.update(_group)
 
 
 def is_supported(type_name):

@@ -1,0 +1,295 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What a resource plugin is, and what it is given.
+
+A plugin is a stateless class per Heat type: its handlers get a
+``ResourceContext`` and talk to the cloud through ``resources/sdk.py``.
+The engine owns everything else (ordering, the record, events, polling):
+
+- ``create(ctx)`` starts the create and returns the physical id as soon as
+  the cloud gives one (the engine commits it at once); ``check_create_complete
+  (ctx)`` is polled until True.  The same pairs exist for update, delete,
+  suspend and resume.  A ``check_*`` handler never sleeps: the engine polls
+  it on its own timer, so no thread waits on a building server.
+- Failures raise ``ResourceFailure`` with the cloud's real reason, or let the
+  typed Cloud* errors of sdk.py propagate; the engine reports them as Heat
+  does (``resource_status_reason``).
+- ``find(ctx)`` answers, after a run died between the create call and
+  the commit of the physical id, which cloud object this resource already
+  is (by the physical name committed before the call, or the stack tags).
+- ``show(ctx)`` is the live object as a dict (the ``show`` attribute, stack
+  check, drift); ``attributes(ctx, live)`` Heat's attributes from it.
+  ``ctx.live`` may already hold the object a create/check call returned,
+  so attributes cost no extra request.
+
+Property values reach handlers the way Heat's Properties give them: every
+schema property present, converted to its type, defaults applied
+(``effective_properties``).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import random
+import string
+
+from ..errors import ResourceFailure
+from ..hot import resource_types as rt
+
+# Tag/metadata keys that mark what the engine made (stack check finds drift
+# and orphans by them; a lost record can be rebuilt from them).
+TAG_STACK = 'stackers-stack-id'
+TAG_RESOURCE = 'stackers-resource'
+
+_ID_CHARS = string.ascii_lowercase + string.digits
+
+
+def short_id(length=12):
+    """Heat-style random suffix of a physical name."""
+    rng = random.SystemRandom()
+    return ''.join(rng.choice(_ID_CHARS) for _ in range(length))
+
+
+def physical_name(stack_name, resource_name, limit=None, suffix=None):
+    """Heat's ``<stack>-<resource>-<random>``; when a type limits names,
+    the stack part is cut from the front and the resource part kept, as
+    Heat's physical_resource_name does."""
+    suffix = suffix or short_id()
+    name = '%s-%s-%s' % (stack_name, resource_name, suffix)
+    if limit is None or len(name) <= limit:
+        return name
+    # Keep the suffix and as much of both names as fits (Heat trims the
+    # middle of the stack name; the suffix is what keeps names unique).
+    room = limit - len(suffix) - 2
+    if room <= 0:
+        return suffix[:limit]
+    head = max(1, room // 2)
+    tail = room - head
+    combined = ('%s-%s' % (stack_name, resource_name))
+    trimmed = combined[:head] + combined[len(combined) - tail:] if tail else combined[:head]
+    return '%s-%s' % (trimmed[:room], suffix)
+
+
+class ResourceContext(object):
+    """Everything a handler may read (and ``data``/``live``, which it may set).
+
+    ``data`` is the plugin's own persisted state (a dict the engine stores
+    after every handler call, e.g. a generated value or an attachment id);
+    secrets in it are stored as the store stores secrets.  ``old_properties``
+    are the properties last applied (an update), else None; ``changed`` is the
+    set of property names whose value differs."""
+
+    __slots__ = ('conn', 'stack_id', 'stack_name', 'name', 'type_name', 'physical_name',
+                 'physical_id', 'properties', 'old_properties', 'changed', 'metadata', 'data',
+                 'live', 'action', 'deadline')
+
+    def __init__(self, conn=None, stack_id=None, stack_name=None, name=None, type_name=None,
+                 physical_name=None, physical_id=None, properties=None, old_properties=None,
+                 changed=(), metadata=None, data=None, action=None, deadline=None):
+        self.conn = conn
+        self.stack_id = stack_id
+        self.stack_name = stack_name
+        self.name = name
+        self.type_name = type_name
+        self.physical_name = physical_name
+        self.physical_id = physical_id
+        self.properties = properties if properties is not None else {}
+        self.old_properties = old_properties
+        self.changed = frozenset(changed)
+        self.metadata = metadata
+        self.data = data if data is not None else {}
+        self.live = None
+        self.action = action
+        self.deadline = deadline
+
+    # -- what marks the engine's own objects ------------------------------
+    def tags(self, user_tags=None):
+        """Neutron-style string tags: the user's, then the stack's."""
+        tags = [str(t) for t in (user_tags or ())]
+        for tag in ('%s=%s' % (TAG_STACK, self.stack_id), '%s=%s' % (TAG_RESOURCE, self.name)):
+            if tag not in tags:
+                tags.append(tag)
+        return tags
+
+    def metadata_tags(self, user_metadata=None):
+        """Nova/Cinder-style metadata: the user's keys, then the stack's."""
+        meta = dict(user_metadata or {})
+        meta.setdefault(TAG_STACK, str(self.stack_id))
+        meta.setdefault(TAG_RESOURCE, str(self.name))
+        return meta
+
+    def fail(self, message):
+        """Raise this resource's failure with ``message`` as the reason."""
+        raise ResourceFailure(message, resource=self.name, action=self.action)
+
+
+def own_tags(tags):
+    """``tags`` without the engine's marks (what the user asked for)."""
+    return [t for t in (tags or ()) if not (isinstance(t, str) and (
+        t.startswith(TAG_STACK + '=') or t.startswith(TAG_RESOURCE + '=')))]
+
+
+def own_metadata(meta):
+    return dict((k, v) for k, v in (meta or {}).items() if k not in (TAG_STACK, TAG_RESOURCE))
+
+
+class ResourcePlugin(object):
+    """Base of every plugin; the defaults suit a resource that exists only in
+    the stack record (OS::Heat::None)."""
+
+    type_name = None
+    # Seconds between polls of a resource still in transition.
+    poll_interval = 1.0
+    # Heat's prepare_for_replace: the old one must go before the new one can
+    # exist (a unique name the new one reuses, e.g. a key pair).
+    replace_deletes_first = False
+    # Properties a type lets through though not in the schema (none).
+    physical_name_limit = 255
+
+    # -- schema ------------------------------------------------------------
+    @classmethod
+    def heat_type(cls):
+        return rt.heat_type(cls.type_name)
+
+    @classmethod
+    def update_allowed(cls, prop):
+        schema = cls.heat_type().properties.get(prop)
+        return schema is not None and schema.update_allowed
+
+    # -- lifecycle -------------------------------------------------------------
+    def create(self, ctx):
+        return None
+
+    def check_create_complete(self, ctx):
+        return True
+
+    def update(self, ctx):
+        """Apply ``ctx.changed`` in place (only called when every changed
+        property is update_allowed and ``needs_replace`` said no)."""
+        return None
+
+    def check_update_complete(self, ctx):
+        return True
+
+    def delete(self, ctx):
+        return None
+
+    def check_delete_complete(self, ctx):
+        return True
+
+    def suspend(self, ctx):
+        return None
+
+    def check_suspend_complete(self, ctx):
+        return True
+
+    def resume(self, ctx):
+        return None
+
+    def check_resume_complete(self, ctx):
+        return True
+
+    # -- decisions ---------------------------------------------------------
+    def needs_replace(self, ctx):
+        """Type-specific replace rules on an update (Server's
+        image_update_policy: REPLACE ...); the update_allowed flags are
+        applied by the planner before this."""
+        return False
+
+    def needs_replace_failed(self, ctx):
+        """Heat's rule for a resource left FAILED: replace it on the next
+        update (types that can tell a usable object override this)."""
+        return True
+
+    # -- reading ---------------------------------------------------------------
+    def find(self, ctx):
+        """The physical id of what an interrupted create already made, or
+        None (then the engine creates it)."""
+        return None
+
+    def show(self, ctx):
+        """The live object as a dict; None when it is gone."""
+        return {}
+
+    def check(self, ctx):
+        """Heat's stack check: raise ResourceFailure (or CloudNotFound) when
+        the live object is gone or unhealthy."""
+        if self.show(ctx) is None:
+            ctx.fail('%s %s not found' % (self.type_name, ctx.physical_id))
+
+    def attributes(self, ctx, live):
+        """Heat's attributes from the live object (``show`` included)."""
+        attrs = {}
+        if isinstance(live, dict):
+            for name in self.heat_type().attributes:
+                if name in live:
+                    attrs[name] = live[name]
+            attrs['show'] = live
+        return attrs
+
+    def reference_id(self, ctx):
+        """What get_resource gives: the physical id unless the type says."""
+        return ctx.physical_id if ctx.physical_id is not None else ctx.name
+
+    def drift(self, ctx, live):
+        """Property names whose live value differs from what was applied
+        (check mode reports them); none by default."""
+        return []
+
+
+# -- properties as Heat's Properties give them -----------------------------------
+
+def effective_properties(type_name, resolved):
+    """Every schema property of ``type_name`` with the value from
+    ``resolved`` converted to the schema type, or the default, or None."""
+    return _effective_map(rt.heat_type(type_name).properties, resolved or {})
+
+
+def _effective_map(schema, data):
+    out = {}
+    for key, prop in schema.items():
+        out[key] = _convert(prop, data.get(key))
+    for key, value in data.items():
+        if key not in out:
+            out[key] = value   # translated/legacy names the schema keeps elsewhere
+    return out
+
+
+def _convert(prop, value):
+    if value is None:
+        value = prop.default
+        if value is None:
+            return None
+    kind = prop.type
+    try:
+        if kind == 'String':
+            if isinstance(value, bool):
+                return 'true' if value else 'false'
+            return value if isinstance(value, str) else str(value)
+        if kind == 'Integer':
+            return int(value)
+        if kind == 'Number':
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return value
+            text = str(value)
+            return float(text) if any(c in text for c in '.eE') else int(text)
+        if kind == 'Boolean':
+            if isinstance(value, str):
+                return value.strip().lower() in ('true', 'yes', 'on', '1', 't', 'y')
+            return bool(value)
+        if kind == 'List':
+            if isinstance(value, str):
+                value = [v.strip() for v in value.split(',')] if value else []
+            items = list(value)
+            if prop.schema is not None:
+                return [_convert(prop.schema, item) for item in items]
+            return items
+        if kind == 'Map':
+            if isinstance(prop.schema, dict) and isinstance(value, dict):
+                return _effective_map(prop.schema, value)
+            return value
+    except (TypeError, ValueError):
+        return value   # validation reported it already; keep what was given
+    return value

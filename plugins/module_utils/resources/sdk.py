@@ -1,0 +1,129 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one layer that knows openstacksdk's exceptions.
+
+Plugins call the cloud through ``call(fn, *args, **kwargs)`` (or wrap a
+block in ``translated()``): SDK and keystoneauth exceptions become the
+engine's typed CloudError family, and transient faults (5xx, 429, a dropped
+connection) are retried with backoff, since a stack of a hundred resources
+meets the odd 503 on any real cloud and Heat retries too.  Nothing else in
+the engine catches SDK exceptions.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import contextlib
+import random
+import time
+
+from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
+
+try:
+    from openstack import exceptions as _sdk
+except ImportError:  # pragma: no cover - openstacksdk is a runtime requirement
+    _sdk = None
+try:
+    from keystoneauth1 import exceptions as _ksa
+except ImportError:  # pragma: no cover
+    _ksa = None
+
+# A write the cloud may have done before the fault is only retried when the
+# caller says it is safe (idempotent) — see call(retry_writes=...).
+RETRIES = 4
+BACKOFF = 0.5
+
+
+def _status(exc):
+    for attr in ('status_code', 'http_status'):
+        value = getattr(exc, attr, None)
+        if isinstance(value, int):
+            return value
+    response = getattr(exc, 'response', None)
+    value = getattr(response, 'status_code', None)
+    return value if isinstance(value, int) else None
+
+
+def _message(exc):
+    for attr in ('details', 'message'):
+        value = getattr(exc, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return str(exc) or type(exc).__name__
+
+
+def translate(exc):
+    """The engine error for an SDK/keystoneauth exception, or None when the
+    exception is not one of theirs."""
+    if _ksa is not None and isinstance(exc, _ksa.ConnectionError):
+        return CloudTransient('Connection to the cloud failed: %s' % exc)
+    if _ksa is not None and isinstance(exc, _ksa.HttpError) and not (
+            _sdk is not None and isinstance(exc, _sdk.SDKException)):
+        return _by_status(_status(exc), _message(exc))
+    if _sdk is None or not isinstance(exc, _sdk.SDKException):
+        return None
+    if isinstance(exc, (_sdk.NotFoundException, _sdk.ResourceNotFound)):
+        return CloudNotFound(_message(exc), status=404)
+    if isinstance(exc, _sdk.ConflictException):
+        return CloudConflict(_message(exc), status=409)
+    if isinstance(exc, _sdk.HttpException):
+        return _by_status(_status(exc), _message(exc))
+    return CloudError(_message(exc))
+
+
+def _by_status(status, message):
+    if status == 404:
+        return CloudNotFound(message, status=status)
+    if status == 409:
+        return CloudConflict(message, status=status)
+    if status is not None and (status >= 500 or status == 429):
+        return CloudTransient(message, status=status)
+    return CloudError(message, status=status)
+
+
+@contextlib.contextmanager
+def translated():
+    """Run a block, turning SDK exceptions into engine errors."""
+    try:
+        yield
+    except Exception as exc:  # noqa: B902 - re-raised unless it is the SDK's
+        mapped = translate(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def call(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with SDK errors translated and transient
+    faults retried.  Reads and idempotent writes (PUT, DELETE) retry;
+    pass ``retry_writes=False`` for a create whose retry could duplicate the
+    resource (the engine then finds it by name on the next attempt)."""
+    retry = kwargs.pop('retry_writes', True)
+    attempt = 0
+    while True:
+        try:
+            with translated():
+                return fn(*args, **kwargs)
+        except CloudTransient:
+            attempt += 1
+            if not retry or attempt > RETRIES:
+                raise
+            time.sleep(BACKOFF * (2 ** (attempt - 1)) * (0.5 + random.random()))
+
+
+def get_or_none(fn, *args, **kwargs):
+    """A read that answers None for a missing thing instead of raising."""
+    try:
+        return call(fn, *args, **kwargs)
+    except CloudNotFound:
+        return None
+
+
+def delete_quietly(fn, *args, **kwargs):
+    """A delete where "already gone" is success (Heat's delete semantics)."""
+    try:
+        call(fn, *args, **kwargs)
+    except CloudNotFound:
+        pass
