@@ -145,8 +145,10 @@ class ResourcePlugin(object):
     # Heat's prepare_for_replace: the old one must go before the new one can
     # exist (a unique name the new one reuses, e.g. a key pair).
     replace_deletes_first = False
-    # Properties a type lets through though not in the schema (none).
     physical_name_limit = 255
+    # Keys of ctx.data that are secrets: stored encrypted, never cached in
+    # attributes (e.g. a generated password, a private key).
+    secret_data = ()
 
     # -- schema ------------------------------------------------------------
     @classmethod
@@ -190,6 +192,10 @@ class ResourcePlugin(object):
 
     def check_resume_complete(self, ctx):
         return True
+
+    # Heat's deletion_policy Snapshot: types that can snapshot define
+    # snapshot(ctx) and check_snapshot_complete(ctx).
+    snapshot = None
 
     # -- decisions ---------------------------------------------------------
     def needs_replace(self, ctx):
