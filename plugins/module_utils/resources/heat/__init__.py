@@ -8,4 +8,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-PLUGINS = {}
+from .delay import Delay
+from .none_resource import NoneResource
+from .random_string import RandomString
+from .testresource import TestResource
+from .value import Value
+
+PLUGINS = dict((cls.type_name, cls) for cls in (Value, NoneResource, RandomString, TestResource, Delay))

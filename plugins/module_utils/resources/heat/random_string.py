@@ -1,0 +1,101 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""OS::Heat::RandomString: a random string generated once, kept in the record.
+
+No cloud call.  The value is generated at create as Heat's password_gen does
+(each character sequence's and class's minimum first, the rest from the union
+of all of them, then shuffled; SystemRandom throughout) and kept in
+``ctx.data['value']``, which ``secret_data`` asks the engine to store
+encrypted.  Every property change replaces the resource (none is
+update_allowed), so a new ``salt`` gives a new string.  The reference id is
+the value itself, as in Heat.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import random
+import string
+
+from ..base import ResourcePlugin
+
+CHARACTER_CLASSES = {
+    'lettersdigits': string.ascii_letters + string.digits,
+    'letters': string.ascii_letters,
+    'lowercase': string.ascii_lowercase,
+    'uppercase': string.ascii_uppercase,
+    'digits': string.digits,
+    'hexdigits': string.digits + 'ABCDEF',
+    'octdigits': string.octdigits,
+}
+
+_DEFAULT_CLASSES = [{'class': 'lettersdigits', 'min': 1}]
+
+
+def generate(length, pools, rng=None):
+    """A string of ``length`` characters from ``pools`` ((chars, min) pairs):
+    at least ``min`` from each pool, the rest from their union, shuffled."""
+    rng = rng or random.SystemRandom()
+    chosen = []
+    union = set()
+    for chars, minimum in pools:
+        allowed = tuple(sorted(set(chars)))
+        union.update(allowed)
+        chosen.extend(rng.choice(allowed) for _ in range(int(minimum or 0)))
+    combined = tuple(sorted(union))
+    chosen.extend(rng.choice(combined) for _ in range(max(0, length - len(chosen))))
+    # Like Heat, sample ``length`` of them: a shuffle, and a cut when the
+    # minimums alone exceed the length (validation refuses that case).
+    return ''.join(rng.sample(chosen, length))
+
+
+def char_pools(props):
+    """(chars, min) pools from the properties, with Heat's translation of the
+    hidden ``sequence`` property into one more character class."""
+    classes = props.get('character_classes')
+    sequence = props.get('sequence')
+    if sequence:
+        # Heat adds {class: sequence, min: 1} to what the user gave; an
+        # unset character_classes then counts as empty, not as its default.
+        given = [] if classes in (None, _DEFAULT_CLASSES) else list(classes)
+        classes = given + [{'class': sequence, 'min': 1}]
+    pools = []
+    for seq in props.get('character_sequences') or ():
+        pools.append((seq.get('sequence') or '', _min(seq)))
+    for cls in classes or ():
+        pools.append((CHARACTER_CLASSES[cls.get('class') or 'lettersdigits'], _min(cls)))
+    return pools
+
+
+def _min(item):
+    value = item.get('min')
+    return 1 if value is None else int(value)
+
+
+class RandomString(ResourcePlugin):
+    type_name = 'OS::Heat::RandomString'
+    # Keys of ctx.data the engine stores encrypted.
+    secret_data = ('value',)
+
+    def create(self, ctx):
+        props = ctx.properties or {}
+        length = props.get('length')
+        length = 32 if length is None else int(length)
+        ctx.data['value'] = generate(length, char_pools(props))
+        return ctx.physical_name
+
+    def show(self, ctx):
+        return None if ctx.physical_id is None else {}
+
+    def check(self, ctx):
+        return None
+
+    def attributes(self, ctx, live):
+        return {'value': ctx.data.get('value'), 'show': None}
+
+    def reference_id(self, ctx):
+        if ctx.physical_id is not None:
+            return ctx.data.get('value')
+        return ctx.name
