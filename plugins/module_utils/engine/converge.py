@@ -1,0 +1,135 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The step graph of a run, handed to the scheduler.
+
+Converging to a definition (create or update) has three kinds of steps:
+
+- ``('res', name)`` for every desired resource: create, update, replace or
+  keep, after what it requires (the template's graph, hubs included);
+- ``('cleanup', name)``: the old object of a resource replaced in this
+  run is deleted once every resource that referred to it has moved on
+  (updated to the new one, or deleted);
+- ``('del', uuid)`` for every record row the definition no longer wants
+  (removed resources, leftovers of an interrupted replacement), after
+  whatever used it in the record is gone or updated.
+
+Deleting a stack is converging to nothing; suspend walks the record in
+reverse dependency order and resume in order.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from . import graph as _graph
+from .resource_tasks import action_row, apply_resource, delete_row
+
+
+def _used_by(rows):
+    """name -> names whose record rows required it."""
+    users = {}
+    for row in rows:
+        for need in row.get('requires') or ():
+            users.setdefault(need, set()).add(row['name'])
+    return users
+
+
+def converge_steps(run, graph, deletion_policies):
+    """(deps, work) converging the record to the run's definition."""
+    sd = run.sd
+    desired = set(sd.resources)
+    deps, work = {}, {}
+    for node in graph.nodes:
+        if _graph.is_hub(graph, node):
+            key = ('hub', node)
+            work[key] = None
+        else:
+            key = ('res', node)
+            work[key] = (lambda n=node: apply_resource(run, n))
+        deps[key] = set(('hub', d) if _graph.is_hub(graph, d) else ('res', d)
+                        for d in graph.successors(node))
+    rows = list(run.rows.values())
+    used_by = _used_by(rows)
+    new_users = {}
+    for name, needs in run.requires.items():
+        for need in needs:
+            new_users.setdefault(need, set()).add(name)
+
+    def after_users(name):
+        """Steps that must finish before an old object of ``name`` goes."""
+        out = set()
+        for user in used_by.get(name, ()):
+            if user in desired:
+                out.update((('res', user), ('cleanup', user)))
+            else:
+                out.update(('del', r['uuid']) for r in rows if r['name'] == user)
+        return out
+
+    for name in desired:
+        if run.current(name) is None and not run.rows_of(name):
+            continue
+        key = ('cleanup', name)
+        deps[key] = set([('res', name)]) | set(('res', u) for u in new_users.get(name, ()))
+        deps[key] |= after_users(name) - set([key])
+        work[key] = (lambda n=name: _cleanup(run, n, deletion_policies))
+    for row in rows:
+        if row['role'] == 'current' and row['name'] in desired:
+            continue
+        key = ('del', row['uuid'])
+        deps[key] = after_users(row['name']) - set([key])
+        if row['name'] in desired:
+            deps[key].add(('res', row['name']))
+        work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
+    return _closed(deps), work
+
+
+def _cleanup(run, name, deletion_policies):
+    for row in run.rows_of(name, 'old'):
+        yield from delete_row(run, row, _policy(row, deletion_policies))
+
+
+def _policy(row, deletion_policies):
+    if (row.get('data') or {}).get('adopted'):
+        return 'adopted'
+    return deletion_policies.get(row['name'])
+
+
+def _closed(deps):
+    """Drop dependencies on steps that do not exist (nothing to wait for)."""
+    return dict((key, set(d for d in needs if d in deps)) for key, needs in deps.items())
+
+
+def delete_steps(run, deletion_policies):
+    """(deps, work) deleting every row of the record, users first."""
+    rows = list(run.rows.values())
+    used_by = _used_by(rows)
+    deps, work = {}, {}
+    for row in rows:
+        key = ('del', row['uuid'])
+        deps[key] = set(('del', r['uuid']) for r in rows
+                        if r['name'] in used_by.get(row['name'], ()) and r is not row)
+        work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
+    return _closed(deps), work
+
+
+def action_steps(run, action):
+    """Suspend (users first) or resume (dependencies first) every resource."""
+    rows = run.rows_of_role('current') if hasattr(run, 'rows_of_role') else [
+        r for r in run.rows.values() if r['role'] == 'current']
+    by_name = dict((r['name'], r) for r in rows)
+    deps, work = {}, {}
+    start, check = (('suspend', 'check_suspend_complete') if action == 'SUSPEND'
+                    else ('resume', 'check_resume_complete'))
+    for row in rows:
+        key = ('act', row['name'])
+        needs = set(('act', n) for n in row.get('requires') or () if n in by_name)
+        deps[key] = needs
+        work[key] = (lambda r=row: action_row(run, r, action, start, check))
+    if action == 'SUSPEND':
+        reverse = dict((key, set()) for key in deps)
+        for key, needs in deps.items():
+            for need in needs:
+                reverse[need].add(key)
+        deps = reverse
+    return deps, work

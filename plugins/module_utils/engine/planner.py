@@ -1,0 +1,127 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What an update does to one resource: create, update, replace or keep.
+
+The same function answers for the plan (check mode, before anything runs)
+and for the run itself (when the resource's turn comes and everything it
+refers to is known).  In a plan, a property whose value comes from a
+resource that will be created or replaced is *unknown*: it counts as
+changed, which is what it will be.
+
+Heat's rules (resource.py ``_needs_update`` / ``update_template_diff``):
+a resource never created, or left half-made, is created; a type change, a
+FAILED resource (when the plugin says it cannot be reused), a CHECK_FAILED
+one, or a changed property that is not update_allowed replaces it; other
+changes update it in place; restricted_actions in the environment forbid
+update or replace with an error naming the resource.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+from ..errors import ResourceFailure
+from ..resources.base import ResourceContext
+
+KEEP, CREATE, UPDATE, REPLACE, DELETE = 'keep', 'create', 'update', 'replace', 'delete'
+
+
+class Decision(object):
+    __slots__ = ('action', 'changed', 'reason')
+
+    def __init__(self, action, changed=(), reason=None):
+        self.action = action
+        self.changed = frozenset(changed)
+        self.reason = reason
+
+    def __repr__(self):
+        return 'Decision(%s, %s)' % (self.action, sorted(self.changed))
+
+
+def normalised(value):
+    """JSON's view of a value, so stored and fresh values compare equal."""
+    return json.loads(json.dumps(value, sort_keys=True, default=str))
+
+
+def created(row):
+    """True when the row stands for an object that exists (or may exist)."""
+    if row is None or row.get('physical_id') is None and row.get('action') in (None, 'INIT'):
+        return False
+    if row.get('action') == 'DELETE' and row.get('status') == 'COMPLETE':
+        return False
+    return True
+
+
+def changed_keys(new_props, old_props, unknown=()):
+    old_props = old_props or {}
+    keys = set(unknown)
+    for key in set(new_props) | set(old_props):
+        if key in keys:
+            continue
+        if normalised(new_props.get(key)) != normalised(old_props.get(key)):
+            keys.add(key)
+    return keys
+
+
+def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(),
+           external_id=None, conn=None):
+    """The Decision for resource ``defn`` (a ResourceDefinition) given its
+    current record ``row`` (or None), its plugin instance and the new
+    effective, masked ``new_props``; ``unknown`` are property names whose
+    values are not known yet (plan only)."""
+    name = defn.name
+    if external_id is not None:
+        if row is not None and row.get('physical_id') not in (None, external_id):
+            raise ResourceFailure('Resource "%s": the external_id cannot change (from %s to %s)'
+                                  % (name, row.get('physical_id'), external_id), resource=name)
+        if row is not None and row.get('status') == 'COMPLETE':
+            return Decision(KEEP)
+        return Decision(CREATE, reason='adopt')
+    if not created(row):
+        return Decision(CREATE)
+    if row.get('status') == 'IN_PROGRESS' and row.get('action') == 'CREATE':
+        return Decision(CREATE, reason='resume')
+    if row.get('type') != defn.type:
+        return _checked(Decision(REPLACE, reason='type changed from %s' % row.get('type')),
+                        name, restricted)
+    changed = changed_keys(new_props, row.get('properties'), unknown)
+    # A resource left IN_PROGRESS by a killed run is updated again (the
+    # handlers are idempotent); one left FAILED is replaced unless the plugin
+    # can tell the object is fine (Heat's needs_replace_failed).
+    if row.get('status') == 'FAILED':
+        ctx = _ctx(defn, row, new_props, changed, conn)
+        if row.get('action') == 'CHECK' or plugin.needs_replace_failed(ctx):
+            return _checked(Decision(REPLACE, changed, reason='%s_%s' % (row.get('action'),
+                                                                        row.get('status'))),
+                            name, restricted)
+    meta_changed = normalised(metadata) != normalised(row.get('metadata'))
+    if not changed:
+        if meta_changed:
+            return _checked(Decision(UPDATE, reason='metadata'), name, restricted)
+        return Decision(KEEP)
+    fixed = sorted(k for k in changed if not plugin.update_allowed(k))
+    if fixed:
+        return _checked(Decision(REPLACE, changed, reason='%s cannot change in place'
+                                 % ', '.join(fixed)), name, restricted)
+    if not unknown and plugin.needs_replace(_ctx(defn, row, new_props, changed, conn)):
+        return _checked(Decision(REPLACE, changed, reason='the type replaces on this change'),
+                        name, restricted)
+    return _checked(Decision(UPDATE, changed), name, restricted)
+
+
+def _ctx(defn, row, new_props, changed, conn):
+    return ResourceContext(conn=conn, name=defn.name, type_name=defn.type,
+                           physical_name=row.get('physical_name'), physical_id=row.get('physical_id'),
+                           properties=new_props, old_properties=row.get('properties'),
+                           changed=changed, data=dict(row.get('data') or {}))
+
+
+def _checked(decision, name, restricted):
+    if decision.action in restricted:
+        raise ResourceFailure('Resource "%s": the environment restricts the action "%s" (%s)'
+                              % (name, decision.action, decision.reason or 'properties changed'),
+                              resource=name, action=decision.action)
+    return decision

@@ -1,0 +1,237 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The work of one resource in a run, as scheduler generators.
+
+Each generator yields the plugin's poll interval while the cloud is
+still busy and returns when the resource is done.  Every transition is
+committed and recorded as a Heat event before the next cloud call: the
+row (with its intended physical name) before the create call, the physical
+id the moment create returns it, the status when it settles.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import uuid
+
+from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
+from ..resources.base import physical_name
+from ..resources.sdk import translate
+from .planner import CREATE, KEEP, REPLACE, UPDATE, decide
+
+
+class HookPending(StackersError):
+    """A pre-<action> hook of the environment holds this resource."""
+
+
+def failure_reason(exc, name):
+    """Heat's resource_status_reason for a failure: ``Kind: resources.<name>: msg``."""
+    if not isinstance(exc, StackersError):
+        mapped = translate(exc)
+        exc = mapped if mapped is not None else exc
+    if isinstance(exc, CloudNotFound):
+        kind = 'NotFound'
+    elif isinstance(exc, CloudConflict):
+        kind = 'Conflict'
+    elif isinstance(exc, CloudError):
+        kind = 'BadRequest' if exc.status == 400 else 'Error'
+    elif isinstance(exc, ResourceFailure):
+        kind = 'ResourceInError'
+    elif isinstance(exc, StackersError):
+        kind = type(exc).__name__
+    else:
+        kind = 'InternalError'   # a bug: still recorded, never lost
+    return '%s: resources.%s: %s' % (kind, name, exc)
+
+
+def _hooked(run, name, hook):
+    registry = getattr(run.sd.environment, 'registry', None) if run.sd is not None else None
+    return registry is not None and hook in registry.hooks(name)
+
+
+def apply_resource(run, name):
+    """Create, update, replace or keep one desired resource."""
+    defn = run.sd.resources[name]
+    plugin = run.plugin(defn.type, name)
+    row = run.current(name)
+    props, _unknown = run.resolve_properties(name)
+    masked = run.mask(props)
+    metadata = run.resolve_metadata(name)
+    registry = getattr(run.sd.environment, 'registry', None)
+    restricted = registry.restricted_actions(name) if registry is not None else ()
+    external_id = None
+    if defn.external_id is not None:
+        external_id = run.sd.resolve(defn.external_id, defn.path + ('external_id',))
+    decision = decide(defn, row, plugin, masked, metadata=run.mask(metadata),
+                      restricted=restricted, external_id=external_id or None, conn=run.conn)
+    run.decisions[name] = decision
+    if decision.action == KEEP:
+        run.publish(row)
+        return decision
+    hook = 'pre-create' if decision.action == CREATE else 'pre-update'
+    if _hooked(run, name, hook):
+        run.event(row or {'name': name, 'type': defn.type},
+                  'CREATE' if decision.action == CREATE else 'UPDATE', 'IN_PROGRESS',
+                  'Paused until Hook %s is cleared' % hook)
+        raise HookPending('resource "%s" is paused by its %s hook' % (name, hook), resource=name)
+    requires = sorted(run.requires.get(name, ()))
+    if decision.action == CREATE:
+        resume = row if decision.reason == 'resume' else None
+        if row is not None and resume is None:
+            run.forget(row)    # a record of something that no longer exists
+        yield_from = _create(run, defn, plugin, props, masked, metadata, requires, 'current',
+                             resume=resume, external_id=external_id)
+    elif decision.action == UPDATE:
+        yield_from = _update(run, row, plugin, props, masked, metadata, requires, decision)
+    else:
+        yield_from = _replace(run, defn, row, plugin, props, masked, metadata, requires)
+    result = yield from yield_from
+    return result if result is not None else decision
+
+
+def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=None,
+            external_id=None):
+    name = defn.name
+    if resume is not None:
+        row = dict(resume, properties=masked, metadata=run.mask(metadata), requires=requires)
+    else:
+        row = {'uuid': str(uuid.uuid4()), 'stack_id': run.stack['id'], 'name': name,
+               'role': role, 'type': defn.type,
+               'physical_name': physical_name(run.stack['name'], name,
+                                              limit=plugin.physical_name_limit),
+               'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'state changed',
+               'properties': masked, 'metadata': run.mask(metadata), 'requires': requires}
+    row = run.save(row)                  # the intended name is on disk before the call
+    run.event(row, 'CREATE', 'IN_PROGRESS')
+    ctx = run.context(row, props, action='CREATE')
+    try:
+        if external_id:
+            ctx.physical_id = external_id
+            if plugin.show(ctx) is None:
+                ctx.fail('The external resource %s does not exist' % external_id)
+        elif ctx.physical_id is None:
+            if resume is not None:
+                ctx.physical_id = plugin.find(ctx)
+            if ctx.physical_id is None:
+                ctx.physical_id = plugin.create(ctx)
+            row = run.save(row, ctx)     # the physical id, the moment it is known
+        yield from _poll(run, row, ctx, plugin.check_create_complete, plugin)
+    except Exception as exc:  # noqa: B902 - recorded as the resource's failure, then re-raised
+        _failed(run, row, ctx, 'CREATE', exc)
+        raise
+    row = _complete(run, row, ctx, plugin, 'CREATE')
+    if role == 'current':
+        run.publish(row)
+    return row
+
+
+def _poll(run, row, ctx, check, plugin):
+    data = dict(ctx.data)
+    while not check(ctx):
+        if ctx.data != data:
+            data = dict(ctx.data)
+            run.save(row, ctx)
+        yield plugin.poll_interval
+
+
+def _complete(run, row, ctx, plugin, action):
+    row = dict(row, action=action, status='COMPLETE', status_reason='state changed',
+               reference_id=plugin.reference_id(ctx),
+               attrs=run.cacheable_attributes(plugin, ctx))
+    if row['reference_id'] is not None and not isinstance(row['reference_id'], str):
+        row['reference_id'] = str(row['reference_id'])
+    row = run.save(row, ctx)
+    run.event(row, action, 'COMPLETE')
+    return row
+
+
+def _failed(run, row, ctx, action, exc):
+    reason = failure_reason(exc, row['name'])
+    row = dict(row, action=action, status='FAILED', status_reason=run.masked_text(reason))
+    run.save(row, ctx)
+    run.event(dict(row, physical_id=ctx.physical_id), action, 'FAILED', reason)
+    if isinstance(exc, ResourceFailure) and exc.resource is None:
+        exc.resource = row['name']
+
+
+def _update(run, row, plugin, props, masked, metadata, requires, decision):
+    row = run.save(dict(row, action='UPDATE', status='IN_PROGRESS',
+                        status_reason='state changed', requires=requires))
+    run.event(row, 'UPDATE', 'IN_PROGRESS')
+    ctx = run.context(row, props, action='UPDATE', changed=decision.changed,
+                      old_properties=row.get('properties'))
+    try:
+        if decision.changed:
+            plugin.update(ctx)
+            yield from _poll(run, row, ctx, plugin.check_update_complete, plugin)
+    except Exception as exc:  # noqa: B902 - recorded, then re-raised
+        _failed(run, row, ctx, 'UPDATE', exc)
+        raise
+    row = _complete(run, dict(row, properties=masked, metadata=run.mask(metadata)), ctx, plugin,
+                    'UPDATE')
+    run.publish(row)
+    return row
+
+
+def _replace(run, defn, old, plugin, props, masked, metadata, requires):
+    """Heat's convergence order: the new one is made, dependents move to it,
+    and the old one is deleted by the cleanup step; a type whose new object
+    cannot coexist with the old (a unique name) deletes the old first."""
+    run.event(old, 'UPDATE', 'IN_PROGRESS', 'Replacing the resource')
+    if plugin.replace_deletes_first:
+        yield from delete_row(run, old)
+        row = yield from _create(run, defn, plugin, props, masked, metadata, requires, 'current')
+        return row
+    row = yield from _create(run, defn, plugin, props, masked, metadata, requires, 'new')
+    run.set_roles([(old['uuid'], 'old'), (row['uuid'], 'current')])
+    row = dict(row, role='current')
+    run.publish(row)
+    return row
+
+
+def delete_row(run, row, policy=None):
+    """Delete what one row stands for (Heat's deletion_policy applied)."""
+    plugin = run.plugin(row['type'], row['name'])
+    ctx = run.context(row, action='DELETE')
+    if _hooked(run, row['name'], 'pre-delete') and row['role'] == 'current':
+        run.event(row, 'DELETE', 'IN_PROGRESS', 'Paused until Hook pre-delete is cleared')
+        raise HookPending('resource "%s" is paused by its pre-delete hook' % row['name'],
+                          resource=row['name'])
+    row = run.save(dict(row, action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
+    run.event(row, 'DELETE', 'IN_PROGRESS')
+    try:
+        if ctx.physical_id is None and row.get('physical_name'):
+            ctx.physical_id = plugin.find(ctx)    # a create interrupted before its commit
+        if ctx.physical_id is not None and policy not in ('Retain', 'adopted'):
+            if policy == 'Snapshot' and plugin.snapshot is not None:
+                plugin.snapshot(ctx)
+                yield from _poll(run, row, ctx, plugin.check_snapshot_complete, plugin)
+            plugin.delete(ctx)
+            yield from _poll(run, row, ctx, plugin.check_delete_complete, plugin)
+    except Exception as exc:  # noqa: B902 - recorded, then re-raised
+        _failed(run, row, ctx, 'DELETE', exc)
+        raise
+    run.event(dict(row, physical_id=ctx.physical_id), 'DELETE', 'COMPLETE')
+    run.forget(row)
+
+
+def action_row(run, row, action, start, check):
+    """Suspend or resume one resource (Heat's handle_suspend/resume)."""
+    plugin = run.plugin(row['type'], row['name'])
+    ctx = run.context(row, action=action)
+    row = run.save(dict(row, action=action, status='IN_PROGRESS', status_reason='state changed'))
+    run.event(row, action, 'IN_PROGRESS')
+    try:
+        getattr(plugin, start)(ctx)
+        yield from _poll(run, row, ctx, getattr(plugin, check), plugin)
+    except Exception as exc:  # noqa: B902 - recorded, then re-raised
+        _failed(run, row, ctx, action, exc)
+        raise
+    run.save(dict(row, status='COMPLETE'), ctx)
+    run.event(row, action, 'COMPLETE')
+
+
+__all__ = ['apply_resource', 'delete_row', 'action_row', 'HookPending', 'CREATE', 'UPDATE',
+           'REPLACE', 'KEEP', 'failure_reason']

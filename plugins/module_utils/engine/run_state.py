@@ -1,0 +1,249 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One run of one stack: what every resource task shares.
+
+It holds the store, the stack row, the stack definition being applied, the
+plugins, the events of this run and the *resource data seam* the template
+functions read: ``get_resource``/``get_attr`` of a resource answer from its
+record row (reference id, cached attributes) and fetch live attributes at
+most once per run when the cache lacks them.  Rows are written through
+here, so secrets are always split off and encrypted on the way to the
+store.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import threading
+from collections.abc import Mapping
+
+from .. import resources as registry
+from ..hot import functions as fns
+from ..resources.base import ResourceContext, effective_properties
+from . import secrets as sec
+from .store import now_iso
+
+
+class StackRun(object):
+
+    def __init__(self, store, vault, conn, stack, definition=None, secret_values=(),
+                 check_mode=False):
+        self.store = store
+        self.vault = vault
+        self.conn = conn
+        self.stack = stack
+        self.sd = definition
+        self.check_mode = check_mode
+        self.events = []
+        self._plugins = {}
+        self._lock = threading.RLock()
+        self.secrets = sec.secret_strings(secret_values)
+        self.rows = {}                  # uuid -> row (this run's view of the record)
+        self._attr_cache = {}           # uuid -> attrs fetched live in this run
+        self.decisions = {}             # name -> planner Decision
+        if stack is not None and stack.get('id'):
+            for row in store.resources(stack['id']):
+                self.rows[row['uuid']] = row
+
+    # -- plugins and rows ---------------------------------------------------
+    def plugin(self, type_name, resource_name=None):
+        plugin = self._plugins.get(type_name)
+        if plugin is None:
+            plugin = registry.require_supported(type_name, resource_name)()
+            self._plugins[type_name] = plugin
+        return plugin
+
+    def rows_of(self, name, role=None):
+        return [r for r in self.rows.values()
+                if r['name'] == name and (role is None or r['role'] == role)]
+
+    def current(self, name):
+        rows = self.rows_of(name, 'current')
+        return rows[0] if rows else None
+
+    def save(self, row, ctx=None):
+        """Commit a row (after a handler ran, with its ctx's data)."""
+        row = dict(row)
+        if ctx is not None:
+            row['physical_id'] = ctx.physical_id
+            plugin = self.plugin(row['type'], row['name'])
+            secret_keys = set(plugin.secret_data)
+            data = ctx.data or {}
+            row['data'] = dict((k, v) for k, v in data.items() if k not in secret_keys)
+            hidden = dict((k, v) for k, v in data.items() if k in secret_keys)
+            row['secret_data'] = self.vault.encrypt(hidden) if hidden else None
+        if self.check_mode:
+            return row
+        with self._lock:
+            saved = self.store.save_resource(row)
+            self.rows[saved['uuid']] = saved
+        return saved
+
+    def forget(self, row):
+        if not self.check_mode:
+            self.store.delete_resource(row['uuid'])
+        with self._lock:
+            self.rows.pop(row['uuid'], None)
+            self._attr_cache.pop(row['uuid'], None)
+
+    def set_roles(self, changes):
+        if not self.check_mode:
+            self.store.set_roles(changes)
+        with self._lock:
+            for row_uuid, role in changes:
+                if row_uuid in self.rows:
+                    self.rows[row_uuid] = dict(self.rows[row_uuid], role=role)
+
+    def context(self, row, properties=None, action=None, changed=(), old_properties=None):
+        data = dict(row.get('data') or {})
+        if row.get('secret_data'):
+            data.update(self.vault.decrypt(row['secret_data']) or {})
+        stack = self.stack or {}
+        return ResourceContext(
+            conn=self.conn, stack_id=stack.get('id'), stack_name=stack.get('name'),
+            name=row['name'], type_name=row['type'], physical_name=row.get('physical_name'),
+            physical_id=row.get('physical_id'),
+            properties=properties if properties is not None else (row.get('properties') or {}),
+            old_properties=old_properties, changed=changed, metadata=row.get('metadata'),
+            data=data, action=action)
+
+    # -- events ---------------------------------------------------------------
+    def event(self, row, action, status, reason='state changed'):
+        event = {'resource_name': row['name'], 'resource_type': row.get('type'),
+                 'physical_resource_id': row.get('physical_id') or '',
+                 'resource_action': action, 'resource_status': status,
+                 'resource_status_reason': self.masked_text(reason), 'event_time': now_iso()}
+        return self._record(event)
+
+    def stack_event(self, action, status, reason='Stack %s started'):
+        stack = self.stack or {}
+        event = {'resource_name': stack.get('name'), 'resource_type': 'OS::Heat::Stack',
+                 'physical_resource_id': stack.get('id') or '', 'resource_action': action,
+                 'resource_status': status, 'resource_status_reason': self.masked_text(reason),
+                 'event_time': now_iso()}
+        return self._record(event)
+
+    def _record(self, event):
+        with self._lock:
+            if not self.check_mode and self.stack and self.stack.get('id'):
+                event = self.store.add_event(self.stack['id'], event)
+                event.pop('stack_id', None)
+                event.pop('seq', None)
+            self.events.append(event)
+        return event
+
+    # -- secrets ----------------------------------------------------------------
+    def mask(self, value):
+        return sec.mask(value, self.secrets, (self.stack or {}).get('salt') or '')
+
+    def masked_text(self, text):
+        for secret in self.secrets:
+            if secret and secret in text:
+                text = text.replace(secret, '*****')
+        return text
+
+    # -- the seam the template functions read ---------------------------------
+    def publish(self, row):
+        """Make a completed row what get_resource/get_attr of its name see."""
+        if self.sd is None:
+            return
+        self.sd.resource_data[row['name']] = {'reference_id': row.get('reference_id'),
+                                              'attrs': _Attributes(self, row)}
+
+    def publish_record(self):
+        for row in self.rows.values():
+            if row['role'] == 'current' and row.get('status') == 'COMPLETE' and \
+                    row['name'] in self.sd.resources:
+                self.publish(row)
+
+    def attributes(self, row):
+        """A row's attributes: the cache, else fetched live once per run."""
+        cached = row.get('attrs')
+        if cached is not None:
+            return cached
+        with self._lock:
+            if row['uuid'] in self._attr_cache:
+                return self._attr_cache[row['uuid']]
+        plugin = self.plugin(row['type'], row['name'])
+        ctx = self.context(row)
+        live = plugin.show(ctx)
+        attrs = plugin.attributes(ctx, live) or {}
+        with self._lock:
+            self._attr_cache[row['uuid']] = attrs
+        return attrs
+
+    def cacheable_attributes(self, plugin, ctx):
+        """Attributes to keep in the row when they cost nothing now (the
+        handler left the live object in ctx.live); None means fetch on use."""
+        if ctx.live is None or plugin.secret_data:
+            return None
+        return self.mask(plugin.attributes(ctx, ctx.live) or {})
+
+    def resolve_properties(self, name, unknown_names=(), unknown_attrs=()):
+        """(effective properties, names of properties whose value depends on
+        ``unknown_names`` (resources to be made) or on attributes of
+        ``unknown_attrs`` (resources to be updated, whose id stays)): the
+        properties as the resource's handlers get them."""
+        defn = self.sd.resources[name]
+        props = defn.properties or {}
+        unknown = set()
+        resolved = {}
+        for key, snippet in props.items():
+            if unknown_names and set(fns.dependencies(snippet)) & set(unknown_names):
+                unknown.add(key)
+                continue
+            if unknown_attrs and attribute_references(snippet) & set(unknown_attrs):
+                unknown.add(key)
+                continue
+            resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
+        return effective_properties(defn.type, resolved), unknown
+
+    def resolve_metadata(self, name):
+        defn = self.sd.resources[name]
+        if defn.metadata is None:
+            return None
+        return self.sd.resolve(defn.metadata, defn.path + ('metadata',))
+
+
+def attribute_references(snippet, out=None):
+    """Names of the resources whose attributes a parsed snippet reads."""
+    out = set() if out is None else out
+    if isinstance(snippet, fns.Function):
+        if hasattr(snippet, 'attribute_path'):
+            out.update(snippet.own_dependencies())
+        attribute_references(snippet.args, out)
+    elif isinstance(snippet, dict):
+        for value in snippet.values():
+            attribute_references(value, out)
+    elif isinstance(snippet, (list, tuple)):
+        for value in snippet:
+            attribute_references(value, out)
+    return out
+
+
+class _Attributes(Mapping):
+    """The lazy ``attrs`` of a resource in the seam (see StackRun.attributes)."""
+
+    def __init__(self, run, row):
+        self._run = run
+        self._row = row
+
+    def _attrs(self):
+        return self._run.attributes(self._row)
+
+    def __getitem__(self, key):
+        attrs = self._attrs()
+        if key in attrs:
+            return attrs[key]
+        heat_type = self._run.plugin(self._row['type'], self._row['name']).heat_type()
+        if key in heat_type.attributes or key == 'show':
+            return None
+        raise KeyError(key)
+
+    def __iter__(self):
+        return iter(self._attrs())
+
+    def __len__(self):
+        return len(self._attrs())

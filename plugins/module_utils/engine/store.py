@@ -1,0 +1,290 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The stack record in an embedded SQLite file.
+
+Every state change is its own committed transaction, written the moment it
+happens (the intended physical name before the create call, the physical
+id as soon as the cloud gives it), so a run killed at any point leaves a
+record the next run can converge from.  One connection is shared by the
+engine's worker threads behind a lock: writes are tiny and SQLite
+serialises writers anyway.  WAL mode lets a second process read (and be
+refused by the stack lock) while a run writes.
+
+Rows are plain dicts; JSON columns are decoded.  Secrets never reach the
+file in clear: ``secrets.py`` encrypts what is stored and masks what is
+compared.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import sqlite3
+import threading
+import time
+import uuid
+
+from ..errors import StackLocked, StoreError
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS stacks (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, action TEXT, status TEXT,
+    status_reason TEXT, created_time TEXT, updated_time TEXT,
+    definition TEXT, previous TEXT, secrets TEXT, outputs TEXT, tags TEXT,
+    timeout_mins INTEGER, disable_rollback INTEGER, salt TEXT,
+    lock_owner TEXT, lock_expiry REAL);
+CREATE TABLE IF NOT EXISTS resources (
+    uuid TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,
+    role TEXT NOT NULL, type TEXT, physical_name TEXT, physical_id TEXT,
+    reference_id TEXT, action TEXT, status TEXT, status_reason TEXT,
+    properties TEXT, metadata TEXT, attrs TEXT, data TEXT, secret_data TEXT,
+    requires TEXT, created_time TEXT, updated_time TEXT, seq INTEGER);
+CREATE INDEX IF NOT EXISTS resources_stack ON resources (stack_id, name);
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY, stack_id TEXT NOT NULL, seq INTEGER NOT NULL,
+    resource_name TEXT, resource_type TEXT, physical_resource_id TEXT,
+    resource_action TEXT, resource_status TEXT, resource_status_reason TEXT,
+    event_time TEXT);
+CREATE INDEX IF NOT EXISTS events_stack ON events (stack_id, seq);
+"""
+
+_JSON_STACK = ('definition', 'previous', 'outputs', 'tags')
+_JSON_RESOURCE = ('properties', 'metadata', 'attrs', 'data', 'requires')
+_STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
+               'definition', 'previous', 'secrets', 'outputs', 'tags', 'timeout_mins',
+               'disable_rollback', 'salt', 'lock_owner', 'lock_expiry')
+_RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
+                  'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
+                  'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
+_EVENT_COLS = ('id', 'stack_id', 'seq', 'resource_name', 'resource_type', 'physical_resource_id',
+               'resource_action', 'resource_status', 'resource_status_reason', 'event_time')
+
+
+def now_iso():
+    """Heat's timestamp shape (UTC, seconds, no offset)."""
+    return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+
+
+def default_store_path():
+    """``$STACKERS_STORE`` or ``~/.local/state/stackers/stacks.sqlite``
+    (XDG state dir): per user, outside any project, survives reboots."""
+    path = os.environ.get('STACKERS_STORE')
+    if path:
+        return path
+    base = os.environ.get('XDG_STATE_HOME') or os.path.join(os.path.expanduser('~'), '.local',
+                                                            'state')
+    return os.path.join(base, 'stackers', 'stacks.sqlite')
+
+
+def _dumps(value):
+    return None if value is None else json.dumps(value, sort_keys=True, default=str)
+
+
+def _loads(text):
+    return None if text is None else json.loads(text)
+
+
+class Store(object):
+    """The SQLite store; see module docstring."""
+
+    def __init__(self, path=None):
+        self.path = path or default_store_path()
+        directory = os.path.dirname(os.path.abspath(self.path))
+        try:
+            if not os.path.isdir(directory):
+                os.makedirs(directory, mode=0o700)
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                       check_same_thread=False)
+            self._db.execute('PRAGMA journal_mode=WAL')
+            self._db.execute('PRAGMA busy_timeout=30000')
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                                 (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise StoreError('The state store %s was written by a newer stackers.orchestration '
+                                 '(schema %s)' % (self.path, row[0]))
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError('Cannot open the state store %s: %s' % (self.path, exc))
+        try:
+            os.chmod(self.path, 0o600)   # it holds stack data, some of it sensitive
+        except OSError:
+            pass
+        self._lock = threading.RLock()
+        self._seq = 0
+
+    def close(self):
+        with self._lock:
+            self._db.close()
+
+    # -- plumbing -----------------------------------------------------------
+    def _tx(self, fn, immediate=False):
+        with self._lock:
+            try:
+                self._db.execute('BEGIN IMMEDIATE' if immediate else 'BEGIN')
+                try:
+                    result = fn(self._db)
+                except BaseException:
+                    self._db.execute('ROLLBACK')
+                    raise
+                self._db.execute('COMMIT')
+                return result
+            except sqlite3.Error as exc:
+                raise StoreError('State store %s: %s' % (self.path, exc))
+
+    @staticmethod
+    def _row(cols, json_cols, values):
+        if values is None:
+            return None
+        row = dict(zip(cols, values))
+        for key in json_cols:
+            row[key] = _loads(row[key])
+        return row
+
+    # -- stacks ---------------------------------------------------------------
+    def get_stack(self, name):
+        def read(db):
+            return db.execute('SELECT %s FROM stacks WHERE name=?' % ','.join(_STACK_COLS),
+                              (name,)).fetchone()
+        return self._row(_STACK_COLS, _JSON_STACK, self._tx(read))
+
+    def stack_by_id(self, stack_id):
+        def read(db):
+            return db.execute('SELECT %s FROM stacks WHERE id=?' % ','.join(_STACK_COLS),
+                              (stack_id,)).fetchone()
+        return self._row(_STACK_COLS, _JSON_STACK, self._tx(read))
+
+    def update_stack(self, stack_id, **fields):
+        for key in fields:
+            if key not in _STACK_COLS or key == 'id':
+                raise StoreError('unknown stack field %s' % key)
+        values = [_dumps(v) if k in _JSON_STACK else v for k, v in fields.items()]
+
+        def write(db):
+            db.execute('UPDATE stacks SET %s WHERE id=?'
+                       % ','.join('%s=?' % k for k in fields), values + [stack_id])
+        self._tx(write)
+
+    def delete_stack(self, stack_id):
+        def write(db):
+            for table, col in (('events', 'stack_id'), ('resources', 'stack_id'), ('stacks', 'id')):
+                db.execute('DELETE FROM %s WHERE %s=?' % (table, col), (stack_id,))
+        self._tx(write)
+
+    # -- the lock -------------------------------------------------------------
+    def lock(self, name, owner, ttl, alive=None, create=None):
+        """Take the lock of stack ``name`` for ``owner`` until now+ttl.
+
+        When no stack of that name exists and ``create`` (a dict of stack
+        fields) is given, the row is created already locked, in the same
+        transaction: two first runs cannot both create it.  A lock held by
+        another owner is taken over when it expired or ``alive(owner)`` says
+        its process is gone; otherwise StackLocked.  Returns the stack row
+        (None when it does not exist and nothing was created)."""
+        def take(db):
+            row = db.execute('SELECT id, lock_owner, lock_expiry FROM stacks WHERE name=?',
+                             (name,)).fetchone()
+            expiry = time.time() + ttl
+            if row is None:
+                if create is None:
+                    return None
+                fields = dict(create, name=name, lock_owner=owner, lock_expiry=expiry)
+                fields.setdefault('id', str(uuid.uuid4()))
+                cols = [c for c in _STACK_COLS if c in fields]
+                db.execute('INSERT INTO stacks (%s) VALUES (%s)' % (','.join(cols),
+                                                                     ','.join('?' * len(cols))),
+                           [_dumps(fields[c]) if c in _JSON_STACK else fields[c] for c in cols])
+                return fields['id']
+            stack_id, holder, until = row
+            if holder and holder != owner and until and until > time.time() and not (
+                    alive is not None and not alive(holder)):
+                raise StackLocked(
+                    'Stack "%s" is locked by another run (%s) until %s; it may be in progress. '
+                    'Wait for it, or set lock_timeout to wait.'
+                    % (name, holder, time.strftime('%H:%M:%S', time.localtime(until))))
+            db.execute('UPDATE stacks SET lock_owner=?, lock_expiry=? WHERE id=?',
+                       (owner, expiry, stack_id))
+            return stack_id
+        stack_id = self._tx(take, immediate=True)
+        return None if stack_id is None else self.stack_by_id(stack_id)
+
+    def refresh_lock(self, stack_id, owner, ttl):
+        def write(db):
+            db.execute('UPDATE stacks SET lock_expiry=? WHERE id=? AND lock_owner=?',
+                       (time.time() + ttl, stack_id, owner))
+        self._tx(write)
+
+    def unlock(self, stack_id, owner):
+        def write(db):
+            db.execute('UPDATE stacks SET lock_owner=NULL, lock_expiry=NULL '
+                       'WHERE id=? AND lock_owner=?', (stack_id, owner))
+        self._tx(write)
+
+    # -- resources ------------------------------------------------------------
+    def resources(self, stack_id, roles=None):
+        def read(db):
+            return db.execute('SELECT %s FROM resources WHERE stack_id=? ORDER BY seq'
+                              % ','.join(_RESOURCE_COLS), (stack_id,)).fetchall()
+        rows = [self._row(_RESOURCE_COLS, _JSON_RESOURCE, r) for r in self._tx(read)]
+        return [r for r in rows if roles is None or r['role'] in roles]
+
+    def save_resource(self, row):
+        """Insert or replace a resource row (a dict with ``uuid``; missing
+        columns are NULL); returns the row."""
+        row = dict(row)
+        row.setdefault('uuid', str(uuid.uuid4()))
+        row['updated_time'] = now_iso()
+        row.setdefault('created_time', row['updated_time'])
+        if row.get('seq') is None:
+            with self._lock:
+                self._seq += 1
+                row['seq'] = int(time.time() * 1000) * 1000 + self._seq % 1000
+        values = [_dumps(row.get(c)) if c in _JSON_RESOURCE else row.get(c) for c in _RESOURCE_COLS]
+
+        def write(db):
+            db.execute('INSERT OR REPLACE INTO resources (%s) VALUES (%s)'
+                       % (','.join(_RESOURCE_COLS), ','.join('?' * len(_RESOURCE_COLS))), values)
+        self._tx(write)
+        return row
+
+    def set_roles(self, changes):
+        """Change several rows' roles in one transaction: [(uuid, role)]."""
+        def write(db):
+            for row_uuid, role in changes:
+                db.execute('UPDATE resources SET role=? WHERE uuid=?', (role, row_uuid))
+        self._tx(write)
+
+    def delete_resource(self, row_uuid):
+        def write(db):
+            db.execute('DELETE FROM resources WHERE uuid=?', (row_uuid,))
+        self._tx(write)
+
+    # -- events ---------------------------------------------------------------
+    def add_event(self, stack_id, event):
+        """Append an event (Heat's fields); returns it with id and seq."""
+        event = dict(event, stack_id=stack_id)
+        event.setdefault('id', str(uuid.uuid4()))
+        event.setdefault('event_time', now_iso())
+
+        def write(db):
+            seq = db.execute('SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE stack_id=?',
+                             (stack_id,)).fetchone()[0]
+            event['seq'] = seq
+            db.execute('INSERT INTO events (%s) VALUES (%s)' % (','.join(_EVENT_COLS),
+                                                                 ','.join('?' * len(_EVENT_COLS))),
+                       [event.get(c) for c in _EVENT_COLS])
+        self._tx(write, immediate=True)
+        return event
+
+    def events(self, stack_id, after=0):
+        def read(db):
+            return db.execute('SELECT %s FROM events WHERE stack_id=? AND seq>? ORDER BY seq'
+                              % ','.join(_EVENT_COLS), (stack_id, after)).fetchall()
+        return [dict(zip(_EVENT_COLS, r)) for r in self._tx(read)]

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The stack and its resources as Heat's API shows them (``openstack stack
+show`` / ``resource list``), hidden parameter values masked."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ..hot.parameters import MASK
+
+
+def _status(action, status):
+    if not action:
+        return None
+    return '%s_%s' % (action, status) if status else action
+
+
+def stack_view(stack, run, outputs):
+    if stack is None:
+        return None
+    sd = getattr(run, 'sd', None) if run is not None else None
+    view = {
+        'id': stack['id'], 'stack_name': stack['name'],
+        'stack_status': _status(stack.get('action'), stack.get('status')),
+        'stack_status_reason': stack.get('status_reason'),
+        'creation_time': stack.get('created_time'), 'updated_time': stack.get('updated_time'),
+        'tags': stack.get('tags'), 'timeout_mins': stack.get('timeout_mins'),
+        'disable_rollback': bool(stack.get('disable_rollback')),
+        'outputs': outputs if outputs is not None else [],
+    }
+    if sd is not None:
+        view['description'] = sd.template.description
+        view['parameters'] = parameters_view(sd)
+    return view
+
+
+def parameters_view(sd):
+    """Heat's ``parameters`` of a stack: every value as a string, hidden
+    ones masked, the pseudo parameters included."""
+    params = sd.parameters
+    hidden = set(params.hidden_names())
+    out = {}
+    for name in params:
+        if name in hidden:
+            out[name] = MASK
+            continue
+        try:
+            value = params[name]
+        except Exception:  # noqa: B902 - a parameter without a value shows as None
+            value = None
+        if isinstance(value, bool):
+            value = 'true' if value else 'false'
+        elif isinstance(value, list):
+            value = ','.join(str(v) for v in value)
+        out[name] = value if value is None or isinstance(value, str) else str(value) \
+            if not isinstance(value, dict) else value
+    return out
+
+
+def resource_views(run):
+    rows = [r for r in run.rows.values() if r['role'] == 'current']
+    out = []
+    for row in sorted(rows, key=lambda r: r['name']):
+        out.append({'resource_name': row['name'], 'logical_resource_id': row['name'],
+                    'resource_type': row['type'],
+                    'physical_resource_id': row.get('physical_id') or '',
+                    'resource_status': _status(row.get('action'), row.get('status')),
+                    'resource_status_reason': row.get('status_reason'),
+                    'updated_time': row.get('updated_time'),
+                    'required_by': sorted(r['name'] for r in rows
+                                          if row['name'] in (r.get('requires') or ()))})
+    return out

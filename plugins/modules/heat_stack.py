@@ -1,0 +1,268 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: heat_stack
+short_description: Create, update, check, suspend, resume and delete OpenStack Heat stacks without a Heat service
+version_added: 0.1.0
+description:
+  - Runs a Heat Orchestration Template (HOT) the way Heat does, with no Heat service in the cloud. The collection
+    parses the template, builds the dependency graph and creates, updates and deletes every resource through the
+    cloud's own APIs, in parallel.
+  - The stack's record (resources, events, outputs) is kept in a local state store (an SQLite file, see
+    O(store_path)).
+  - Check mode is Heat's C(stack check) plus a plan; diff mode shows what changes per resource.
+options:
+  name:
+    description: The stack's name (Heat's rules: starts with a letter; letters, digits, C(_), C(-), C(.)).
+    type: str
+    required: true
+  state:
+    description:
+      - C(present) creates the stack or updates it to the template (and resumes a suspended stack).
+      - C(absent) deletes the stack and every resource it made (deletion policies honoured).
+      - C(suspended) suspends every resource (servers are suspended) in reverse dependency order.
+    type: str
+    choices: [present, absent, suspended]
+    default: present
+  template:
+    description:
+      - Path to the HOT template. Required with O(state=present) unless O(existing=true).
+    type: path
+  environment:
+    description: Environment files, merged in order (the C(-e) options of C(openstack stack create)).
+    type: list
+    elements: path
+    default: []
+  parameters:
+    description: Parameter values, applied on top of the environment files' C(parameters).
+    type: dict
+    default: {}
+  files:
+    description: Contents of files the template reads with C(get_file), keyed by the name it uses.
+    type: dict
+    default: {}
+  timeout:
+    description: Seconds the whole stack action may take (Heat's C(timeout_mins), in seconds). Past it the
+      stack fails with C(Timed out) and, with O(rollback), rolls back.
+    type: int
+    default: 3600
+  rollback:
+    description:
+      - On a failed create, delete what was made; on a failed update, converge back to the previous
+        template, environment and parameters (Heat's C(--enable-rollback) / C(--rollback enabled)).
+    type: bool
+    default: false
+  existing:
+    description:
+      - Heat's PATCH update (C(openstack stack update --existing)) - reuse the stored template, environment and
+        parameters, merging what is given.
+    type: bool
+    default: false
+  clear_parameters:
+    description: With O(existing), parameters to drop from the stored ones (back to their defaults).
+    type: list
+    elements: str
+    default: []
+  tags:
+    description: The stack's tags.
+    type: list
+    elements: str
+  max_concurrency:
+    description: How many resources may be in progress at once.
+    type: int
+    default: 10
+  converge:
+    description:
+      - Read every recorded resource from the cloud before updating (Heat's C(--converge)); resources found gone or
+        in error are replaced, as after Heat's C(stack check).
+    type: bool
+    default: false
+  store_path:
+    description:
+      - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
+        C(~/.local/state/stackers/stacks.sqlite).
+    type: path
+  store_key:
+    description:
+      - A secret that encrypts the secrets kept in the store. Without it (and without C($STACKERS_STORE_KEY)),
+        hidden parameter values are not stored at all (an O(existing) update needs them again), and generated
+        secrets (random strings, private keys) are encrypted with a key file beside the store (C(<store_path>.key)).
+    type: str
+  lock_timeout:
+    description: Seconds to wait for another run holding the stack's lock; 0 fails at once.
+    type: int
+    default: 0
+author:
+  - stackers.orchestration contributors (!UNKNOWN)
+extends_documentation_fragment:
+  - stackers.orchestration.openstack
+attributes:
+  check_mode:
+    support: full
+    description: Reads the cloud (stack check) and returns RV(plan); nothing is changed or written.
+  diff_mode:
+    support: full
+    description: Returns before/after properties per resource, replacements called out.
+'''
+
+EXAMPLES = r'''
+- name: Create or update a stack
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    template: templates/web.yaml
+    environment:
+      - templates/env/prod.yaml
+    parameters:
+      flavor: m1.small
+  register: web
+
+- name: Show an output
+  ansible.builtin.debug:
+    msg: "{{ web.stack.outputs | selectattr('output_key', '==', 'url') | map(attribute='output_value') | first }}"
+
+- name: What would an update do (stack check and plan)
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    template: templates/web.yaml
+  check_mode: true
+  register: plan
+
+- name: Change one parameter, keep everything else as stored
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    existing: true
+    parameters:
+      flavor: m1.medium
+
+- name: Suspend it
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    state: suspended
+
+- name: Delete it
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    state: absent
+'''
+
+RETURN = r'''
+stack:
+  description:
+    - The stack as Heat's API shows it - C(id), C(stack_name), C(stack_status), C(stack_status_reason),
+      C(creation_time), C(updated_time), C(parameters) (hidden values masked), C(outputs) (a list of
+      C(output_key), C(output_value), C(description)), C(tags), C(timeout_mins), C(disable_rollback).
+    - In check mode C(stack_status) is C(CHECK_COMPLETE) or C(CHECK_FAILED).
+  returned: when the stack exists
+  type: dict
+resources:
+  description: The stack's resources (C(resource_name), C(resource_type), C(physical_resource_id),
+    C(resource_status), C(resource_status_reason), C(updated_time), C(required_by)).
+  returned: always
+  type: list
+  elements: dict
+events:
+  description: This run's events in the order they happened, in Heat's shape (C(id), C(resource_name),
+    C(physical_resource_id), C(resource_action), C(resource_status), C(resource_status_reason), C(event_time)).
+  returned: always
+  type: list
+  elements: dict
+plan:
+  description: In check mode, what a run would do per resource - C(resource_name), C(resource_type), C(action)
+    (one of C(create), C(update), C(replace), C(delete), C(keep)) and the C(reason) where there is one.
+  returned: check mode
+  type: list
+  elements: dict
+check:
+  description: In check mode, Heat's stack check per recorded resource - C(resource_status) C(CHECK_COMPLETE) or
+    C(CHECK_FAILED) with the reason, and C(drift), the properties whose live value differs.
+  returned: check mode
+  type: list
+  elements: dict
+'''
+
+import traceback
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
+    CloudChecker,
+    StackersModule,
+)
+
+try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+except ImportError:
+    runner = None
+    ENGINE_IMPORT_ERROR = traceback.format_exc()
+else:
+    ENGINE_IMPORT_ERROR = None
+
+
+class HeatStack(StackersModule):
+    argument_spec = dict(
+        name=dict(type='str', required=True),
+        state=dict(type='str', default='present', choices=['present', 'absent', 'suspended']),
+        template=dict(type='path'),
+        environment=dict(type='list', elements='path', default=[]),
+        parameters=dict(type='dict', default={}),
+        files=dict(type='dict', default={}),
+        timeout=dict(type='int', default=3600),
+        rollback=dict(type='bool', default=False),
+        existing=dict(type='bool', default=False),
+        clear_parameters=dict(type='list', elements='str', default=[], no_log=False),
+        tags=dict(type='list', elements='str'),
+        max_concurrency=dict(type='int', default=10),
+        converge=dict(type='bool', default=False),
+        store_path=dict(type='path'),
+        store_key=dict(type='str', no_log=True),
+        lock_timeout=dict(type='int', default=0),
+    )
+    module_kwargs = dict(supports_check_mode=True)
+
+    def run(self):
+        if runner is None:
+            self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
+        p = self.params
+        if p['state'] == 'present' and not p['template'] and not p['existing']:
+            self.fail('state=present needs a template (or existing=true)')
+        conn = self.conn
+        project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
+        request = runner.StackRequest(
+            name=p['name'], state=p['state'], template=p['template'],
+            environment=p['environment'], parameters=p['parameters'], files=p['files'],
+            timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
+            clear_parameters=p['clear_parameters'], tags=p['tags'],
+            max_concurrency=p['max_concurrency'], store_path=p['store_path'],
+            store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
+            check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
+            checker=CloudChecker(conn))
+        result = runner.run(request, conn)
+        status = (result.get('stack') or {}).get('stack_status') or ''
+        if self.ansible._diff and result.get('diff') is not None:
+            result['diff'] = {'before': dict((d['resource_name'], d['before']) for d in result['diff']),
+                              'after': dict((d['resource_name'], d['after']) for d in result['diff'])}
+        if result.get('failed_reason') and not self.check_mode:
+            self.fail('Stack %s failed and was rolled back (%s): %s'
+                      % (p['name'], status, result['failed_reason']), **result)
+        if status.endswith('_FAILED') and not self.check_mode:
+            self.fail('Stack %s %s: %s' % (p['name'], status, result['stack'].get('stack_status_reason')),
+                      **result)
+        return result
+
+
+def main():
+    HeatStack()()
+
+
+if __name__ == '__main__':
+    main()
