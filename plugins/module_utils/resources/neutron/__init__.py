@@ -8,4 +8,16 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-PLUGINS = {}
+from .extrarouteset import ExtraRouteSet
+from .floatingip import FloatingIP, FloatingIPAssociation
+from .net import Net, ProviderNet
+from .port import Port
+from .qos import QoSPolicy
+from .router import Router, RouterInterface
+from .security_group import SecurityGroup, SecurityGroupRule
+from .subnet import Subnet
+from .trunk import Trunk
+
+PLUGINS = dict((cls.type_name, cls) for cls in (
+    Net, ProviderNet, Subnet, Router, RouterInterface, ExtraRouteSet, Port, FloatingIP,
+    FloatingIPAssociation, SecurityGroup, SecurityGroupRule, Trunk, QoSPolicy))

@@ -1,0 +1,179 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""OS::Neutron::SecurityGroup and OS::Neutron::SecurityGroupRule (Heat's
+security_group.py and security_group_rule.py).
+
+The group's rules follow Heat exactly: on create, when any wanted rule is an
+egress rule, the egress rules Neutron put in the new group are deleted first,
+then every wanted rule is created in one bulk POST; on update the wanted
+rules (plus Neutron's two default egress rules when none is an egress rule)
+are compared with the live ones by Heat's rule key, stale ones deleted and
+missing ones created in one bulk POST.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from .. import sdk
+from ...errors import ResourceFailure
+from .common import NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body, prepare_update
+
+DEFAULT_EGRESS = ({'direction': 'egress', 'ethertype': 'IPv4'},
+                  {'direction': 'egress', 'ethertype': 'IPv6'})
+_KEYS = ('direction', 'ethertype', 'protocol', 'port_range_min', 'port_range_max',
+         'remote_group_id', 'remote_ip_prefix', 'security_group_id')
+STATEFUL_EXT = 'stateful-security-group'
+
+
+def rule_key(rule):
+    """Heat's _rule_key: the comparable fields, as strings."""
+    return tuple(str(rule.get(k)) if rule.get(k) is not None else None for k in _KEYS)
+
+
+def format_rule(rule, group_id):
+    """Heat's _format_rule: remote_mode resolved (a remote_group_id rule
+    without a group refers to its own group), port ranges as strings, an unset
+    description left out."""
+    rule = dict(rule)
+    rule['security_group_id'] = group_id
+    if 'remote_mode' in rule:
+        mode = rule.pop('remote_mode')
+        if mode == 'remote_group_id':
+            rule['remote_ip_prefix'] = None
+            if not rule.get('remote_group_id'):
+                rule['remote_group_id'] = group_id
+        else:
+            rule['remote_group_id'] = None
+    for key in ('port_range_min', 'port_range_max'):
+        if rule.get(key) is not None:
+            rule[key] = str(rule[key])
+    if rule.get('description') is None:
+        rule.pop('description', None)
+    return rule
+
+
+class SecurityGroup(NeutronPlugin):
+    type_name = 'OS::Neutron::SecurityGroup'
+    entity = 'security_group'
+    collection = 'security_groups'
+    drift_keys = {'name': 'name', 'description': 'description', 'stateful': 'stateful'}
+
+    def create_body(self, ctx):
+        body = prepare_body(self.props(ctx), ctx.physical_name)
+        body.pop('rules', None)
+        if 'stateful' in body and STATEFUL_EXT not in extensions(ctx.conn):
+            if body['stateful'] is False:
+                ctx.fail('Neutron does not support stateless security groups; remove the '
+                         '"stateful" property or set it to true.')
+            body.pop('stateful')
+        return body
+
+    def create(self, ctx):
+        ident = super(SecurityGroup, self).create(ctx)
+        rules = ctx.properties.get('rules') or []
+        if rules:
+            if any(r.get('direction') == 'egress' for r in rules):
+                # the POST answered the group's default rules: no GET needed
+                for rule in (ctx.live or {}).get('security_group_rules') or ():
+                    if rule.get('direction') == 'egress':
+                        sdk.delete_quietly(ctx.conn.network.delete_security_group_rule,
+                                           rule['id'], ignore_missing=False)
+            self._bulk(ctx, [format_rule(r, ident) for r in rules])
+            ctx.live = None   # its rule list is stale now
+        return ident
+
+    def _bulk(self, ctx, rules):
+        net = ctx.conn.network
+        sdk.call(lambda: list(net.create_security_group_rules(rules)), retry_writes=False)
+
+    def update(self, ctx):
+        diff = self.prop_diff(ctx)
+        rules = diff.pop('rules', None)
+        if 'stateful' in diff:
+            self._stateful_update_allowed(ctx, diff['stateful'])
+        if 'tags' in diff:
+            self.set_user_tags(ctx, diff.pop('tags'))
+        if diff:
+            prepare_update(ctx, diff)
+            sdk.call(ctx.conn.network.update_security_group, ctx.physical_id, **diff)
+        if rules is not None:
+            self._update_rules(ctx, rules)
+
+    def _stateful_update_allowed(self, ctx, new):
+        if new == (ctx.old_properties or {}).get('stateful'):
+            return
+        ports = listed(ctx.conn.network.ports, security_group_ids=[ctx.physical_id])
+        if ports:
+            ctx.fail('Updating the "stateful" property while security group "%s" is attached '
+                     'to ports. Detach all ports from the security group and retry. is not '
+                     'supported.' % ctx.physical_id)
+
+    def desired(self, ctx, rules):
+        wanted = list(rules or [])
+        if not any(r.get('direction') == 'egress' for r in wanted):
+            wanted.extend(dict(r) for r in DEFAULT_EGRESS)
+        return [(rule_key(r), r) for r in (format_rule(r, ctx.physical_id) for r in wanted)]
+
+    def _update_rules(self, ctx, rules):
+        desired = self.desired(ctx, rules)
+        desired_keys = set(k for k, _r in desired)
+        live = self.show(ctx) or {}
+        current = [(rule_key(r), r) for r in live.get('security_group_rules') or ()]
+        current_keys = set(k for k, _r in current)
+        for key, rule in current:
+            if key not in desired_keys:
+                sdk.delete_quietly(ctx.conn.network.delete_security_group_rule, rule['id'],
+                                   ignore_missing=False)
+        missing = desired_keys - current_keys
+        if missing:
+            self._bulk(ctx, [r for k, r in desired if k in missing])
+        ctx.live = None
+
+    def delete(self, ctx):
+        # Neutron deletes a group's rules with the group: Heat's rule-by-rule
+        # deletion first would only cost requests.
+        if ctx.physical_id:
+            sdk.delete_quietly(ctx.conn.network.delete_security_group, ctx.physical_id,
+                               ignore_missing=False)
+
+    def drift(self, ctx, live):
+        out = super(SecurityGroup, self).drift(ctx, live)
+        if isinstance(live, dict):
+            want = set(k for k, _r in self.desired(ctx, ctx.properties.get('rules')))
+            have = set(rule_key(r) for r in live.get('security_group_rules') or ())
+            if want != have:
+                out.append('rules')
+        return out
+
+
+class SecurityGroupRule(NeutronPlugin):
+    type_name = 'OS::Neutron::SecurityGroupRule'
+    entity = 'security_group_rule'
+    collection = 'security_group_rules'
+    taggable = False   # Neutron rules carry no tags
+
+    def create_body(self, ctx):
+        body = prepare_body(self.props(ctx))
+        body['security_group_id'] = lookup_id(ctx, 'security_group', body.pop('security_group'))
+        if 'remote_group' in body:
+            body['remote_group_id'] = lookup_id(ctx, 'security_group', body.pop('remote_group'))
+        for key in ('port_range_min', 'port_range_max'):
+            if body.get(key) is not None:
+                body[key] = str(body[key])
+        return body
+
+    def find(self, ctx):
+        """The rule of the group matching ours (a rule is unique per group
+        in Neutron, so the match is this resource's)."""
+        try:
+            body = self.create_body(ctx)
+        except ResourceFailure:   # the group is gone: so is the rule
+            return None
+        key = rule_key(body)
+        for rule in listed(ctx.conn.network.security_group_rules,
+                           security_group_id=body['security_group_id']):
+            if rule_key(as_dict(rule)) == key:
+                return rule.id
+        return None
