@@ -1,0 +1,113 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Helpers shared by the stack engine tests: a store in tmp_path, templates
+written to files, runs of the engine with conn=None (the Heat-type plugins
+need no cloud) and a builder of a StackRun as the runner makes one."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph as _graph
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run_state import StackRun
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
+
+HEADER = 'heat_template_version: 2018-08-31\n'
+
+
+@pytest.fixture(autouse=True)
+def fast_polls(monkeypatch):
+    """Polls every 10 ms instead of every second (plugins inherit it)."""
+    monkeypatch.setattr(ResourcePlugin, 'poll_interval', 0.01)
+
+
+class Stacks(object):
+    """Runs of the engine against one store file in a tmp dir."""
+
+    def __init__(self, tmp_path):
+        self.dir = tmp_path
+        self.store_path = str(tmp_path / 'stacks.sqlite')
+        self._n = 0
+
+    def template(self, text, name=None):
+        self._n += 1
+        path = self.dir / (name or 't%d.yaml' % self._n)
+        path.write_text(text if text.startswith('heat_template_version') else HEADER + text)
+        return str(path)
+
+    def request(self, text=None, name='st', **kw):
+        template = self.template(text) if text is not None else None
+        kw.setdefault('store_path', self.store_path)
+        return runner.StackRequest(name, template=template, **kw)
+
+    def run(self, text=None, name='st', **kw):
+        return runner.run(self.request(text, name=name, **kw), None)
+
+    def store(self):
+        return Store(self.store_path)
+
+    def rows(self, name='st'):
+        store = self.store()
+        try:
+            stack = store.get_stack(name)
+            return {} if stack is None else dict(
+                (r['name'], r) for r in store.resources(stack['id']) if r['role'] == 'current')
+        finally:
+            store.close()
+
+    def stored_events(self, name='st'):
+        store = self.store()
+        try:
+            stack = store.get_stack(name)
+            return [] if stack is None else store.events(stack['id'])
+        finally:
+            store.close()
+
+
+@pytest.fixture
+def stacks(tmp_path):
+    return Stacks(tmp_path)
+
+
+def brief(events):
+    """(name, action, status) of each event."""
+    return [(e['resource_name'], e['resource_action'], e['resource_status']) for e in events]
+
+
+Stacks.brief = staticmethod(brief)
+
+
+@pytest.fixture
+def make_run(tmp_path):
+    """make_run(text, parameters=None, ...) -> (StackRun, graph); see _make_run."""
+    return lambda text, **kw: _make_run(tmp_path, text, **kw)
+
+
+def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=False,
+             store=None):
+    """A StackRun of ``text`` as runner._present builds one, on a fresh
+    (or given) store with a locked stack row; returns (run, graph)."""
+    path = tmp_path / ('%s.yaml' % name)
+    path.write_text(text if text.startswith('heat_template_version') else HEADER + text)
+    inputs = defs.read_inputs(str(path), (), parameters)
+    store = store or Store(str(tmp_path / 'stacks.sqlite'))
+    vault = Vault(fernet_key(key), user_key=True)
+    stack = store.get_stack(name)
+    if stack is None:
+        stack = store.lock(name, 'me', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS',
+                                                   'salt': 'salt'})
+    request = runner.StackRequest(name)
+    sd, graph = runner._load(request, inputs, stack['id'])
+    hidden = defs.hidden_values(sd)
+    run = StackRun(store, vault, None, stack, sd, secret_values=hidden.values(),
+                   check_mode=check_mode)
+    run.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
+    run.publish_record()
+    return run, graph

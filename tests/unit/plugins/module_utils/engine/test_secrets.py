@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import stat
+
+import pytest
+from cryptography.fernet import Fernet
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import secrets as sec
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
+
+
+def test_round_trip_of_json_values():
+    vault = Vault(Fernet.generate_key())
+    for value in ({'a': [1, 2, {'b': None}]}, 'text', 3, [True, 'x']):
+        token = vault.encrypt(value)
+        assert isinstance(token, str) and 'text' not in token
+        assert vault.decrypt(token) == value
+    assert vault.encrypt(None) is None and vault.decrypt(None) is None
+
+
+def test_wrong_key_is_a_store_error():
+    token = Vault(Fernet.generate_key()).encrypt({'pw': 'x'})
+    with pytest.raises(StoreError, match='cannot be decrypted'):
+        Vault(Fernet.generate_key()).decrypt(token)
+    with pytest.raises(StoreError):
+        Vault(sec.fernet_key('one')).decrypt(Vault(sec.fernet_key('two')).encrypt(1))
+
+
+def test_key_file_created_0600_and_reused(tmp_path, monkeypatch):
+    monkeypatch.delenv('STACKERS_STORE_KEY', raising=False)
+    store = str(tmp_path / 'stacks.sqlite')
+    first = Vault.for_store(store)
+    assert first.user_key is False
+    keyfile = store + '.key'
+    assert stat.S_IMODE(os.stat(keyfile).st_mode) == 0o600
+    content = open(keyfile, 'rb').read()
+    token = first.encrypt({'v': 1})
+    second = Vault.for_store(store)
+    assert open(keyfile, 'rb').read() == content        # not regenerated
+    assert second.decrypt(token) == {'v': 1}
+
+
+def test_user_passphrase_and_environment_key(tmp_path, monkeypatch):
+    monkeypatch.delenv('STACKERS_STORE_KEY', raising=False)
+    store = str(tmp_path / 'stacks.sqlite')
+    vault = Vault.for_store(store, 'correct horse')
+    assert vault.user_key is True
+    assert not os.path.exists(store + '.key')              # no key file with a user key
+    token = vault.encrypt('s')
+    assert Vault.for_store(store, 'correct horse').decrypt(token) == 's'
+    monkeypatch.setenv('STACKERS_STORE_KEY', 'correct horse')
+    from_env = Vault.for_store(store)
+    assert from_env.user_key is True and from_env.decrypt(token) == 's'
+    with pytest.raises(StoreError):
+        Vault.for_store(store, 'wrong horse').decrypt(token)
+
+
+def test_fernet_key_used_as_is_and_passphrase_stretched():
+    key = Fernet.generate_key()
+    assert sec.fernet_key(key) == key
+    assert sec.fernet_key(key.decode() + '\n') == key
+    stretched = sec.fernet_key('passphrase')
+    assert stretched != b'passphrase' and len(stretched) == 44
+    assert sec.fernet_key('passphrase') == stretched      # stable between runs
+    assert sec.fernet_key('other') != stretched
+    Fernet(stretched)  # a valid key
+
+
+def test_digest_stable_per_salt():
+    d = sec.digest('secret', 'salt1')
+    assert d.startswith(sec.MASK_PREFIX) and d.endswith('>') and 'secret' not in d
+    assert sec.digest('secret', 'salt1') == d
+    assert sec.digest('secret', 'salt2') != d
+    assert sec.digest('secret2', 'salt1') != d
+
+
+def test_mask_nested_values_and_substrings():
+    secrets = {'hunter2'}
+    value = {'a': 'hunter2', 'b': ['x', 'echo hunter2 > f', {'c': 'hunter2'}],
+             'd': 'plain', 'e': 5, 'f': None, 't': ('hunter2',)}
+    masked = sec.mask(value, secrets, 'salt')
+    assert masked['a'] == sec.digest('hunter2', 'salt')
+    assert masked['b'][0] == 'x'
+    # A secret spliced into a script masks the whole script.
+    assert masked['b'][1] == sec.digest('echo hunter2 > f', 'salt')
+    assert masked['b'][2]['c'] == sec.digest('hunter2', 'salt')
+    assert masked['t'] == [sec.digest('hunter2', 'salt')]
+    assert masked['d'] == 'plain' and masked['e'] == 5 and masked['f'] is None
+    assert 'hunter2' not in repr(masked)
+    assert value['a'] == 'hunter2'                          # input untouched
+    assert sec.mask(value, set(), 'salt') is value
+    assert sec.mask('x', {''}, 's') == 'x'                   # empty secret matches nothing
+
+
+def test_secret_strings():
+    assert sec.secret_strings(['a', 3, None, '', {'k': 1}, [1]]) == {
+        'a', '3', '{"k": 1}', '[1]'}

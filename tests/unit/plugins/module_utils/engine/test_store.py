@@ -1,0 +1,225 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import sqlite3
+import stat
+import time
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import store as st
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackLocked, StoreError
+
+CREATE = {'action': 'CREATE', 'status': 'IN_PROGRESS', 'definition': {'template': 'x'}}
+
+
+@pytest.fixture
+def path(tmp_path):
+    return str(tmp_path / 'sub' / 'stacks.sqlite')
+
+
+@pytest.fixture
+def store(path):
+    s = Store(path)
+    yield s
+    s.close()
+
+
+def test_file_and_directory_modes(path, store):
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+
+
+def test_default_path_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv('STACKERS_STORE', '/x/y.sqlite')
+    assert st.default_store_path() == '/x/y.sqlite'
+    monkeypatch.delenv('STACKERS_STORE')
+    monkeypatch.setenv('XDG_STATE_HOME', str(tmp_path))
+    assert st.default_store_path() == str(tmp_path / 'stackers' / 'stacks.sqlite')
+
+
+def test_newer_schema_refused(path, store):
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='99' WHERE key='schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match='newer'):
+        Store(path)
+
+
+def test_same_schema_reopens_and_keeps_data(path, store):
+    store.lock('s', 'o', 60, create=dict(CREATE))
+    store.close()
+    again = Store(path)
+    try:
+        assert again.get_stack('s')['definition'] == {'template': 'x'}
+    finally:
+        again.close()
+
+
+def test_unopenable_path_is_a_store_error(tmp_path):
+    blocker = tmp_path / 'file'
+    blocker.write_text('')
+    with pytest.raises(StoreError, match='Cannot open'):
+        Store(str(blocker / 'stacks.sqlite'))
+
+
+def test_lock_creates_the_stack_once(store):
+    row = store.lock('s', 'owner1', 60, create=dict(CREATE, id='sid'))
+    assert row['id'] == 'sid' and row['name'] == 's'
+    assert row['lock_owner'] == 'owner1' and row['lock_expiry'] > time.time() + 50
+    assert row['definition'] == {'template': 'x'}           # JSON column decoded
+    with pytest.raises(StackLocked, match='locked by another run'):
+        store.lock('s', 'owner2', 60, create=dict(CREATE))
+    # The loser did not create a second stack nor steal the lock.
+    assert store.get_stack('s')['lock_owner'] == 'owner1'
+    assert store.get_stack('s')['id'] == 'sid'
+
+
+def test_two_stores_on_one_file_race_for_the_lock(path, store):
+    other = Store(path)
+    try:
+        store.lock('s', 'a', 60, create=dict(CREATE))
+        with pytest.raises(StackLocked):
+            other.lock('s', 'b', 60, create=dict(CREATE))
+    finally:
+        other.close()
+
+
+def test_lock_without_create_on_missing_stack(store):
+    assert store.lock('nothing', 'o', 60) is None
+    assert store.get_stack('nothing') is None
+
+
+def test_same_owner_relocks(store):
+    store.lock('s', 'o', 60, create=dict(CREATE))
+    assert store.lock('s', 'o', 60)['lock_owner'] == 'o'
+
+
+def test_expired_lock_taken_over(store):
+    store.lock('s', 'old', -1, create=dict(CREATE))
+    row = store.lock('s', 'new', 60)
+    assert row['lock_owner'] == 'new'
+
+
+def test_dead_owner_lock_taken_over(store):
+    store.lock('s', 'old', 60, create=dict(CREATE))
+    seen = []
+    with pytest.raises(StackLocked):
+        store.lock('s', 'new', 60, alive=lambda owner: seen.append(owner) or True)
+    assert seen == ['old']
+    assert store.lock('s', 'new', 60, alive=lambda owner: False)['lock_owner'] == 'new'
+
+
+def test_refresh_and_unlock_only_by_the_owner(store):
+    sid = store.lock('s', 'o', 1, create=dict(CREATE))['id']
+    first = store.get_stack('s')['lock_expiry']
+    store.refresh_lock(sid, 'intruder', 600)
+    assert store.get_stack('s')['lock_expiry'] == first
+    store.refresh_lock(sid, 'o', 600)
+    assert store.get_stack('s')['lock_expiry'] > first + 500
+    store.unlock(sid, 'intruder')
+    assert store.get_stack('s')['lock_owner'] == 'o'
+    store.unlock(sid, 'o')
+    row = store.get_stack('s')
+    assert row['lock_owner'] is None and row['lock_expiry'] is None
+    assert store.lock('s', 'other', 60)['lock_owner'] == 'other'
+
+
+def test_update_stack_json_and_unknown_fields(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    store.update_stack(sid, outputs=[{'k': 1}], tags=['a'], status='COMPLETE')
+    row = store.stack_by_id(sid)
+    assert row['outputs'] == [{'k': 1}] and row['tags'] == ['a'] and row['status'] == 'COMPLETE'
+    with pytest.raises(StoreError):
+        store.update_stack(sid, bogus=1)
+    with pytest.raises(StoreError):
+        store.update_stack(sid, id='other')
+
+
+def _row(sid, name, **kw):
+    row = {'stack_id': sid, 'name': name, 'role': 'current', 'type': 'OS::Heat::None'}
+    row.update(kw)
+    return row
+
+
+def test_resource_rows_round_trip_json(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    props = {'a': [1, {'b': None}], 'c': 'd', 'n': 1.5, 't': True}
+    saved = store.save_resource(_row(sid, 'r', properties=props, data={'x': 'y'},
+                                     requires=['q'], metadata={'m': [1]}))
+    assert saved['uuid'] and saved['seq'] and saved['created_time']
+    rows = store.resources(sid)
+    assert len(rows) == 1
+    row = rows[0]
+    assert row['properties'] == props and row['data'] == {'x': 'y'}
+    assert row['requires'] == ['q'] and row['metadata'] == {'m': [1]}
+    assert row['attrs'] is None and row['physical_id'] is None
+    # Saving again replaces (same uuid), never duplicates.
+    store.save_resource(dict(row, physical_id='pid'))
+    rows = store.resources(sid)
+    assert len(rows) == 1 and rows[0]['physical_id'] == 'pid'
+    assert rows[0]['seq'] == row['seq']
+
+
+def test_resources_ordered_and_roles(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    a = store.save_resource(_row(sid, 'a'))
+    b = store.save_resource(_row(sid, 'b'))
+    c = store.save_resource(_row(sid, 'c', role='new'))
+    assert [r['name'] for r in store.resources(sid)] == ['a', 'b', 'c']
+    assert [r['name'] for r in store.resources(sid, roles=('new',))] == ['c']
+    store.set_roles([(a['uuid'], 'old'), (c['uuid'], 'current')])
+    roles = dict((r['name'], r['role']) for r in store.resources(sid))
+    assert roles == {'a': 'old', 'b': 'current', 'c': 'current'}
+    store.delete_resource(b['uuid'])
+    assert [r['name'] for r in store.resources(sid)] == ['a', 'c']
+
+
+def test_events_ordered_with_seq(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    other = store.lock('t', 'o', 60, create=dict(CREATE))['id']
+    made = [store.add_event(sid, {'resource_name': 'r%d' % i, 'resource_status': 'X'})
+            for i in range(5)]
+    store.add_event(other, {'resource_name': 'elsewhere'})
+    assert [e['seq'] for e in made] == [1, 2, 3, 4, 5]
+    assert all(e['id'] and e['event_time'] for e in made)
+    events = store.events(sid)
+    assert [e['resource_name'] for e in events] == ['r0', 'r1', 'r2', 'r3', 'r4']
+    assert [e['seq'] for e in store.events(sid, after=3)] == [4, 5]
+    assert [e['seq'] for e in store.events(other)] == [1]
+
+
+def test_delete_stack_removes_everything_of_that_stack_only(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    keep = store.lock('t', 'o', 60, create=dict(CREATE))['id']
+    for stack_id in (sid, keep):
+        store.save_resource(_row(stack_id, 'r'))
+        store.add_event(stack_id, {'resource_name': 'r'})
+    store.delete_stack(sid)
+    assert store.get_stack('s') is None and store.stack_by_id(sid) is None
+    assert store.resources(sid) == [] and store.events(sid) == []
+    assert len(store.resources(keep)) == 1 and len(store.events(keep)) == 1
+    # The name is free again.
+    assert store.lock('s', 'x', 60, create=dict(CREATE))['id'] != sid
+
+
+def test_failed_transaction_rolls_back(store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+
+    def boom(db):
+        db.execute("UPDATE stacks SET status='BROKEN' WHERE id=?", (sid,))
+        raise RuntimeError('x')
+    with pytest.raises(RuntimeError):
+        store._tx(boom)
+    assert store.get_stack('s')['status'] == 'IN_PROGRESS'
+    # and the store is still usable
+    store.update_stack(sid, status='COMPLETE')
+    assert store.get_stack('s')['status'] == 'COMPLETE'
