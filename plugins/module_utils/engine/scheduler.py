@@ -102,7 +102,7 @@ class Scheduler(object):
                         finish(node, Outcome(TIMED_OUT))
                         continue
                     running[pool.submit(_step, gen)] = (node, gen)
-                while ready and not expired and len(active) < self.max_concurrency:
+                while ready and not expired and len(running) < self.max_concurrency:
                     node = ready.pop(0)
                     factory = work.get(node)
                     if factory is None:

@@ -1,0 +1,170 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import threading
+import time
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import (
+    DONE, FAILED, SKIPPED, TIMED_OUT, Scheduler)
+
+
+class Recorder(object):
+    """Work generators that record when they start and end, and how many
+    steps run at once."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.start, self.end = {}, {}
+        self.running = 0
+        self.max_running = 0
+
+    def _enter(self):
+        with self.lock:
+            self.running += 1
+            self.max_running = max(self.max_running, self.running)
+
+    def _leave(self):
+        with self.lock:
+            self.running -= 1
+
+    def node(self, name, waits=(), busy=0.0, fail=False, result=None):
+        def gen():
+            self._enter()
+            self.start[name] = time.monotonic()
+            time.sleep(busy)
+            self._leave()
+            for wait in waits:
+                yield wait
+                self._enter()
+                time.sleep(busy)
+                self._leave()
+            self.end[name] = time.monotonic()
+            if fail:
+                raise RuntimeError('%s broke' % name)
+            return result
+        return gen
+
+
+def test_independent_nodes_overlap():
+    rec = Recorder()
+    deps = {'a': set(), 'b': set(), 'c': set()}
+    work = dict((n, rec.node(n, waits=(0.1, 0.1))) for n in deps)
+    t0 = time.monotonic()
+    out = Scheduler(max_concurrency=3).run(deps, work)
+    elapsed = time.monotonic() - t0
+    assert all(o.status == DONE for o in out.values())
+    assert elapsed < 0.5          # sequential would be 0.6
+    # every one started before any finished
+    assert max(rec.start.values()) < min(rec.end.values())
+
+
+def test_a_node_starts_only_after_its_deps_and_returns_value():
+    rec = Recorder()
+    deps = {'a': set(), 'b': {'a'}, 'c': {'a', 'b'}, 'd': set()}
+    work = dict((n, rec.node(n, waits=(0.02,), result=n.upper())) for n in deps)
+    out = Scheduler(max_concurrency=4).run(deps, work)
+    assert rec.start['b'] >= rec.end['a']
+    assert rec.start['c'] >= rec.end['b']
+    assert out['c'].status == DONE and out['c'].value == 'C'
+    assert rec.start['d'] < rec.end['a']    # not ordered behind a
+
+
+def test_failure_skips_only_descendants():
+    rec = Recorder()
+    deps = {'a': set(), 'b': {'a'}, 'c': {'b'}, 'x': set(), 'y': {'x'}, 'z': {'a', 'x'}}
+    work = dict((n, rec.node(n, waits=(0.01,), fail=(n == 'a'))) for n in deps)
+    out = Scheduler(max_concurrency=2).run(deps, work)
+    assert out['a'].status == FAILED and 'a broke' in str(out['a'].error)
+    assert out['b'].status == SKIPPED and out['b'].blocked_by == ['a']
+    assert out['c'].status == SKIPPED and out['c'].blocked_by == ['b']
+    assert out['z'].status == SKIPPED and out['z'].blocked_by == ['a']
+    assert out['x'].status == DONE and out['y'].status == DONE
+    assert set(rec.start) == {'a', 'x', 'y'}         # descendants never started
+
+
+def test_max_concurrency_respected():
+    rec = Recorder()
+    deps = dict(('n%d' % i, set()) for i in range(12))
+    work = dict((n, rec.node(n, waits=(0.01, 0.01), busy=0.02)) for n in deps)
+    out = Scheduler(max_concurrency=3).run(deps, work)
+    assert all(o.status == DONE for o in out.values())
+    assert rec.max_running <= 3
+    assert rec.max_running >= 2                   # and it did run things in parallel
+
+
+def test_waiting_nodes_hold_no_thread():
+    rec = Recorder()
+    deps = dict(('n%d' % i, set()) for i in range(50))
+    work = dict((n, rec.node(n, waits=(0.05, 0.05, 0.05))) for n in deps)
+    t0 = time.monotonic()
+    out = Scheduler(max_concurrency=2).run(deps, work)
+    elapsed = time.monotonic() - t0
+    assert all(o.status == DONE for o in out.values())
+    # 50 x 0.15 s of waiting on 2 threads: held threads would need >= 3.75 s
+    assert elapsed < 1.5, elapsed
+    assert rec.max_running <= 2
+
+
+def test_deadline_times_out_waiting_and_unstarted_nodes():
+    rec = Recorder()
+    deps = {'slow': set(), 'after': {'slow'}, 'quick': set()}
+    work = {'slow': rec.node('slow', waits=[0.05] * 100),
+            'after': rec.node('after'), 'quick': rec.node('quick')}
+    t0 = time.monotonic()
+    out = Scheduler(max_concurrency=2, deadline=time.monotonic() + 0.3).run(deps, work)
+    assert time.monotonic() - t0 < 1.5
+    assert out['quick'].status == DONE
+    assert out['slow'].status == TIMED_OUT
+    assert out['after'].status == SKIPPED and out['after'].blocked_by == ['slow']
+    assert 'after' not in rec.start
+
+
+def test_past_deadline_nothing_starts():
+    rec = Recorder()
+    deps = {'a': set(), 'b': set()}
+    work = dict((n, rec.node(n)) for n in deps)
+    out = Scheduler(deadline=time.monotonic() - 1).run(deps, work)
+    assert rec.start == {}
+    assert out['a'].status == TIMED_OUT and out['b'].status == TIMED_OUT
+
+
+def test_hub_and_none_generators_complete_at_once():
+    rec = Recorder()
+    deps = {'a': set(), ('hub', 1): {'a'}, 'b': {('hub', 1)}, 'c': {'b'}}
+    work = {'a': rec.node('a'), ('hub', 1): None, 'b': lambda: None, 'c': rec.node('c')}
+    out = Scheduler().run(deps, work)
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['c'] >= rec.end['a']
+
+
+def test_factory_exception_is_the_node_failure():
+    def factory():
+        raise ValueError('cannot build')
+    deps = {'a': set(), 'b': {'a'}, 'c': set()}
+    out = Scheduler().run(deps, {'a': factory, 'b': lambda: iter(()), 'c': lambda: iter(())})
+    assert out['a'].status == FAILED and isinstance(out['a'].error, ValueError)
+    assert out['b'].status == SKIPPED and out['c'].status == DONE
+
+
+def test_base_exception_in_a_step_is_caught_as_failure():
+    def gen():
+        yield 0
+        raise KeyboardInterrupt()
+    out = Scheduler().run({'a': set()}, {'a': gen})
+    assert out['a'].status == FAILED and isinstance(out['a'].error, KeyboardInterrupt)
+
+
+def test_unknown_dependencies_are_ignored_and_heartbeat_called():
+    beats = []
+
+    def gen():
+        yield 0.05
+        yield 0.05
+    out = Scheduler(heartbeat=lambda: beats.append(1), heartbeat_interval=0.02).run(
+        {'a': {'not-a-node'}}, {'a': gen})
+    assert out['a'].status == DONE
+    assert beats
