@@ -8,4 +8,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-PLUGINS = {}
+from .volume import Volume
+from .volume_attachment import VolumeAttachment
+from .volume_type import VolumeType
+
+PLUGINS = dict((cls.type_name, cls) for cls in (Volume, VolumeAttachment, VolumeType))

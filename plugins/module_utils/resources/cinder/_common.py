@@ -1,0 +1,195 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the cinder plugins share: name-or-id look-ups, the raw API view of
+an SDK object, Heat's failure messages, and the attach/detach steps Heat's
+Nova and Cinder client plugins poll (a volume attachment, and a volume that
+must be detached for a read-only change or a restore)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ...errors import CloudConflict, CloudError, CloudNotFound
+from .. import sdk
+
+_UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
+
+
+def is_uuid(value):
+    """A UUID with or without dashes (Keystone ids have none): used as is."""
+    return isinstance(value, str) and bool(_UUID.match(value))
+
+
+def unknown_status(result, status):
+    """Heat's ResourceUnknownStatus message."""
+    return '%s - Unknown status %s due to "Unknown"' % (result, status)
+
+
+def in_error(status, reason='Unknown'):
+    """Heat's ResourceInError message."""
+    return 'Went to status %s due to "%s"' % (status, reason)
+
+
+def not_found(entity, name):
+    """Heat's EntityNotFound message."""
+    return 'The %s (%s) could not be found.' % (entity, name)
+
+
+def raw(obj):
+    """The object as the API shows it (API key names), as Heat's ``show``."""
+    if obj is None:
+        return None
+    # (an SDK resource is also a dict, of its SDK names: ask it first)
+    if hasattr(obj, 'to_dict'):
+        return obj.to_dict(body=True, headers=False, computed=False, original_names=True)
+    return dict(obj)
+
+
+def fault_reason(ctx, resource_id):
+    """Why Cinder failed an object: its newest user message (messages API,
+    3.5 filters by resource) -- what Heat leaves as "Unknown"."""
+    try:
+        resp = sdk.call(ctx.conn.block_storage.get, '/messages',
+                        params={'resource_uuid': resource_id}, microversion='3.5')
+    except CloudError:
+        return 'Unknown'
+    if getattr(resp, 'status_code', None) != 200:
+        return 'Unknown'
+    try:
+        messages = resp.json().get('messages') or []
+    except ValueError:
+        return 'Unknown'
+    messages = [m for m in messages if m.get('resource_uuid') in (None, resource_id)]
+    if not messages:
+        return 'Unknown'
+    newest = max(messages, key=lambda m: m.get('created_at') or '')
+    return newest.get('user_message') or 'Unknown'
+
+
+def find_image_id(ctx, image):
+    if is_uuid(image):
+        return image
+    found = sdk.call(ctx.conn.image.find_image, image, ignore_missing=True)
+    if found is None:
+        ctx.fail(not_found('Image', image))
+    return found.id
+
+
+def _server_ref(server_id):
+    """A Server object for the SDK's delete_volume_attachment, which otherwise
+    spends a GET guessing whether its two ids were given in the right order."""
+    try:
+        from openstack.compute.v2 import server as _server
+    except ImportError:  # pragma: no cover - openstacksdk is a runtime requirement
+        return server_id
+    return _server.Server(id=server_id)
+
+
+# -- attach / detach, one poll at a time ----------------------------------------
+# A step is a JSON-able dict kept in ctx.data; run_step advances it and
+# answers True once it is complete.
+
+def attach_step(server_id, volume_id, device):
+    return {'op': 'attach', 'server': server_id, 'volume': volume_id, 'device': device or None,
+            'state': 'call'}
+
+
+def detach_step(server_id, volume_id, attachment_id):
+    return {'op': 'detach', 'server': server_id, 'volume': volume_id, 'attachment': attachment_id,
+            'state': 'call'}
+
+
+def nova_attach(ctx, server_id, volume_id, device):
+    """POST the attachment; its id (Nova's, the volume's id), or None when
+    Nova answers 409 (busy: Heat tries again on the next poll)."""
+    kwargs = {'device': device} if device else {}
+    try:
+        att = sdk.call(ctx.conn.compute.create_volume_attachment, server_id, volume=volume_id,
+                       retry_writes=False, **kwargs)
+    except CloudConflict:
+        return None
+    except CloudError as err:
+        ctx.fail('Failed to attach volume %s to server %s - %s' % (volume_id, server_id, err))
+    return att.id
+
+
+def nova_detach(ctx, server_id, attachment_id):
+    """DELETE the attachment: True once asked (gone or refused as already
+    detached count as done, as in Heat), False on 409 (try again)."""
+    try:
+        sdk.call(ctx.conn.compute.delete_volume_attachment, _server_ref(server_id), attachment_id,
+                 ignore_missing=False)
+    except CloudConflict:
+        return False
+    except CloudNotFound:
+        return True
+    except CloudError as err:
+        if err.status == 400:
+            return True
+        ctx.fail('Could not detach attachment %s from server %s.' % (attachment_id, server_id))
+    return True
+
+
+def cinder_attach_done(ctx, volume_id):
+    vol = sdk.call(ctx.conn.block_storage.get_volume, volume_id)
+    if vol.status in ('available', 'attaching', 'reserved'):
+        return False
+    if vol.status != 'in-use':
+        ctx.fail(unknown_status('Volume attachment failed', vol.status))
+    return True
+
+
+def cinder_detach_done(ctx, volume_id, server_id):
+    vol = sdk.get_or_none(ctx.conn.block_storage.get_volume, volume_id)
+    if vol is None:
+        return True
+    servers = [a.get('server_id') for a in (vol.attachments or ()) if 'server_id' in a]
+    if server_id and server_id not in servers:
+        return True
+    if vol.status in ('in-use', 'detaching', 'reserved'):
+        return False
+    if vol.status not in ('available', 'deleting'):
+        ctx.fail(unknown_status('Volume detachment failed', vol.status))
+    return True
+
+
+def nova_detach_done(ctx, server_id, attachment_id):
+    """Nova may still list the attachment after Cinder says available; an
+    immediate re-attach needs Nova to agree (Heat checks both)."""
+    att = sdk.get_or_none(ctx.conn.compute.get_volume_attachment, server_id, attachment_id)
+    return att is None
+
+
+def run_step(ctx, step):
+    """Advance one attach/detach step; True when it is complete.  A finished
+    attach records the new attachment id in step['attachment']."""
+    if step['op'] == 'attach':
+        if step['state'] == 'call':
+            att_id = nova_attach(ctx, step['server'], step['volume'], step.get('device'))
+            if att_id is None:
+                return False
+            step['attachment'] = att_id
+            step['state'] = 'cinder'
+            return False
+        return cinder_attach_done(ctx, step['volume'])
+    if step['state'] == 'call':
+        if nova_detach(ctx, step['server'], step['attachment']):
+            step['state'] = 'cinder'
+        return False
+    if step['state'] == 'cinder':
+        if not cinder_detach_done(ctx, step['volume'], step['server']):
+            return False
+        step['state'] = 'nova'
+    return nova_detach_done(ctx, step['server'], step['attachment'])
+
+
+def supports_microversion(proxy, version):
+    """Whether the service accepts ``version`` (discovered once per session)."""
+    try:
+        from openstack import utils as _utils
+    except ImportError:  # pragma: no cover
+        return False
+    return bool(sdk.call(_utils.supports_microversion, proxy, version))
