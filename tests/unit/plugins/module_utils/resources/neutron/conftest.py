@@ -48,8 +48,9 @@ def conn():
 
 
 def _tagged(res, tags):
-    res.tags = tags
-    res._attrs['tags'] = tags
+    if isinstance(res, Obj):
+        res.tags = tags
+        res._attrs['tags'] = tags
     return res
 
 

@@ -1,0 +1,112 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron import common
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.security_group import (
+    STATEFUL_EXT, SecurityGroup, SecurityGroupRule, rule_key)
+
+SG = 'aaaaaaaa-0000-0000-0000-000000000001'
+OTHER = 'aaaaaaaa-0000-0000-0000-000000000002'
+DEFAULT_RULES = [
+    {'id': 'e4', 'direction': 'egress', 'ethertype': 'IPv4', 'security_group_id': SG},
+    {'id': 'e6', 'direction': 'egress', 'ethertype': 'IPv6', 'security_group_id': SG}]
+
+
+def test_create_with_an_egress_rule_drops_the_default_egress_rules(make_ctx, conn, obj):
+    conn.network.create_security_group.return_value = obj(id=SG, tags=[], security_group_rules=DEFAULT_RULES)
+    conn.network.create_security_group_rules.return_value = iter([])
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [
+        {'direction': 'egress', 'protocol': 'udp', 'port_range_min': 53, 'port_range_max': 53},
+        {'remote_mode': 'remote_group_id'}]})
+    assert SecurityGroup().create(ctx) == SG
+    conn.network.create_security_group.assert_called_once_with(name='st-res-abc')
+    assert sorted(c[0][0] for c in conn.network.delete_security_group_rule.call_args_list) == ['e4', 'e6']
+    conn.network.get_security_group.assert_not_called()   # the POST answered the rules
+    (rules,), _ = conn.network.create_security_group_rules.call_args
+    assert rules == [
+        {'direction': 'egress', 'ethertype': 'IPv4', 'protocol': 'udp', 'port_range_min': '53',
+         'port_range_max': '53', 'remote_group_id': None, 'remote_ip_prefix': None, 'security_group_id': SG},
+        {'direction': 'ingress', 'ethertype': 'IPv4', 'protocol': None, 'port_range_min': None,
+         'port_range_max': None, 'remote_group_id': SG, 'remote_ip_prefix': None, 'security_group_id': SG}]
+
+
+def test_create_with_only_ingress_rules_keeps_the_defaults(make_ctx, conn, obj):
+    conn.network.create_security_group.return_value = obj(id=SG, tags=[], security_group_rules=DEFAULT_RULES)
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]})
+    SecurityGroup().create(ctx)
+    conn.network.delete_security_group_rule.assert_not_called()
+    assert len(conn.network.create_security_group_rules.call_args[0][0]) == 1
+
+
+def test_stateful_needs_the_extension(make_ctx, conn, obj):
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'stateful': False})
+    with pytest.raises(ResourceFailure, match='does not support stateless'):
+        SecurityGroup().create(ctx)
+    common._EXTENSIONS.pop(conn, None)   # another cloud: extensions read again
+    conn.network.extensions.return_value = [obj(alias=STATEFUL_EXT)]
+    conn.network.create_security_group.return_value = obj(id=SG, tags=[], security_group_rules=[])
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'stateful': False})
+    SecurityGroup().create(ctx)
+    assert conn.network.create_security_group.call_args[1]['stateful'] is False
+
+
+def test_update_syncs_rules_by_heat_key(make_ctx, conn, obj):
+    ingress_tcp = {'id': 'i1', 'direction': 'ingress', 'ethertype': 'IPv4', 'protocol': 'tcp',
+                   'port_range_min': 22, 'port_range_max': 22, 'security_group_id': SG}
+    conn.network.get_security_group.return_value = obj(id=SG, security_group_rules=[ingress_tcp, DEFAULT_RULES[0]])
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}], 'description': 'd'},
+                   physical_id=SG, old={'rules': [{'protocol': 'tcp', 'port_range_min': 22, 'port_range_max': 22}]})
+    SecurityGroup().update(ctx)
+    conn.network.update_security_group.assert_called_once_with(SG, description='d')
+    conn.network.delete_security_group_rule.assert_called_once_with('i1', ignore_missing=False)
+    created = conn.network.create_security_group_rules.call_args[0][0]
+    # icmp plus the missing IPv6 default egress (no egress rule is wanted)
+    assert sorted((r['direction'], r['ethertype'], r.get('protocol')) for r in created) == [
+        ('egress', 'IPv6', None), ('ingress', 'IPv4', 'icmp')]
+
+
+def test_stateful_change_refused_while_ports_use_the_group(make_ctx, conn, obj):
+    conn.network.ports.return_value = [obj(id='p')]
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'stateful': False}, physical_id=SG, old={'stateful': True})
+    with pytest.raises(ResourceFailure, match='attached to ports'):
+        SecurityGroup().update(ctx)
+    conn.network.ports.assert_called_once_with(security_group_ids=[SG])
+
+
+def test_delete_is_one_request_and_drift_compares_rules(make_ctx, conn):
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'name': 'g'}, physical_id=SG)
+    SecurityGroup().delete(ctx)
+    conn.network.delete_security_group.assert_called_once_with(SG, ignore_missing=False)
+    live = {'name': 'g', 'tags': [], 'security_group_rules': DEFAULT_RULES}
+    assert SecurityGroup().drift(ctx, live) == []
+    assert SecurityGroup().drift(ctx, dict(live, security_group_rules=[])) == ['rules']
+    assert SecurityGroup().attributes(ctx, live) == {'show': live}
+
+
+def test_rule_create_and_find(make_ctx, conn, obj):
+    conn.network.security_groups.return_value = [obj(id=SG)]
+    conn.network.create_security_group_rule.return_value = obj(id='r1')
+    ctx = make_ctx('OS::Neutron::SecurityGroupRule', {
+        'security_group': 'web', 'remote_group': OTHER, 'port_range_min': 80, 'port_range_max': 80})
+    assert SecurityGroupRule().create(ctx) == 'r1'
+    conn.network.create_security_group_rule.assert_called_once_with(
+        security_group_id=SG, remote_group_id=OTHER, direction='ingress', ethertype='IPv4',
+        protocol='tcp', port_range_min='80', port_range_max='80')
+    conn.network.set_tags.assert_not_called()   # rules carry no tags
+    conn.network.security_group_rules.return_value = [
+        obj(id='x', direction='ingress', ethertype='IPv4', protocol='tcp', port_range_min=22,
+            port_range_max=22, security_group_id=SG),
+        obj(id='r1', direction='ingress', ethertype='IPv4', protocol='tcp', port_range_min=80,
+            port_range_max=80, remote_group_id=OTHER, security_group_id=SG)]
+    assert SecurityGroupRule().find(ctx) == 'r1'
+
+
+def test_rule_key_compares_as_strings():
+    assert rule_key({'port_range_min': 22}) == rule_key({'port_range_min': '22'})
