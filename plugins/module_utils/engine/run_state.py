@@ -71,6 +71,9 @@ class StackRun(object):
             plugin = self.plugin(row['type'], row['name'])
             secret_keys = set(plugin.secret_data)
             data = ctx.data or {}
+            # A value holding a hidden parameter (TestResource keeps its
+            # ``value``) is a secret too: encrypted, never in clear.
+            secret_keys.update(k for k, v in data.items() if self.mask(v) != v)
             row['data'] = dict((k, v) for k, v in data.items() if k not in secret_keys)
             hidden = dict((k, v) for k, v in data.items() if k in secret_keys)
             row['secret_data'] = self.vault.encrypt(hidden) if hidden else None

@@ -21,7 +21,8 @@ import time
 import uuid
 
 from .. import resources as registry
-from ..errors import StackLocked, StackNotFound, StackersError, StackTimeout
+from ..errors import ParameterError, StackLocked, StackNotFound, StackersError, StackTimeout
+from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
 from .converge import action_steps, converge_steps, delete_steps
@@ -118,7 +119,11 @@ def _load(request, inputs, stack_id):
 def _present(request, conn, store, vault, stack):
     inputs = _inputs(request, stack, vault)
     stack_id = stack['id'] if stack else str(uuid.uuid4())
-    sd, graph = _load(request, inputs, stack_id)
+    try:
+        sd, graph = _load(request, inputs, stack_id)
+    except ParameterError as exc:
+        _missing_hidden(request, inputs, stack, exc)
+        raise
     hidden = defs.hidden_values(sd)
     if request.check_mode:
         from .check import plan_and_check   # only check mode needs it
@@ -145,6 +150,20 @@ def _present(request, conn, store, vault, stack):
         return result
     finally:
         store.unlock(stack_id, owner)
+
+
+def _missing_hidden(request, inputs, stack, exc):
+    """A PATCH update missing a hidden parameter the store did not keep:
+    say so, rather than Heat's bare "not provided"."""
+    path = getattr(exc, 'path', ())
+    if not (request.existing and stack is not None and len(path) > 1
+            and path[0] == 'parameters'):
+        return
+    declared = (loader.load_text(inputs['template']).data or {}).get('parameters') or {}
+    decl = declared.get(path[1])
+    if isinstance(decl, dict) and str(decl.get('hidden')).lower() == 'true' and \
+            path[1] not in (inputs.get('parameters') or {}):
+        raise defs.missing_hidden([path[1]], [path[1]])
 
 
 def _lock(store, request, owner, create):

@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import hashlib
+
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
@@ -34,11 +36,12 @@ class Stacks(object):
     def __init__(self, tmp_path):
         self.dir = tmp_path
         self.store_path = str(tmp_path / 'stacks.sqlite')
-        self._n = 0
 
     def template(self, text, name=None):
-        self._n += 1
-        path = self.dir / (name or 't%d.yaml' % self._n)
+        # One file per content: the record keeps the template's path, and a
+        # rerun from another path is a change of the record.
+        digest = hashlib.sha1(text.encode('utf-8')).hexdigest()[:12]
+        path = self.dir / (name or 't-%s.yaml' % digest)
         path.write_text(text if text.startswith('heat_template_version') else HEADER + text)
         return str(path)
 
