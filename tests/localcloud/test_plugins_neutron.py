@@ -283,6 +283,16 @@ def _provider_part(d):
         live = pp.show(pctx)
         assert live['shared'] is False and pp.attributes(pctx, live)['show']['tags'] == ['y']
         assert pp.drift(pctx, live) == []
+        # enable_snat and fixed gateway addresses are admin-only in Neutron's policy
+        rp, rctx = d.create('OS::Neutron::Router', 'router', {'external_gateway_info': {
+            'network': 'public', 'enable_snat': False,
+            'external_fixed_ips': [{'subnet': 'public-subnet', 'ip_address': '172.24.4.231'}]}})
+        gw = rp.attributes(rctx, rp.show(rctx))['external_gateway_info']
+        assert gw['enable_snat'] is False
+        assert [f['ip_address'] for f in gw['external_fixed_ips']] == ['172.24.4.231']
+        assert rp.drift(rctx, rp.show(rctx)) == []
+        d.update(rp, rctx, {'external_gateway_info': {'network': 'public', 'enable_snat': True}})
+        assert rp.show(rctx)['external_gateway_info']['enable_snat'] is True
     finally:
         d.cleanup()
 

@@ -61,6 +61,8 @@ class SecurityGroup(NeutronPlugin):
     drift_keys = {'name': 'name', 'description': 'description', 'stateful': 'stateful'}
 
     def create_body(self, ctx):
+        if ctx.properties.get('name') == 'default':
+            ctx.fail('Security groups cannot be assigned the name "default".')
         body = prepare_body(self.props(ctx), ctx.physical_name)
         body.pop('rules', None)
         if 'stateful' in body and STATEFUL_EXT not in extensions(ctx.conn):

@@ -110,3 +110,9 @@ def test_rule_create_and_find(make_ctx, conn, obj):
 
 def test_rule_key_compares_as_strings():
     assert rule_key({'port_range_min': 22}) == rule_key({'port_range_min': '22'})
+
+
+def test_the_name_default_is_refused(make_ctx, conn):
+    with pytest.raises(ResourceFailure, match='cannot be assigned the name "default"'):
+        SecurityGroup().create(make_ctx('OS::Neutron::SecurityGroup', {'name': 'default'}))
+    conn.network.create_security_group.assert_not_called()
