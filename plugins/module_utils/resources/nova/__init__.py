@@ -8,4 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-PLUGINS = {}
+from .flavor import Flavor
+from .keypair import KeyPair
+from .server import Server
+from .server_group import ServerGroup
+
+PLUGINS = dict((cls.type_name, cls) for cls in (Server, KeyPair, ServerGroup, Flavor))
