@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import uuid
+
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import converge
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import DONE, Scheduler
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
+
+TEMPLATE = '''
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: a}}
+  b: {type: OS::Heat::TestResource, properties: {value: {get_resource: a}}}
+  c: {type: OS::Heat::Value, properties: {value: {get_attr: [b, output]}}}
+'''
+
+
+def add_row(run, name, role='current', requires=(), type_name='OS::Heat::TestResource',
+            **kw):
+    row = {'uuid': str(uuid.uuid4()), 'stack_id': run.stack['id'], 'name': name, 'role': role,
+           'type': type_name, 'physical_id': 'pid-%s-%s' % (name, role), 'action': 'CREATE',
+           'status': 'COMPLETE', 'properties': {}, 'requires': list(requires),
+           'physical_name': 'st-%s-x' % name}
+    row.update(kw)
+    return run.save(row)
+
+
+def test_fresh_stack_steps_follow_the_graph(make_run):
+    run, graph = make_run(TEMPLATE)
+    deps, work = converge.converge_steps(run, graph, {})
+    assert deps == {('res', 'a'): set(), ('res', 'b'): {('res', 'a')},
+                    ('res', 'c'): {('res', 'b')}}
+    assert set(work) == set(deps)
+
+
+def test_hub_nodes_have_no_work(make_run):
+    run, graph = make_run(TEMPLATE)
+    hub = ('hub', 'x')
+    graph.add_node(hub, hub=True, definition=None)
+    graph.remove_edge('b', 'a')
+    graph.add_edge('b', hub)
+    graph.add_edge(hub, 'a')
+    deps, work = converge.converge_steps(run, graph, {})
+    assert work[('hub', hub)] is None
+    assert deps[('res', 'b')] == {('hub', hub)}
+    assert deps[('hub', hub)] == {('res', 'a')}
+
+
+def test_cleanup_of_a_replaced_resource_waits_for_its_users(make_run):
+    run, graph = make_run(TEMPLATE)
+    for name, req in (('a', ()), ('b', ('a',)), ('c', ('b',))):
+        add_row(run, name, requires=req)
+    deps, work = converge.converge_steps(run, graph, {})
+    # an old object of a goes after a's step and after b (its user) moved on
+    assert deps[('cleanup', 'a')] >= {('res', 'a'), ('res', 'b'), ('cleanup', 'b')}
+    assert deps[('cleanup', 'c')] == {('res', 'c')}
+    assert not any(key[0] == 'del' for key in deps)
+
+
+def test_rows_no_longer_wanted_deleted_after_their_users(make_run):
+    run, graph = make_run('resources:\n  keep: {type: OS::Heat::Value, properties: {value: 1}}\n')
+    add_row(run, 'keep', type_name='OS::Heat::Value')
+    base = add_row(run, 'base')
+    user = add_row(run, 'user', requires=('base',))
+    stale = add_row(run, 'keep', role='old', type_name='OS::Heat::Value')
+    deps, work = converge.converge_steps(run, graph, {})
+    assert deps[('del', base['uuid'])] == {('del', user['uuid'])}
+    assert deps[('del', user['uuid'])] == set()
+    # a leftover of an interrupted replacement goes after the resource's step
+    assert ('res', 'keep') in deps[('del', stale['uuid'])]
+
+
+def test_delete_steps_users_first_and_run(make_run, monkeypatch):
+    deleted = []
+
+    class Recording(TestResource):
+        def delete(self, ctx):
+            deleted.append(ctx.name)
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', Recording)
+    run, graph = make_run(TEMPLATE)
+    rows = [add_row(run, 'a'), add_row(run, 'b', requires=('a',)),
+            add_row(run, 'c', requires=('b',))]
+    deps, work = converge.delete_steps(run, {})
+    by_name = dict((r['name'], ('del', r['uuid'])) for r in rows)
+    assert deps[by_name['a']] == {by_name['b']}
+    assert deps[by_name['b']] == {by_name['c']}
+    assert deps[by_name['c']] == set()
+    out = Scheduler().run(deps, work)
+    assert all(o.status == DONE for o in out.values())
+    assert deleted == ['c', 'b', 'a']
+    assert run.rows == {} and run.store.resources(run.stack['id']) == []
+
+
+def test_retain_and_adopted_rows_are_not_deleted_in_the_cloud(make_run, monkeypatch):
+    deleted = []
+
+    class Recording(TestResource):
+        def delete(self, ctx):
+            deleted.append(ctx.name)
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', Recording)
+    run, graph = make_run(TEMPLATE)
+    add_row(run, 'a')
+    add_row(run, 'b', data={'adopted': True})
+    add_row(run, 'c')
+    deps, work = converge.delete_steps(run, {'a': 'Retain'})
+    Scheduler().run(deps, work)
+    assert deleted == ['c']
+    assert run.rows == {}
+
+
+def test_action_steps_order(make_run):
+    run, graph = make_run(TEMPLATE)
+    a, b, c = (add_row(run, 'a'), add_row(run, 'b', requires=('a',)),
+               add_row(run, 'c', requires=('b', 'gone')))
+    add_row(run, 'a', role='old')
+    deps, work = converge.action_steps(run, 'RESUME')
+    assert deps == {('act', 'a'): set(), ('act', 'b'): {('act', 'a')},
+                    ('act', 'c'): {('act', 'b')}}
+    deps, work = converge.action_steps(run, 'SUSPEND')
+    assert deps == {('act', 'c'): set(), ('act', 'b'): {('act', 'c')},
+                    ('act', 'a'): {('act', 'b')}}
