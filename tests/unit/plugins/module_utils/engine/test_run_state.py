@@ -1,0 +1,185 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import run_state
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
+
+TEMPLATE = '''
+parameters:
+  pw: {type: string, hidden: true, default: hunter2-secret}
+resources:
+  r: {type: OS::Heat::RandomString, properties: {length: 8}}
+  v: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
+  w: {type: OS::Heat::Value, properties: {value: {get_resource: v}}}
+  s: {type: OS::Heat::Value, properties: {value: {str_replace: {template: "x $y", params: {$y: {get_param: pw}}}}}}
+'''
+
+
+def row_of(run, name, type_name='OS::Heat::RandomString', **kw):
+    row = {'uuid': 'u-' + name, 'stack_id': run.stack['id'], 'name': name, 'role': 'current',
+           'type': type_name, 'action': 'CREATE', 'status': 'COMPLETE', 'physical_id': 'p-' + name,
+           'physical_name': 'st-%s-x' % name, 'properties': {}}
+    row.update(kw)
+    return row
+
+
+def test_save_encrypts_secret_data_and_context_decrypts(make_run):
+    run, _graph = make_run(TEMPLATE)
+    row = row_of(run, 'r')
+    ctx = ResourceContext(physical_id='p-r', data={'value': 'generated!', 'plain': 1})
+    saved = run.save(row, ctx)
+    stored = run.store.resources(run.stack['id'])[0]
+    assert stored['data'] == {'plain': 1}
+    assert stored['secret_data'] and 'generated!' not in stored['secret_data']
+    assert run.vault.decrypt(stored['secret_data']) == {'value': 'generated!'}
+    assert run.rows[saved['uuid']]['physical_id'] == 'p-r'
+    assert run.context(stored).data == {'value': 'generated!', 'plain': 1}
+
+
+def test_plugin_data_holding_a_hidden_value_is_encrypted(make_run):
+    run, _graph = make_run(TEMPLATE)
+    row = row_of(run, 't', type_name='OS::Heat::TestResource')
+    run.save(row, ResourceContext(physical_id='p', data={'value': 'a hunter2-secret b',
+                                                         'n': 2}))
+    stored = run.store.resources(run.stack['id'])[0]
+    assert stored['data'] == {'n': 2}
+    assert 'hunter2' not in repr(stored)
+    assert run.context(stored).data['value'] == 'a hunter2-secret b'
+
+
+def test_check_mode_writes_nothing(make_run):
+    run, _graph = make_run(TEMPLATE, check_mode=True)
+    row = run.save(row_of(run, 'r'))
+    run.set_roles([(row['uuid'], 'old')])
+    run.event(row, 'CREATE', 'IN_PROGRESS')
+    run.forget(row)
+    assert run.store.resources(run.stack['id']) == []
+    assert run.store.events(run.stack['id']) == []
+    assert len(run.events) == 1
+
+
+def test_rows_roles_and_forget(make_run):
+    run, _graph = make_run(TEMPLATE)
+    cur = run.save(row_of(run, 'v', 'OS::Heat::Value'))
+    new = run.save(dict(row_of(run, 'v', 'OS::Heat::Value'), uuid='u-new', role='new'))
+    assert run.current('v')['uuid'] == cur['uuid']
+    assert len(run.rows_of('v')) == 2 and run.rows_of('v', 'new')[0]['uuid'] == 'u-new'
+    run.set_roles([(cur['uuid'], 'old'), (new['uuid'], 'current')])
+    assert run.current('v')['uuid'] == 'u-new'
+    roles = dict((r['uuid'], r['role']) for r in run.store.resources(run.stack['id']))
+    assert roles == {cur['uuid']: 'old', 'u-new': 'current'}
+    run.forget(run.rows[cur['uuid']])
+    assert [r['uuid'] for r in run.store.resources(run.stack['id'])] == ['u-new']
+    assert run.current('nothing') is None
+
+
+def test_plugin_cached_and_unsupported_type_refused(make_run):
+    run, _graph = make_run(TEMPLATE)
+    assert run.plugin('OS::Heat::Value') is run.plugin('OS::Heat::Value')
+    with pytest.raises(UnsupportedResourceType, match='resource "x"'):
+        run.plugin('OS::Heat::SoftwareConfig', 'x')
+
+
+def test_events_are_stored_and_masked(make_run):
+    run, _graph = make_run(TEMPLATE)
+    run.stack_event('CREATE', 'IN_PROGRESS', 'Stack CREATE started')
+    run.event(row_of(run, 'v', 'OS::Heat::Value'), 'CREATE', 'FAILED',
+              'bad value hunter2-secret here')
+    stored = run.store.events(run.stack['id'])
+    assert [e['seq'] for e in stored] == [1, 2]
+    assert stored[0]['resource_type'] == 'OS::Heat::Stack'
+    assert stored[0]['physical_resource_id'] == run.stack['id']
+    assert stored[1]['resource_status_reason'] == 'bad value ***** here'
+    assert stored[1]['physical_resource_id'] == 'p-v'
+    assert 'hunter2' not in repr(run.events)
+    assert 'stack_id' not in run.events[0] and 'seq' not in run.events[0]
+
+
+def test_mask_uses_the_stack_salt(make_run):
+    run, _graph = make_run(TEMPLATE)
+    masked = run.mask({'a': ['hunter2-secret']})
+    assert masked['a'][0].startswith('<hidden:')
+    assert run.mask('plain') == 'plain'
+
+
+def test_resolve_properties_and_the_seam(make_run):
+    run, _graph = make_run(TEMPLATE)
+    props, unknown = run.resolve_properties('v', unknown_names={'r'})
+    assert unknown == {'value'} and props['value'] is None
+    # RandomString keeps its value as secret data: attributes come from it live
+    r = run.save(row_of(run, 'r', reference_id='the-value'),
+                 ResourceContext(physical_id='p-r', data={'value': 'the-value'}))
+    run.publish(r)
+    props, unknown = run.resolve_properties('v')
+    assert unknown == set() and props['value'] == 'the-value'
+    v = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='ref-v'))
+    run.publish(v)
+    assert run.resolve_properties('w')[0]['value'] == 'ref-v'
+    # an attribute reference is unknown when the resource is being updated
+    assert run.resolve_properties('v', unknown_attrs={'r'})[1] == {'value'}
+    assert run.resolve_properties('w', unknown_attrs={'v'})[1] == set()
+    assert run.resolve_properties('s')[0]['value'] == 'x hunter2-secret'
+
+
+def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
+    calls = []
+
+    class Counting(Value):
+        def show(self, ctx):
+            calls.append(ctx.name)
+            return {'value': 'live'}
+
+        def attributes(self, ctx, live):
+            return {'value': live['value']}
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Counting)
+    run, _graph = make_run(TEMPLATE)
+    cached = run.save(row_of(run, 'v', 'OS::Heat::Value', attrs={'value': 'cached'}))
+    assert run.attributes(cached) == {'value': 'cached'} and calls == []
+    live = run.save(row_of(run, 'w', 'OS::Heat::Value'))
+    assert run.attributes(live) == {'value': 'live'}
+    assert run.attributes(live) == {'value': 'live'}
+    assert calls == ['w']
+    run.publish(live)
+    attrs = run.sd.resource_data['w']['attrs']
+    assert attrs['value'] == 'live'
+    assert attrs['show'] is None                 # a known attribute not given: None
+    with pytest.raises(KeyError):
+        attrs['no_such_attribute']
+    assert list(attrs) == ['value'] and len(attrs) == 1
+
+
+def test_cacheable_attributes(make_run):
+    run, _graph = make_run(TEMPLATE)
+    plugin = run.plugin('OS::Heat::Value')
+    ctx = ResourceContext(properties={'value': 'hunter2-secret'})
+    assert run.cacheable_attributes(plugin, ctx) is None          # no live object
+    ctx.live = {}
+    assert run.cacheable_attributes(plugin, ctx)['value'].startswith('<hidden:')
+    secret_plugin = run.plugin('OS::Heat::RandomString')
+    assert run.cacheable_attributes(secret_plugin, ctx) is None   # never cached
+
+
+def test_publish_record_only_complete_current_desired_rows(make_run):
+    run, _graph = make_run(TEMPLATE)
+    run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv'))
+    run.save(row_of(run, 'w', 'OS::Heat::Value', status='FAILED', reference_id='rw'))
+    run.save(row_of(run, 'gone', 'OS::Heat::Value', reference_id='rg'))
+    run.save(dict(row_of(run, 's', 'OS::Heat::Value', reference_id='rs'), role='old'))
+    run.publish_record()
+    assert sorted(run.sd.resource_data) == ['v']
+
+
+def test_attribute_references(make_run):
+    run, _graph = make_run(TEMPLATE)
+    defs = run.sd.resources
+    assert run_state.attribute_references(defs['v'].properties) == {'r'}
+    assert run_state.attribute_references(defs['w'].properties) == set()
