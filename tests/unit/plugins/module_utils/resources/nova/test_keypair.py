@@ -1,0 +1,46 @@
+# -*- coding: utf-8 -*-
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova.keypair import KeyPair
+
+import pytest
+from openstack import exceptions as sdk_exc
+
+from .conftest import Obj, make_ctx
+
+
+def test_generate_keeps_private_key_in_secret_data(conn):
+    conn.compute.create_keypair.return_value = Obj(name='k', public_key='ssh-rsa AAA', private_key='PRIV')
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k', 'save_private_key': True})
+    assert KeyPair().create(ctx) == 'k'
+    conn.compute.create_keypair.assert_called_once_with(name='k')
+    assert ctx.data['private_key'] == 'PRIV'
+    assert 'private_key' in KeyPair.secret_data and KeyPair.replace_deletes_first
+    attrs = KeyPair().attributes(ctx, ctx.live)
+    assert attrs['private_key'] == 'PRIV' and attrs['public_key'] == 'ssh-rsa AAA'
+    assert 'private_key' not in attrs['show']
+
+
+def test_import_with_type_and_user_and_no_saved_key(conn):
+    conn.compute.create_keypair.return_value = Obj(name='k', public_key='ssh-ed25519 X')
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k', 'public_key': 'ssh-ed25519 X',
+                                                'type': 'ssh', 'user': 'u1'})
+    KeyPair().create(ctx)
+    conn.compute.create_keypair.assert_called_once_with(name='k', public_key='ssh-ed25519 X',
+                                                        type='ssh', user_id='u1')
+    assert KeyPair().attributes(ctx, None)['private_key'] == ''
+
+
+def test_delete_find_check(conn):
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k'}, physical_id='k')
+    conn.compute.delete_keypair.side_effect = sdk_exc.NotFoundException('gone')
+    KeyPair().delete(ctx)   # gone is success
+    conn.compute.get_keypair.return_value = Obj(name='k')
+    assert KeyPair().find(ctx) == 'k'
+    conn.compute.get_keypair.side_effect = sdk_exc.NotFoundException('gone')
+    assert KeyPair().find(ctx) is None
+    with pytest.raises(ResourceFailure, match='could not be found'):
+        KeyPair().check(ctx)

@@ -1,0 +1,153 @@
+# -*- coding: utf-8 -*-
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import base64
+
+import pytest
+from openstack import exceptions as sdk_exc
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova.server import Server
+
+from .conftest import IMG, NET, SRV, Obj, make_ctx
+
+T = 'OS::Nova::Server'
+
+
+def _props(**kw):
+    props = {'image': IMG, 'flavor': 'm1.tiny', 'networks': [{'network': NET}]}
+    props.update(kw)
+    return props
+
+
+def test_create_body(conn):
+    conn.compute.flavors.return_value = [Obj(id='1', name='m1.tiny')]
+    conn.compute.create_server.return_value = Obj(id=SRV)
+    ctx = make_ctx(conn, T, _props(metadata={'a': 1}, user_data='#!/bin/sh', user_data_format='RAW',
+                                   key_name='k', security_groups=['default'], tags=['t'],
+                                   admin_pass='pw', scheduler_hints={'group': 'g'}))
+    assert Server().create(ctx) == SRV
+    kw = conn.compute.create_server.call_args[1]
+    assert kw['name'] == 'st-res-abc' and kw['flavor_id'] == '1' and kw['image_id'] == IMG
+    assert kw['metadata'] == {'a': '1', 'stackers-stack-id': 'sid', 'stackers-resource': 'res'}
+    assert base64.b64decode(kw['user_data']) == b'#!/bin/sh'
+    assert kw['networks'] == [{'uuid': NET}]
+    assert kw['security_groups'] == [{'name': 'default'}]
+    assert kw['tags'] == ['t'] and kw['key_name'] == 'k' and kw['admin_password'] == 'pw'
+    assert kw['scheduler_hints'] == {'group': 'g'}
+    # image by UUID, network by UUID: the flavor list is the only read
+    conn.image.images.assert_not_called()
+    conn.network.networks.assert_not_called()
+
+
+def test_create_missing_image_or_no_networks(conn):
+    conn.image.images.return_value = []
+    conn.compute.flavors.return_value = [Obj(id='1', name='m1.tiny')]
+    with pytest.raises(ResourceFailure, match=r'The Image \(nope\) could not be found'):
+        Server().create(make_ctx(conn, T, _props(image='nope')))
+    with pytest.raises(ResourceFailure, match='nics are required'):
+        Server().create(make_ctx(conn, T, _props(networks=[])))
+    conn.compute.create_server.assert_not_called()
+
+
+def test_check_create_complete(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(id=SRV, status='BUILD')
+    assert Server().check_create_complete(ctx) is False
+    conn.compute.get_server.return_value = Obj(id=SRV, status='ACTIVE')
+    assert Server().check_create_complete(ctx) is True
+    assert ctx.live['id'] == SRV
+    conn.compute.get_server.return_value = Obj(id=SRV, status='ERROR',
+                                               fault={'message': 'No valid host', 'code': 500})
+    with pytest.raises(ResourceFailure) as exc:
+        Server().check_create_complete(ctx)
+    assert str(exc.value).startswith('Went to status ERROR due to "Message: No valid host, Code: 500"')
+
+
+def test_delete_polls_until_gone_then_deletes_internal_ports(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV, data={'internal_ports': ['p1']})
+    Server().delete(ctx)
+    conn.compute.delete_server.assert_called_once_with(SRV, ignore_missing=False)
+    conn.compute.get_server.return_value = Obj(id=SRV, status='ACTIVE', task_state='deleting')
+    assert Server().check_delete_complete(ctx) is False
+    conn.network.delete_port.assert_not_called()
+    conn.compute.get_server.side_effect = sdk_exc.NotFoundException('gone')
+    assert Server().check_delete_complete(ctx) is True
+    conn.network.delete_port.assert_called_once_with('p1', ignore_missing=False)
+    assert 'internal_ports' not in ctx.data
+
+
+def test_delete_error_fails_with_fault(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='ERROR', task_state=None,
+                                               fault={'code': 500, 'message': 'boom'})
+    with pytest.raises(ResourceFailure, match=r'Server s delete failed: \(500\) boom'):
+        Server().check_delete_complete(ctx)
+
+
+def test_delete_already_gone(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.delete_server.side_effect = sdk_exc.NotFoundException('gone')
+    Server().delete(ctx)
+    assert Server().check_delete_complete(ctx) is True
+    conn.compute.get_server.assert_not_called()
+
+
+def test_suspend_resume(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='ACTIVE')
+    Server().suspend(ctx)
+    conn.compute.suspend_server.assert_called_once_with(SRV)
+    assert Server().check_suspend_complete(ctx) is False
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='SUSPENDED')
+    assert Server().check_suspend_complete(ctx) is True
+    Server().suspend(ctx)   # already suspended: no second call
+    assert conn.compute.suspend_server.call_count == 1
+    Server().resume(ctx)
+    conn.compute.resume_server.assert_called_once_with(SRV)
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='SHELVED')
+    with pytest.raises(ResourceFailure, match='Suspend of server s failed'):
+        Server().check_suspend_complete(ctx)
+
+
+def test_needs_replace_rules(conn):
+    ctx = make_ctx(conn, T, _props(image_update_policy='REPLACE'), changed={'image'})
+    ctx.old_properties = ctx.properties
+    assert Server().needs_replace(ctx) is True
+    ctx = make_ctx(conn, T, _props(), changed={'image', 'flavor'})
+    ctx.old_properties = ctx.properties
+    assert Server().needs_replace(ctx) is False
+    ctx = make_ctx(conn, T, _props(user_data='x'), changed={'user_data'})
+    ctx.old_properties = ctx.properties
+    assert Server().needs_replace(ctx) is True   # default policy REPLACE
+
+
+def test_needs_replace_failed_checks_the_status(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(status='ACTIVE')
+    assert Server().needs_replace_failed(ctx) is False
+    conn.compute.get_server.return_value = Obj(status='ERROR')
+    assert Server().needs_replace_failed(ctx) is True
+    assert Server().needs_replace_failed(make_ctx(conn, T, _props())) is True
+
+
+def test_find_by_name_and_marks(conn):
+    ctx = make_ctx(conn, T, _props())
+    mine = Obj(id='s1', name='st-res-abc', metadata={'stackers-stack-id': 'sid', 'stackers-resource': 'res'})
+    other = Obj(id='s2', name='st-res-abc', metadata={})
+    conn.compute.servers.return_value = [mine, other]
+    assert Server().find(ctx) == 's1'
+
+
+def test_check_and_drift(conn):
+    ctx = make_ctx(conn, T, _props(name='n', metadata={'a': 'b'}, tags=['x']), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(status='SHUTOFF')
+    with pytest.raises(ResourceFailure, match="'status': expected 'ACTIVE', got 'SHUTOFF'"):
+        Server().check(ctx)
+    live = {'name': 'n', 'metadata': {'a': 'b', 'stackers-stack-id': 'sid'}, 'tags': ['x'],
+            'flavor': {'original_name': 'm1.tiny'}, 'image': {'id': IMG}}
+    assert Server().drift(ctx, live) == []
+    live.update(name='m', metadata={'a': 'c'}, flavor={'original_name': 'm1.small'})
+    assert Server().drift(ctx, live) == ['name', 'metadata', 'flavor']
