@@ -92,7 +92,9 @@ def _cleanup(run, name, deletion_policies):
 def _policy(row, deletion_policies):
     if (row.get('data') or {}).get('adopted'):
         return 'adopted'
-    return deletion_policies.get(row['name'])
+    if row['name'] in deletion_policies:
+        return deletion_policies[row['name']]
+    return (row.get('data') or {}).get('deletion_policy')
 
 
 def _closed(deps):

@@ -68,6 +68,9 @@ def apply_resource(run, name):
                       restricted=restricted, external_id=external_id or None, conn=run.conn)
     run.decisions[name] = decision
     if decision.action == KEEP:
+        facts = _delete_facts(run, name, row.get('data'))
+        if facts != (row.get('data') or {}):
+            row = run.save(dict(row, data=facts))
         run.publish(row)
         return decision
     hook = 'pre-create' if decision.action == CREATE else 'pre-update'
@@ -136,7 +139,24 @@ def _poll(run, row, ctx, check, plugin):
         yield plugin.poll_interval
 
 
+def _delete_facts(run, name, data):
+    """``data`` with what deleting the object later needs when the template
+    no longer says it (stack delete, a removed resource): its deletion_policy
+    and whether it was adopted (external_id), read by converge._policy."""
+    data = dict(data or {})
+    defn = run.sd.resources.get(name) if run.sd is not None else None
+    if defn is None:
+        return data
+    data.pop('deletion_policy', None)
+    if defn.deletion_policy:
+        data['deletion_policy'] = defn.deletion_policy
+    if defn.external_id is not None:
+        data['adopted'] = True
+    return data
+
+
 def _complete(run, row, ctx, plugin, action):
+    ctx.data = _delete_facts(run, row['name'], ctx.data)
     row = dict(row, action=action, status='COMPLETE', status_reason='state changed',
                reference_id=plugin.reference_id(ctx),
                attrs=run.cacheable_attributes(plugin, ctx))

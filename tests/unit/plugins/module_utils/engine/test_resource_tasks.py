@@ -1,0 +1,230 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks as rt
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
+
+TR = 'OS::Heat::TestResource'
+
+
+def drive(gen):
+    """Run a task generator to its end; returns (value, number of polls)."""
+    polls = 0
+    try:
+        while True:
+            next(gen)
+            polls += 1
+    except StopIteration as stop:
+        return stop.value, polls
+
+
+def test_failure_reason_kinds():
+    assert rt.failure_reason(CloudNotFound('no server'), 'r') == 'NotFound: resources.r: no server'
+    assert rt.failure_reason(CloudConflict('in use'), 'r') == 'Conflict: resources.r: in use'
+    assert rt.failure_reason(CloudError('bad', status=400), 'r') == \
+        'BadRequest: resources.r: bad'
+    assert rt.failure_reason(CloudError('boom', status=500), 'r') == 'Error: resources.r: boom'
+    assert rt.failure_reason(ResourceFailure('went ERROR'), 'r') == \
+        'ResourceInError: resources.r: went ERROR'
+    assert rt.failure_reason(StoreError('x'), 'r') == 'StoreError: resources.r: x'
+    assert rt.failure_reason(ZeroDivisionError('oops'), 'r') == 'InternalError: resources.r: oops'
+
+
+class Watching(TestResource):
+    """Checks what is on disk at each step of a create."""
+    seen = []
+    run = None
+
+    def create(self, ctx):
+        row = self.run.store.resources(self.run.stack['id'])[0]
+        Watching.seen.append(('create', row['physical_name'], row['physical_id'], row['status']))
+        assert row['physical_name'] == ctx.physical_name
+        ctx.data['step'] = 0
+        return 'pid-1'
+
+    def check_create_complete(self, ctx):
+        row = self.run.store.resources(self.run.stack['id'])[0]
+        Watching.seen.append(('check', row['physical_id'], (row['data'] or {}).get('step')))
+        ctx.data['step'] += 1
+        return ctx.data['step'] > 2
+
+
+def test_create_commits_name_before_call_and_id_at_once(make_run, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Watching)
+    monkeypatch.setattr(Watching, 'seen', [])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    Watching.run = run
+    row, polls = drive(rt.apply_resource(run, 'a'))
+    assert polls == 2
+    first = Watching.seen[0]
+    assert first[0] == 'create' and first[1].startswith('st-a-')
+    assert first[2] is None and first[3] == 'IN_PROGRESS'
+    # the id is on disk at the first poll; the data changed by a poll is saved
+    assert Watching.seen[1:] == [('check', 'pid-1', 0), ('check', 'pid-1', 1),
+                                 ('check', 'pid-1', 2)]
+    assert row['status'] == 'COMPLETE' and row['reference_id'] == 'pid-1'
+    assert run.sd.resource_data['a']['reference_id'] == 'pid-1'
+    assert [(e['resource_action'], e['resource_status']) for e in run.events] == [
+        ('CREATE', 'IN_PROGRESS'), ('CREATE', 'COMPLETE')]
+    assert run.decisions['a'].action == 'create'
+
+
+def test_create_failure_recorded_and_raised(make_run):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource, properties: '
+                           '{fail: true}}\n')
+    with pytest.raises(ResourceFailure, match='Test Resource failed a') as err:
+        drive(rt.apply_resource(run, 'a'))
+    assert err.value.resource == 'a'
+    row = run.store.resources(run.stack['id'])[0]
+    assert (row['action'], row['status']) == ('CREATE', 'FAILED')
+    assert row['status_reason'] == 'ResourceInError: resources.a: Test Resource failed a'
+    assert run.events[-1]['resource_status'] == 'FAILED'
+    assert run.events[-1]['resource_status_reason'] == row['status_reason']
+
+
+def test_keep_publishes_the_row(make_run):
+    text = 'resources:\n  a: {type: OS::Heat::Value, properties: {value: 1}}\n'
+    run, _graph = make_run(text)
+    drive(rt.apply_resource(run, 'a'))
+    run2, _graph = make_run(text, store=run.store)
+    run2.sd.resource_data.clear()
+    decision, polls = drive(rt.apply_resource(run2, 'a'))
+    assert decision.action == 'keep' and polls == 0
+    assert run2.sd.resource_data['a']['reference_id'].startswith('st-a-')
+    assert run2.events == []
+
+
+def test_external_id_adopts_or_fails(make_run, monkeypatch):
+    class Ext(TestResource):
+        def show(self, ctx):
+            return {} if ctx.physical_id == 'exists' else None
+    monkeypatch.setitem(resources.PLUGINS, TR, Ext)
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource, '
+                           'external_id: exists}\n  b: {type: OS::Heat::TestResource, '
+                           'external_id: missing}\n')
+    row, _polls = drive(rt.apply_resource(run, 'a'))
+    assert row['physical_id'] == 'exists' and row['status'] == 'COMPLETE'
+    with pytest.raises(ResourceFailure, match='external resource missing does not exist'):
+        drive(rt.apply_resource(run, 'b'))
+
+
+def test_hooks_pause_the_resource(stacks):
+    env = stacks.dir / 'env.yaml'
+    env.write_text('resource_registry:\n  resources:\n    a:\n      hooks: pre-create\n')
+    text = ('resources:\n  a: {type: OS::Heat::TestResource}\n'
+            '  b: {type: OS::Heat::TestResource, properties: {value: {get_resource: a}}}\n'
+            '  c: {type: OS::Heat::TestResource}\n')
+    result = stacks.run(text, environment=[str(env)])
+    assert result['stack']['stack_status'] == 'CREATE_IN_PROGRESS'
+    assert result['stack']['stack_status_reason'] == 'Paused at hooks of: a'
+    paused = [e for e in result['events'] if e['resource_name'] == 'a']
+    assert [(e['resource_action'], e['resource_status'], e['resource_status_reason'])
+            for e in paused] == [('CREATE', 'IN_PROGRESS',
+                                  'Paused until Hook pre-create is cleared')]
+    assert sorted(stacks.rows()) == ['c']
+
+
+class Recording(TestResource):
+    deleted = []
+    found = []
+
+    def delete(self, ctx):
+        Recording.deleted.append((ctx.name, ctx.physical_id))
+
+    def find(self, ctx):
+        Recording.found.append(ctx.physical_name)
+        return 'found-id'
+
+
+def test_delete_row_finds_an_uncommitted_create(make_run, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Recording)
+    monkeypatch.setattr(Recording, 'deleted', [])
+    monkeypatch.setattr(Recording, 'found', [])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    row = run.save({'uuid': 'u', 'stack_id': run.stack['id'], 'name': 'a', 'role': 'current',
+                    'type': TR, 'physical_name': 'st-a-xyz', 'action': 'CREATE',
+                    'status': 'IN_PROGRESS'})
+    drive(rt.delete_row(run, row))
+    assert Recording.found == ['st-a-xyz'] and Recording.deleted == [('a', 'found-id')]
+    assert run.rows == {} and run.store.resources(run.stack['id']) == []
+    assert [(e['resource_action'], e['resource_status']) for e in run.events] == [
+        ('DELETE', 'IN_PROGRESS'), ('DELETE', 'COMPLETE')]
+    assert run.events[-1]['physical_resource_id'] == 'found-id'
+
+
+def test_delete_failure_keeps_the_row(make_run, monkeypatch):
+    class Stuck(TestResource):
+        def delete(self, ctx):
+            raise CloudConflict('volume in use')
+    monkeypatch.setitem(resources.PLUGINS, TR, Stuck)
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    row = run.save({'uuid': 'u', 'stack_id': run.stack['id'], 'name': 'a', 'role': 'current',
+                    'type': TR, 'physical_id': 'p', 'action': 'CREATE', 'status': 'COMPLETE'})
+    with pytest.raises(CloudConflict):
+        drive(rt.delete_row(run, row))
+    stored = run.store.resources(run.stack['id'])
+    assert len(stored) == 1 and (stored[0]['action'], stored[0]['status']) == ('DELETE', 'FAILED')
+    assert stored[0]['status_reason'] == 'Conflict: resources.a: volume in use'
+
+
+def test_action_row_suspends_and_records_failures(make_run, monkeypatch):
+    class Half(TestResource):
+        def suspend(self, ctx):
+            if ctx.name == 'bad':
+                raise StackersError('cannot pause')
+    monkeypatch.setitem(resources.PLUGINS, TR, Half)
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    base = {'stack_id': run.stack['id'], 'role': 'current', 'type': TR, 'physical_id': 'p',
+            'action': 'CREATE', 'status': 'COMPLETE'}
+    good = run.save(dict(base, uuid='u1', name='a'))
+    bad = run.save(dict(base, uuid='u2', name='bad'))
+    drive(rt.action_row(run, good, 'SUSPEND', 'suspend', 'check_suspend_complete'))
+    with pytest.raises(StackersError):
+        drive(rt.action_row(run, bad, 'SUSPEND', 'suspend', 'check_suspend_complete'))
+    rows = dict((r['name'], r) for r in run.store.resources(run.stack['id']))
+    assert (rows['a']['action'], rows['a']['status']) == ('SUSPEND', 'COMPLETE')
+    assert (rows['bad']['action'], rows['bad']['status']) == ('SUSPEND', 'FAILED')
+    assert rows['bad']['status_reason'] == 'StackersError: resources.bad: cannot pause'
+
+
+def test_retain_policy_and_external_resources_survive_stack_delete(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Recording)
+    monkeypatch.setattr(Recording, 'deleted', [])
+    text = ('resources:\n'
+            '  kept: {type: OS::Heat::TestResource, deletion_policy: Retain}\n'
+            '  ext: {type: OS::Heat::TestResource, external_id: outside}\n'
+            '  gone: {type: OS::Heat::TestResource}\n')
+    stacks.run(text)
+    result = stacks.run(name='st', state='absent')
+    assert result['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert [name for name, _pid in Recording.deleted] == ['gone']
+
+
+def test_retain_policy_applies_when_the_resource_is_removed(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Recording)
+    monkeypatch.setattr(Recording, 'deleted', [])
+    stacks.run('resources:\n  kept: {type: OS::Heat::TestResource, deletion_policy: Retain}\n'
+               '  other: {type: OS::Heat::TestResource}\n')
+    stacks.run('resources:\n  other: {type: OS::Heat::TestResource}\n')
+    assert Recording.deleted == []
+    assert sorted(stacks.rows()) == ['other']
+
+
+def test_retain_added_to_a_kept_resource_is_remembered(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Recording)
+    monkeypatch.setattr(Recording, 'deleted', [])
+    stacks.run('resources:\n  kept: {type: OS::Heat::TestResource}\n')
+    result = stacks.run('resources:\n  kept: {type: OS::Heat::TestResource, '
+                        'deletion_policy: Retain}\n')
+    assert [e for e in result['events'] if e['resource_name'] == 'kept'] == []
+    stacks.run(name='st', state='absent')
+    assert Recording.deleted == []
