@@ -174,6 +174,10 @@ class Port(NeutronPlugin):
         if not isinstance(live, dict):
             return out
         props = self.props(ctx)
+        # Heat's default '' leaves the owner to whoever binds the port (Nova
+        # sets both when a server takes it): only a value the template set
+        # is compared.
+        out = [p for p in out if not (p in ('device_id', 'device_owner') and not props.get(p))]
         have = [(f.get('subnet_id'), f.get('ip_address')) for f in live.get('fixed_ips') or ()]
         if props.get('no_fixed_ips'):
             if have:

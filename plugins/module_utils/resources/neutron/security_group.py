@@ -143,8 +143,15 @@ class SecurityGroup(NeutronPlugin):
     def drift(self, ctx, live):
         out = super(SecurityGroup, self).drift(ctx, live)
         if isinstance(live, dict):
-            want = set(k for k, _r in self.desired(ctx, ctx.properties.get('rules')))
+            rules = ctx.properties.get('rules')
+            want = set(k for k, _r in self.desired(ctx, rules))
             have = set(rule_key(r) for r in live.get('security_group_rules') or ())
+            if not any(r.get('direction') == 'egress' for r in rules or ()):
+                # The allow-all egress pair is the cloud's default, not the
+                # template's: a Neutron configured without it is no drift.
+                defaults = set(k for k, _r in self.desired(ctx, []))
+                want -= defaults
+                have -= defaults
             if want != have:
                 out.append('rules')
         return out

@@ -39,8 +39,23 @@ def test_a_registered_plugin_is_supported(monkeypatch):
 
 def test_validate_lists_known_types_without_plugin_through_aliases(monkeypatch):
     env = {'resource_registry': {'My::Server': 'OS::Nova::Server'}}
+    monkeypatch.delitem(resources.PLUGINS, 'OS::Neutron::Net')
+    monkeypatch.delitem(resources.PLUGINS, 'OS::Nova::Server')
     answer = validate.validate_template(TEMPLATE, environment=[env])
     # OS::Heat::None creates nothing, so it needs no plugin.
     assert answer['UnsupportedTypes'] == ['OS::Neutron::Net', 'OS::Nova::Server']
     monkeypatch.setitem(resources.PLUGINS, 'OS::Neutron::Net', object)
     assert validate.validate_template(TEMPLATE, environment=[env])['UnsupportedTypes'] == ['OS::Nova::Server']
+
+
+def test_the_core_types_of_the_stack_engine_are_registered():
+    for name in ('OS::Heat::Value', 'OS::Heat::None', 'OS::Heat::RandomString', 'OS::Heat::TestResource',
+                 'OS::Heat::Delay', 'OS::Nova::Server', 'OS::Nova::KeyPair', 'OS::Nova::ServerGroup',
+                 'OS::Nova::Flavor', 'OS::Neutron::Net', 'OS::Neutron::ProviderNet', 'OS::Neutron::Subnet',
+                 'OS::Neutron::Router', 'OS::Neutron::RouterInterface', 'OS::Neutron::Port',
+                 'OS::Neutron::FloatingIP', 'OS::Neutron::FloatingIPAssociation', 'OS::Neutron::SecurityGroup',
+                 'OS::Neutron::SecurityGroupRule', 'OS::Neutron::ExtraRouteSet', 'OS::Neutron::Trunk',
+                 'OS::Neutron::QoSPolicy', 'OS::Cinder::Volume', 'OS::Cinder::VolumeAttachment',
+                 'OS::Cinder::VolumeType'):
+        plugin = resources.require_supported(name)
+        assert plugin.type_name == name

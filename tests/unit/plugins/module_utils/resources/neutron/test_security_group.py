@@ -86,7 +86,14 @@ def test_delete_is_one_request_and_drift_compares_rules(make_ctx, conn):
     conn.network.delete_security_group.assert_called_once_with(SG, ignore_missing=False)
     live = {'name': 'g', 'tags': [], 'security_group_rules': DEFAULT_RULES}
     assert SecurityGroup().drift(ctx, live) == []
-    assert SecurityGroup().drift(ctx, dict(live, security_group_rules=[])) == ['rules']
+    # a cloud without the default allow-all egress pair is no drift...
+    assert SecurityGroup().drift(ctx, dict(live, security_group_rules=[])) == []
+    # ...but a rule the template asks for missing, or one it does not ask for, is
+    ctx.properties['rules'] = [{'direction': 'ingress', 'protocol': 'icmp', 'ethertype': 'IPv4'}]
+    assert SecurityGroup().drift(ctx, live) == ['rules']
+    icmp = dict(DEFAULT_RULES[0], direction='ingress', protocol='icmp', ethertype='IPv4')
+    assert SecurityGroup().drift(ctx, dict(live, security_group_rules=[icmp])) == []
+    assert SecurityGroup().drift(ctx, dict(live, security_group_rules=[icmp, dict(icmp, protocol='udp')])) == ['rules']
     assert SecurityGroup().attributes(ctx, live) == {'show': live}
 
 
