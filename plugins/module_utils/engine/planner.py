@@ -84,6 +84,9 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
         return Decision(CREATE)
     if row.get('status') == 'IN_PROGRESS' and row.get('action') == 'CREATE':
         return Decision(CREATE, reason='resume')
+    if getattr(plugin, 'never_update', False) and row.get('type') == defn.type and \
+            row.get('status') == 'COMPLETE':
+        return Decision(KEEP)   # OS::Heat::None: Heat never updates nor replaces it
     if row.get('type') != defn.type:
         return _checked(Decision(REPLACE, reason='type changed from %s' % row.get('type')),
                         name, restricted)

@@ -66,7 +66,13 @@ def owner_alive(owner):
         return False
     except PermissionError:
         return True
-    return True
+    # A killed run whose parent is gone too may linger as a zombie nobody
+    # reaps (a container's init): it holds a pid but runs nothing.
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[-1].split()[0] != 'Z'
+    except (OSError, IndexError):
+        return True
 
 
 def run(request, conn):

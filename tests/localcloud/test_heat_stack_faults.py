@@ -1,0 +1,190 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""heat_stack when things go wrong, in real ansible-playbook runs against the local cloud: a cloud that
+refuses a request (fault rules), a second run while one holds the stack's lock, and a run killed with SIGKILL
+in the middle of a create."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import signal
+import sqlite3
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import ids, wait_for  # noqa: E402
+from stack_playbook import StackRunner  # noqa: E402
+
+SMALL = """heat_template_version: 2021-04-16
+parameters:
+  port_name: {type: string, default: first}
+  size: {type: number, default: 1}
+resources:
+  net:
+    type: OS::Neutron::Net
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.30.0.0/24}
+  port:
+    type: OS::Neutron::Port
+    properties:
+      name: {get_param: port_name}
+      network: {get_resource: net}
+      fixed_ips: [{subnet: {get_resource: subnet}}]
+  vol:
+    type: OS::Cinder::Volume
+    properties: {size: {get_param: size}}
+"""
+
+SLOW = """heat_template_version: 2021-04-16
+resources:
+  wait:
+    type: OS::Heat::TestResource
+    properties: {value: slow, wait_secs: 40}
+"""
+
+SERVERS = """heat_template_version: 2021-04-16
+resources:
+  net:
+    type: OS::Neutron::Net
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.40.0.0/24}
+  server:
+    type: OS::Nova::Server
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+    depends_on: subnet
+  vol:
+    type: OS::Cinder::Volume
+    properties: {size: 1}
+"""
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_rollback_and_replace_on_failure(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _write(tmp_path, 'small.yaml', SMALL)
+    conn = cloud.sdk()
+
+    # A failed create with rollback deletes what it made.
+    cloud.admin('POST', '/faults', [{'method': 'POST', 'path': '/volumes$', 'status': 400, 'count': 1}])
+    rolled = runner.run(name='fr', template=template, rollback=True)
+    assert rolled['failed'] is True
+    assert rolled['stack']['stack_status'] == 'ROLLBACK_COMPLETE'
+    assert 'resources.vol' in rolled['msg']
+    assert ids(cloud.resources()) == before
+
+    # Without rollback the stack stays CREATE_FAILED, naming the resource and the cloud's reason; the
+    # independent branch finished.
+    cloud.admin('POST', '/faults', [{'method': 'POST', 'path': '/volumes$', 'status': 400, 'count': 1}])
+    failed = runner.run(name='fr', template=template)
+    assert failed['failed'] is True
+    status = dict((r['resource_name'], r['resource_status']) for r in failed['resources'])
+    assert status['vol'] == 'CREATE_FAILED' and status['port'] == 'CREATE_COMPLETE'
+    # The next update replaces the failed resource (Heat's replace-on-failure).
+    cloud.admin('POST', '/faults', [])
+    fixed = runner.run(name='fr', template=template)
+    assert fixed['stack']['stack_status'] == 'UPDATE_COMPLETE', fixed['stack']['stack_status_reason']
+    vol = [r for r in fixed['resources'] if r['resource_name'] == 'vol'][0]
+    assert vol['resource_status'] == 'CREATE_COMPLETE'
+    port_id = [r for r in fixed['resources'] if r['resource_name'] == 'port'][0]['physical_resource_id']
+
+    # A failed update with rollback converges back to the previous template and parameters.
+    cloud.admin('POST', '/faults', [{'method': 'PUT', 'path': '/ports/', 'status': 400, 'count': 1}])
+    back = runner.run(name='fr', template=template, rollback=True, parameters={'port_name': 'second'})
+    assert back['failed'] is True
+    assert back['stack']['stack_status'] == 'ROLLBACK_COMPLETE'
+    assert conn.network.get_port(port_id).name == 'first'
+    cloud.admin('POST', '/faults', [])
+    assert runner.run(name='fr', template=template)['changed'] is False
+
+    assert runner.run(name='fr', state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert ids(cloud.resources()) == before
+
+
+def test_a_second_run_is_refused_by_the_lock(cloud, tmp_path):
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _write(tmp_path, 'slow.yaml', SLOW)
+    proc, result_file = runner.start(name='locked', template=template)
+    try:
+        store = str(tmp_path / 'stacks.sqlite')
+        wait_for(lambda: os.path.exists(store) and _locked(store, 'locked'), timeout=120, what='the first run to lock')
+        second = runner.run(name='locked', template=template)
+        assert second['failed'] is True and 'locked by another run' in second['msg']
+    finally:
+        proc.wait(300)
+    assert runner.run(name='locked', template=template)['changed'] is False
+    runner.run(name='locked', state='absent')
+
+
+def _locked(store, name):
+    db = sqlite3.connect(store)
+    try:
+        row = db.execute('SELECT lock_owner FROM stacks WHERE name=?', (name,)).fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return bool(row and row[0])
+
+
+def _lock_pid(store, name):
+    db = sqlite3.connect(store)
+    try:
+        owner = db.execute('SELECT lock_owner FROM stacks WHERE name=?', (name,)).fetchone()[0]
+    finally:
+        db.close()
+    return int(owner.rsplit(':', 2)[1])
+
+
+def _servers_recorded(store):
+    db = sqlite3.connect(store)
+    try:
+        return db.execute("SELECT count(*) FROM resources WHERE name='server' AND physical_id IS NOT NULL"
+                          ).fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        db.close()
+
+
+def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _write(tmp_path, 'servers.yaml', SERVERS)
+    store = str(tmp_path / 'stacks.sqlite')
+    cloud.configure(build_seconds={'server': 6, 'volume': 6})
+    try:
+        proc, _result = runner.start(name='killed', template=template)
+        wait_for(lambda: os.path.exists(store) and _servers_recorded(store), timeout=300,
+                 what='the server to be created')
+        # The module process holds the lock (its pid is in the owner); ansible-playbook may run it in a
+        # session of its own, so kill both.
+        os.kill(_lock_pid(store, 'killed'), signal.SIGKILL)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(60)
+    finally:
+        cloud.configure(build_seconds={'server': 0, 'volume': 0})
+    time.sleep(1)
+    rerun = runner.run(name='killed', template=template, lock_timeout=0)
+    assert rerun['stack']['stack_status'].endswith('_COMPLETE'), rerun['stack']['stack_status_reason']
+    conn = cloud.sdk()
+    servers = [s for s in conn.compute.servers() if s.name.startswith('killed-server-')]
+    assert len(servers) == 1, [s.name for s in servers]
+    volumes = [v for v in conn.block_storage.volumes() if (v.name or '').startswith('killed-vol-')]
+    assert len(volumes) == 1
+    assert runner.run(name='killed', template=template)['changed'] is False
+    runner.run(name='killed', state='absent')
+    assert ids(cloud.resources()) == before

@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""heat_stack in real ansible-playbook runs against the local cloud: the multi-tier stack's whole life.
+
+One test walks it in order (each step needs the previous one): create, outputs, an idempotent rerun with no
+write call, check mode without drift, drift made behind the stack's back, an update in place and by
+replacement predicted by check mode, suspend and resume, delete, and nothing of the stack left in the cloud.
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import ipaddress
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import ids  # noqa: E402
+from stack_playbook import StackRunner, outputs, plan, write_calls  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TEMPLATE = os.path.join(HERE, 'stack_templates', 'multi_tier.yaml')
+UPDATE = {'ssh_port': 2222, 'web_version': 'v2', 'volume_size': 2, 'second_on_net2': True}
+
+
+def _by_name(result):
+    return dict((r['resource_name'], r) for r in result['resources'])
+
+
+def test_multi_tier_stack_lifecycle(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    conn = cloud.sdk()
+
+    # -- create ---------------------------------------------------------------------------
+    created = runner.run(name='web', template=TEMPLATE)
+    assert created.get('failed') is not True, created.get('msg')
+    assert created['changed'] is True
+    stack = created['stack']
+    assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+    assert stack['stack_name'] == 'web' and stack['id']
+    resources = _by_name(created)
+    assert len(resources) == 19
+    assert all(r['resource_status'] == 'CREATE_COMPLETE' for r in resources.values())
+    out = outputs(created)
+    assert ipaddress.ip_address(out['server1_ip']) in ipaddress.ip_network('10.10.0.0/24')
+    assert ipaddress.ip_address(out['server2_ip']) in ipaddress.ip_network('10.10.0.0/24')
+    assert all(ipaddress.ip_address(ip) in ipaddress.ip_network('172.24.4.0/24') for ip in out['public_ips'])
+    server = conn.compute.get_server(resources['server1']['physical_resource_id'])
+    assert server.status == 'ACTIVE' and server.metadata['version'] == 'v1'
+    assert conn.block_storage.get_volume(resources['vol1']['physical_resource_id']).status == 'in-use'
+    events = created['events']
+    assert events[0]['resource_name'] == 'web' and events[0]['resource_status'] == 'IN_PROGRESS'
+    assert events[-1]['resource_status'] == 'COMPLETE'
+    order = [(e['resource_name'], e['resource_status']) for e in events]
+    # a resource starts only after what it requires completed
+    assert order.index(('subnet', 'COMPLETE')) < order.index(('port1', 'IN_PROGRESS'))
+    assert order.index(('server1', 'COMPLETE')) < order.index(('att1', 'IN_PROGRESS'))
+    assert order.index(('router_if', 'COMPLETE')) < order.index(('fip1', 'IN_PROGRESS'))
+    for event in events:
+        assert set(event) >= {'id', 'resource_name', 'physical_resource_id', 'resource_action',
+                              'resource_status', 'resource_status_reason', 'event_time'}
+
+    # -- a rerun changes nothing and writes nothing ---------------------------------------
+    cloud.reset_stats()
+    again = runner.run(name='web', template=TEMPLATE)
+    assert again['changed'] is False
+    assert write_calls(cloud.stats()) == {}
+    assert outputs(again) == out
+
+    # -- check mode: no drift, plan all keep ----------------------------------------------
+    checked = runner.run(check=True, name='web', template=TEMPLATE)
+    assert checked['changed'] is False
+    assert checked['stack']['stack_status'] == 'CHECK_COMPLETE'
+    assert set(plan(checked).values()) == {'keep'}
+    assert [c for c in checked['check'] if c['drift'] or c['resource_status'] != 'CHECK_COMPLETE'] == []
+
+    # -- drift behind the stack's back ----------------------------------------------------
+    conn.network.delete_ip(resources['fip2']['physical_resource_id'])
+    drifted = runner.run(check=True, name='web', template=TEMPLATE)
+    failed = dict((c['resource_name'], c) for c in drifted['check'] if c['resource_status'] == 'CHECK_FAILED')
+    assert list(failed) == ['fip2'] and 'NotFound' in failed['fip2']['resource_status_reason']
+    assert drifted['stack']['stack_status'] == 'CHECK_FAILED'
+    repaired = runner.run(name='web', template=TEMPLATE, converge=True)
+    assert repaired['changed'] is True
+    assert _by_name(repaired)['fip2']['resource_status'] == 'CREATE_COMPLETE'
+    assert _by_name(repaired)['fip2']['physical_resource_id'] != resources['fip2']['physical_resource_id']
+
+    # -- update: predicted by check mode, then done ---------------------------------------
+    predicted = runner.run(check=True, diff=True, name='web', template=TEMPLATE, parameters=UPDATE)
+    actions = plan(predicted)
+    assert actions['sg'] == 'update'
+    assert actions['server1'] == 'update' and actions['server2'] == 'update'
+    assert actions['vol1'] == 'update' and actions['vol2'] == 'update'
+    assert actions['port2'] == 'replace'
+    assert actions['net'] == 'keep' and actions['port1'] == 'keep'
+    assert predicted['diff']['after']['port2']['network'] == '<known after apply>' or \
+        predicted['diff']['after']['port2']['network'] != predicted['diff']['before']['port2']['network']
+    old_port2 = _by_name(repaired)['port2']['physical_resource_id']
+    updated = runner.run(name='web', template=TEMPLATE, parameters=UPDATE)
+    assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']['stack_status_reason']
+    res = _by_name(updated)
+    done = dict((e['resource_name'], e['resource_action']) for e in updated['events']
+                if e['resource_status'] == 'COMPLETE' and e['resource_name'] != 'web')
+    for name, action in actions.items():
+        if action == 'update':
+            assert done.get(name) == 'UPDATE', (name, done.get(name))
+        elif action == 'keep':
+            assert name not in done, name
+    assert res['port2']['physical_resource_id'] != old_port2
+    assert conn.network.find_port(old_port2) is None
+    assert ipaddress.ip_address(outputs(updated)['server2_ip']) in ipaddress.ip_network('10.20.0.0/24')
+    server = conn.compute.get_server(res['server1']['physical_resource_id'])
+    assert server.metadata['version'] == 'v2'
+    assert conn.block_storage.get_volume(res['vol1']['physical_resource_id']).size == 2
+    rules = conn.network.security_group_rules(security_group_id=res['sg']['physical_resource_id'])
+    assert any(r.port_range_min == 2222 for r in rules)
+    assert runner.run(name='web', template=TEMPLATE, parameters=UPDATE)['changed'] is False
+
+    # -- suspend and resume ---------------------------------------------------------------
+    suspended = runner.run(name='web', state='suspended')
+    assert suspended['stack']['stack_status'] == 'SUSPEND_COMPLETE'
+    assert conn.compute.get_server(res['server1']['physical_resource_id']).status == 'SUSPENDED'
+    resumed = runner.run(name='web', template=TEMPLATE, parameters=UPDATE)
+    assert resumed['changed'] is True
+    assert conn.compute.get_server(res['server1']['physical_resource_id']).status == 'ACTIVE'
+
+    # -- delete -----------------------------------------------------------------------------
+    deleted = runner.run(name='web', state='absent')
+    assert deleted['changed'] is True
+    assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert runner.run(name='web', state='absent')['changed'] is False
+    assert ids(cloud.resources()) == before
