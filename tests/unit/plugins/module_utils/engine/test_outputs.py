@@ -1,0 +1,52 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.outputs import resolve_outputs
+
+TEMPLATE = '''
+parameters:
+  p: {type: string, default: pv}
+conditions:
+  never: {equals: [1, 2]}
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: x}}
+  b: {type: OS::Heat::Value, properties: {value: {get_param: p}}}
+outputs:
+  z_param: {value: {get_param: p}, description: the parameter}
+  from_a: {value: {get_attr: [a, output]}}
+  ref_b: {value: {get_resource: b}}
+  disabled: {value: {get_param: p}, condition: never}
+  broken: {value: {list_join: [',', {get_attr: [b, value]}]}}
+'''
+
+
+def test_outputs_shape_order_and_errors(make_run):
+    run, _graph = make_run(TEMPLATE)
+    run.sd.resource_data['b'] = {'reference_id': 'ref-of-b', 'attrs': {'value': 'pv'}}
+    out = resolve_outputs(run)
+    assert [o['output_key'] for o in out] == ['broken', 'disabled', 'from_a', 'ref_b', 'z_param']
+    by_key = dict((o['output_key'], o) for o in out)
+    assert by_key['z_param'] == {'output_key': 'z_param', 'output_value': 'pv',
+                                 'description': 'the parameter'}
+    assert by_key['ref_b'] == {'output_key': 'ref_b', 'output_value': 'ref-of-b',
+                               'description': 'No description given'}
+    assert by_key['disabled']['output_value'] is None and 'output_error' not in by_key['disabled']
+    assert by_key['from_a']['output_value'] is None
+    assert by_key['from_a']['output_error'] == 'Resource a is not created'
+    assert set(by_key['broken']) == {'output_key', 'output_value', 'description', 'output_error'}
+    assert by_key['broken']['output_value'] is None
+    assert 'outputs.broken.value.list_join' in by_key['broken']['output_error']
+    assert 'must operate on lists' in by_key['broken']['output_error']
+
+
+def test_outputs_after_a_real_create(stacks):
+    result = stacks.run(TEMPLATE.replace(
+        "  broken: {value: {list_join: [',', {get_attr: [b, value]}]}}\n", ''))
+    by_key = dict((o['output_key'], o) for o in result['stack']['outputs'])
+    assert by_key['from_a']['output_value'] == 'x'
+    assert by_key['ref_b']['output_value'].startswith('st-b-')
+    assert all('output_error' not in o for o in result['stack']['outputs'])
