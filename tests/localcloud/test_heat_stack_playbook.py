@@ -80,7 +80,7 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     conn.network.delete_ip(resources['fip2']['physical_resource_id'])
     drifted = runner.run(check=True, name='web', template=TEMPLATE)
     failed = dict((c['resource_name'], c) for c in drifted['check'] if c['resource_status'] == 'CHECK_FAILED')
-    assert list(failed) == ['fip2'] and 'NotFound' in failed['fip2']['resource_status_reason']
+    assert list(failed) == ['fip2'] and 'not found' in failed['fip2']['resource_status_reason'].lower()
     assert drifted['stack']['stack_status'] == 'CHECK_FAILED'
     repaired = runner.run(name='web', template=TEMPLATE, converge=True)
     assert repaired['changed'] is True
