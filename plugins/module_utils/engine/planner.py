@@ -100,8 +100,6 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
             return _checked(Decision(REPLACE, changed, reason='%s_%s' % (row.get('action'),
                                                                         row.get('status'))),
                             name, restricted)
-    if getattr(plugin, 'never_update', False):
-        return Decision(KEEP)       # Heat's NoneResource._needs_update is always False
     meta_changed = normalised(metadata) != normalised(row.get('metadata'))
     if not changed:
         if meta_changed:
