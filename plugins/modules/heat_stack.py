@@ -75,7 +75,10 @@ options:
     type: list
     elements: str
   max_concurrency:
-    description: How many resources may be in progress at once.
+    description:
+      - How many resource steps (calls to the cloud) may run at once. A resource waiting for the cloud (a building
+        server) holds no slot, so hundreds may build at the same time.
+      - Heat runs every resource whose dependencies are met; this bounds the requests instead.
     type: int
     default: 10
   converge:

@@ -299,7 +299,7 @@ def _finish(request, store, run_, action, status, reason, before, hidden, output
     run_.stack_event(action, status, reason)
     stack = store.stack_by_id(stack_id)
     changed = any(e['resource_type'] != 'OS::Heat::Stack' for e in run_.events) or \
-        before.get('definition') != stack.get('definition') or \
+        _portable(before.get('definition')) != _portable(stack.get('definition')) or \
         before.get('outputs') is None or before.get('status') != status
     if not changed and out is not None:
         changed = run_.vault.decrypt(before.get('outputs')) != out
@@ -307,6 +307,17 @@ def _finish(request, store, run_, action, status, reason, before, hidden, output
             'stack': stack_view(stack, run_, out),
             'resources': resource_views(run_),
             'events': run_.events}
+
+
+def _portable(definition):
+    """A stored definition without where its files were read from: the same
+    template run from another checkout is the same stack."""
+    if not definition:
+        return definition
+    out = dict(definition)
+    out.pop('template_file', None)
+    out['environment'] = [e.get('data') for e in out.get('environment') or ()]
+    return out
 
 
 # -- absent / suspend / resume -------------------------------------------------
