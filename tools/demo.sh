@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: start the local cloud, run the main job against it, stop the cloud.
-# The main job today is validating the example template as stack create would, with its images,
-# flavors and networks looked up in the cloud (heat_stack, which creates the stack, comes next).
+# The main job: validate the example template as stack create would (images, flavors and networks
+# looked up in the cloud), create its stack with heat_stack, rerun it (nothing changes), check it
+# (stack check + plan), suspend and resume it, and delete it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -27,7 +28,21 @@ done
 grep -q ready "$work/cloud.out" || { echo "the local cloud did not get ready in 120 s"; tail -40 "$work/cloud.log"; exit 1; }
 grep ready "$work/cloud.out"
 
-echo "== the main job against it"
-OS_CLIENT_CONFIG_FILE="$work/clouds.yaml" ANSIBLE_NOCOLOR=1 .venv/bin/ansible-playbook playbooks/validate.yml \
-  -e heat_cloud=localcloud -e heat_strict=true \
-  -e '{"heat_parameters": {"image": "cirros", "flavor": "m1.small", "public_network": "public"}}'
+export OS_CLIENT_CONFIG_FILE="$work/clouds.yaml" ANSIBLE_NOCOLOR=1
+params='{"heat_parameters": {"image": "cirros", "flavor": "m1.small", "public_network": "public"}}'
+common=(-e heat_cloud=localcloud -e heat_stack_name=demo -e "heat_store_path=$work/stacks.sqlite")
+
+echo "== validate the template as stack create would"
+.venv/bin/ansible-playbook playbooks/validate.yml -e heat_cloud=localcloud -e heat_strict=true -e "$params"
+echo "== create the stack"
+.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" -e "$params"
+echo "== run it again: nothing to change"
+.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" -e "$params"
+echo "== check mode: stack check and the plan of an update to m1.medium"
+.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" --check --diff \
+  -e '{"heat_parameters": {"image": "cirros", "flavor": "m1.medium", "public_network": "public"}}'
+echo "== suspend, resume"
+.venv/bin/ansible-playbook playbooks/suspend.yml "${common[@]}"
+.venv/bin/ansible-playbook playbooks/resume.yml "${common[@]}"
+echo "== delete"
+.venv/bin/ansible-playbook playbooks/delete.yml "${common[@]}"
