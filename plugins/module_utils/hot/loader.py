@@ -57,6 +57,11 @@ MAX_EXPANDED_NODES = 1000000
 
 _STR = 'tag:yaml.org,2002:str'
 _TIMESTAMP = 'tag:yaml.org,2002:timestamp'
+_MERGE = 'tag:yaml.org,2002:merge'
+# Scalars' values by (tag, text), for the types that cannot be changed in place
+# (not floats: every NaN read must stay a distinct object).
+_VALUES = {}
+_IMMUTABLE = frozenset([int, bool, type(None)])
 
 _scalar_constructor = yaml.constructor.SafeConstructor() if yaml is not None else None
 
@@ -106,18 +111,32 @@ class Document(object):
 class NodePositions(object):
     """``{path: (line, column)}`` read off the composed node tree on demand.
 
-    Lines are only needed when something is wrong, so instead of recording
-    a position for every node while loading (most of the load's cost on a
-    big template), the tree is kept and a path is walked when asked.  A key
-    path gives the key's line: that is where users look for it."""
+    Lines are only needed when something is wrong, so neither a position per
+    node nor the node tree is kept while loading: the tree of a big template
+    is most of the objects a validation leaves behind, and the collector has
+    to scan each of them once it runs again.  The text is composed again the
+    first time a line is asked for.  A key path gives the key's line: that is
+    where users look for it."""
 
-    __slots__ = ('root',)
+    __slots__ = ('root', 'text')
 
-    def __init__(self, root):
-        self.root = root
+    def __init__(self, text):
+        self.text = text
+        self.root = None
+
+    def _tree(self):
+        if self.text is not None:
+            text, self.text = self.text, None
+            try:
+                with gc_paused():
+                    self.root = yaml.compose(text, Loader=_Loader)
+            except yaml.YAMLError:
+                # JSON that YAML does not read: no lines, as if there were none.
+                self.root = None
+        return self.root
 
     def __getitem__(self, path):
-        node = self.root
+        node = self._tree()
         if node is None:
             raise KeyError(path)
         mark = node.start_mark
@@ -146,7 +165,7 @@ class NodePositions(object):
         return self.get(path) is not None
 
     def __bool__(self):
-        return self.root is not None
+        return self.text is not None or self.root is not None
 
 
 class _Builder(object):
@@ -220,7 +239,7 @@ class _Builder(object):
 
     def _key(self, knode, path):
         line = knode.start_mark.line + 1
-        if knode.tag == 'tag:yaml.org,2002:merge':
+        if knode.tag == _MERGE:
             raise TemplateError('YAML merge keys ("<<") are not supported',
                                 path=path, filename=self.filename, line=line)
         if knode.id != 'scalar':
@@ -235,14 +254,76 @@ class _Builder(object):
                 % self.max_nodes, filename=self.filename, line=node.start_mark.line + 1)
 
     def _scalar(self, node, path):
-        if node.tag in (_STR, _TIMESTAMP):
-            return node.value
         try:
-            return _scalar_constructor.construct_object(node, deep=True)
+            return _scalar_value(node)
         except yaml.YAMLError as exc:
             raise TemplateError('Invalid YAML value: %s' % (getattr(exc, 'problem', None) or exc),
                                 path=path, filename=self.filename,
                                 line=node.start_mark.line + 1)
+
+
+def _scalar_value(node):
+    if node.tag in (_STR, _TIMESTAMP):
+        return node.value
+    key = (node.tag, node.value)
+    value = _VALUES.get(key, _VALUES)
+    if value is not _VALUES:
+        return value
+    try:
+        value = _scalar_constructor.construct_object(node, deep=True)
+    finally:
+        # The constructor remembers every node it built (and, after an error,
+        # the node it was building): kept, they would pile up load after load.
+        _scalar_constructor.constructed_objects.clear()
+        _scalar_constructor.recursive_objects.clear()
+        _scalar_constructor.deep_construct = False
+    if type(value) in _IMMUTABLE and len(_VALUES) < 65536 and len(node.value) < 256:
+        _VALUES[key] = value
+    return value
+
+
+def _build_plain(root):
+    """Plain data of an anchor-free node tree, and the node count the
+    :class:`_Builder` would reach; ``None`` for anything unusual.
+
+    Most documents are made of string keys and scalars only: this walk skips
+    the paths and the per-node bookkeeping that only errors and aliases
+    need.  It gives up on the first thing it does not expect, and the
+    builder does the document again to say exactly what is wrong where."""
+    count = [1]
+
+    def value_of(node):
+        items = node.value
+        count[0] += len(items)
+        if node.id == 'mapping':
+            out = {}
+            for knode, vnode in items:
+                if knode.id != 'scalar' or knode.tag == _MERGE:
+                    raise _GiveUp()
+                k = knode.value if knode.tag == _STR else _scalar_value(knode)
+                if vnode.id == 'scalar':
+                    out[k] = vnode.value if vnode.tag == _STR else _scalar_value(vnode)
+                else:
+                    out[k] = value_of(vnode)
+            return out
+        out = []
+        for item in items:
+            if item.id == 'scalar':
+                out.append(item.value if item.tag == _STR else _scalar_value(item))
+            else:
+                out.append(value_of(item))
+        return out
+
+    try:
+        if root.id == 'scalar':
+            return _scalar_value(root), 1
+        return value_of(root), count[0]
+    except Exception:  # pylint: disable=broad-except
+        return None
+
+
+class _GiveUp(Exception):
+    pass
 
 
 def _yaml_error(exc, filename):
@@ -273,8 +354,13 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
 
 def _build(node, filename, max_nodes, text):
     # Without an "&" the text holds no anchor, so no node can come twice.
-    builder = _Builder(filename, max_nodes, aliases='&' in text)
-    return builder.build(node, ()), NodePositions(node)
+    aliases = '&' in text
+    if not aliases:
+        built = _build_plain(node)
+        if built is not None and built[1] <= max_nodes:
+            return built[0], NodePositions(text)
+    builder = _Builder(filename, max_nodes, aliases=aliases)
+    return builder.build(node, ()), NodePositions(text)
 
 
 def _load(text, filename, max_nodes, error_cls):
@@ -285,12 +371,7 @@ def _load(text, filename, max_nodes, error_cls):
             raise error_cls('Error parsing JSON: %s' % exc, filename=filename,
                             line=getattr(exc, 'lineno', None))
         # Positions are a courtesy for JSON: YAML usually reads JSON too.
-        positions = {}
-        try:
-            positions = NodePositions(yaml.compose(text, Loader=_Loader))
-        except yaml.YAMLError:
-            pass
-        return Document(data, positions, filename)
+        return Document(data, NodePositions(text), filename)
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:

@@ -67,8 +67,11 @@ def detect_version(doc):
         raise doc.error(TemplateError, 'CloudFormation-format templates (%s: %s) are not '
                         'supported; only HOT templates (%s) are'
                         % (key, data[key], versions.HOT_KEY), (key,))
-    return versions.canonical_version(data[key], path=(key,), filename=doc.filename,
-                                      line=doc.line_of((key,)))
+    try:
+        return versions.canonical_version(data[key], path=(key,))
+    except TemplateError as err:
+        # Lines are looked up only for errors: finding one composes the text again.
+        raise err.locate(doc.filename, doc.positions)
 
 
 class Template(object):

@@ -126,3 +126,55 @@ def test_load_file_reads_and_names_the_file(tmp_path):
     with pytest.raises(TemplateError) as exc:
         loader.load_file(str(tmp_path / 'missing.yaml'))
     assert 'missing.yaml' in str(exc.value)
+
+
+def test_lines_are_found_again_after_loading():
+    # The node tree is not kept: the first line asked for composes the text again.
+    doc = loader.load_text(TEMPLATE, 't.yaml')
+    assert doc.positions.root is None
+    assert doc.line_of(('resources', 'srv', 'properties')) == 7
+    assert doc.line_of(('resources', 'srv', 'properties', 'items', 1)) == 8
+
+
+def test_json_that_yaml_cannot_read_has_no_lines():
+    # libyaml refuses escaped surrogate pairs.
+    doc = loader.load_text('{"a": "\\ud83d\\ude00",\n "b": 1}', 't.json')
+    assert doc.data == {'a': '\U0001f600', 'b': 1}
+    assert doc.line_of(('b',)) is None
+
+
+@pytest.mark.parametrize('text, path, line', [
+    ('a:\n  b: [1, !!binary "\xe9"]\n', ('a', 'b', 1), 2),
+    ('a:\n  b: {c: 1, <<: {d: 2}}\n', ('a', 'b'), 2),
+    ('a:\n  - x\n  - {? [1]: 2}\n', ('a', 1), 3),
+])
+def test_errors_name_path_and_line(text, path, line):
+    with pytest.raises(TemplateError) as exc:
+        loader.load_text(text, 'e.yaml')
+    assert (exc.value.path, exc.value.line) == (path, line)
+
+
+def test_node_limit_names_the_first_node_past_it():
+    with pytest.raises(TemplateError) as exc:
+        loader.load_text('a:\n- 1\n- [2, 3]\n- 4\n', 'n.yaml', max_nodes=4)
+    assert exc.value.line == 3 and 'more than 4 nodes' in str(exc.value)
+    assert loader.load_text('a:\n- 1\n- [2, 3]\n- 4\n', 'n.yaml', max_nodes=7).data == {'a': [1, [2, 3], 4]}
+
+
+def test_keys_of_other_types_and_timestamps():
+    doc = loader.load_text('1: a\ntrue: b\nnull: c\n2001-01-01: d\nx: 2001-01-01 10:00:00\n')
+    assert doc.data == {1: 'a', True: 'b', None: 'c', '2001-01-01': 'd', 'x': '2001-01-01 10:00:00'}
+
+
+def test_the_yaml_constructor_keeps_no_nodes():
+    loader.load_text('a: [1, 2.5, yes, null]\n')
+    with pytest.raises(TemplateError):
+        loader.load_text('a: !!binary "\xe9"\n')
+    assert not loader._scalar_constructor.constructed_objects
+    assert not loader._scalar_constructor.recursive_objects
+
+
+def test_nesting_as_deep_as_libyaml_allows_loads():
+    # libyaml refuses more than 1000 levels; the builder must not give up first.
+    depth = 900
+    assert loader.load_text('a: ' + '[' * depth + ']' * depth).data['a'] != []
