@@ -20,7 +20,7 @@ description:
   - Check mode is Heat's C(stack check) plus a plan; diff mode shows what changes per resource.
 options:
   name:
-    description: The stack's name (Heat's rules: starts with a letter; letters, digits, C(_), C(-), C(.)).
+    description: The stack's name. Heat's rules apply - it starts with a letter and holds letters, digits, C(_), C(-) and C(.).
     type: str
     required: true
   state:

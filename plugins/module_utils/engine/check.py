@@ -14,8 +14,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import networkx as nx
-
 from ..errors import CloudNotFound, StackersError
 from . import graph as _graph
 from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide
@@ -77,6 +75,7 @@ def mark_failed_checks(run, results):
 def plan(run, graph, check_results=None, converge=False):
     """[{resource_name, resource_type, action, reason?}] and the diff."""
     sd = run.sd
+    import networkx as nx   # only check mode walks the graph in order
     order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
     unknown, updated = set(), set()
     items, diff = [], []

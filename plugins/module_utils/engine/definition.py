@@ -74,8 +74,8 @@ def merge_existing(stored, given, clear_parameters=()):
 
 def build(inputs, stack_name, stack_id=None, project_id=None, checker=None):
     """The StackDefinition of a record's inputs."""
-    tdoc = inputs.get('_template_doc') or loader.load_text(inputs['template'],
-                                                          filename=inputs.get('template_file'))
+    tdoc = inputs.get('_template_doc') or loader.load_text(
+        inputs['template'], filename=inputs.get('template_file'))
     envs = inputs.get('_docs')
     if envs is None or len(envs) != len(inputs.get('environment') or ()):
         envs = [loader.Document(e['data'], {}, e.get('filename'))

@@ -97,9 +97,8 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
     if row.get('status') == 'FAILED':
         ctx = _ctx(defn, row, new_props, changed, conn)
         if row.get('action') == 'CHECK' or plugin.needs_replace_failed(ctx):
-            return _checked(Decision(REPLACE, changed, reason='%s_%s' % (row.get('action'),
-                                                                        row.get('status'))),
-                            name, restricted)
+            reason = '%s_%s' % (row.get('action'), row.get('status'))
+            return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
     meta_changed = normalised(metadata) != normalised(row.get('metadata'))
     if not changed:
         if meta_changed:

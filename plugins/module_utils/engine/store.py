@@ -198,9 +198,8 @@ class Store(object):
                 fields = dict(create, name=name, lock_owner=owner, lock_expiry=expiry)
                 fields.setdefault('id', str(uuid.uuid4()))
                 cols = [c for c in _STACK_COLS if c in fields]
-                db.execute('INSERT INTO stacks (%s) VALUES (%s)' % (','.join(cols),
-                                                                     ','.join('?' * len(cols))),
-                           [_dumps(fields[c]) if c in _JSON_STACK else fields[c] for c in cols])
+                sql = 'INSERT INTO stacks (%s) VALUES (%s)' % (','.join(cols), ','.join('?' * len(cols)))
+                db.execute(sql, [_dumps(fields[c]) if c in _JSON_STACK else fields[c] for c in cols])
                 return fields['id']
             stack_id, holder, until = row
             if holder and holder != owner and until and until > time.time() and not (
@@ -277,9 +276,9 @@ class Store(object):
             seq = db.execute('SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE stack_id=?',
                              (stack_id,)).fetchone()[0]
             event['seq'] = seq
-            db.execute('INSERT INTO events (%s) VALUES (%s)' % (','.join(_EVENT_COLS),
-                                                                 ','.join('?' * len(_EVENT_COLS))),
-                       [event.get(c) for c in _EVENT_COLS])
+            marks = ','.join('?' * len(_EVENT_COLS))
+            sql = 'INSERT INTO events (%s) VALUES (%s)' % (','.join(_EVENT_COLS), marks)
+            db.execute(sql, [event.get(c) for c in _EVENT_COLS])
         self._tx(write, immediate=True)
         return event
 

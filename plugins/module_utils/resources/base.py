@@ -49,7 +49,7 @@ _ID_CHARS = string.ascii_lowercase + string.digits
 def short_id(length=12):
     """Heat-style random suffix of a physical name."""
     rng = random.SystemRandom()
-    return ''.join(rng.choice(_ID_CHARS) for _ in range(length))
+    return ''.join(rng.choice(_ID_CHARS) for _i in range(length))
 
 
 def physical_name(stack_name, resource_name, limit=None, suffix=None):

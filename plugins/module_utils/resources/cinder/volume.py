@@ -176,7 +176,7 @@ class Volume(ResourcePlugin):
             ctx.fail("'status': expected '%s', got '%s'" % (expected, vol.status))
 
     def attributes(self, ctx, live):
-        names = [n for n in self.heat_type().attributes]
+        names = list(self.heat_type().attributes)
         if not isinstance(live, dict):
             return dict((n, None) for n in names)
         attrs = dict((n, str(live.get(n))) for n in _STR_ATTRS)

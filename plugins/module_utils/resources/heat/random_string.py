@@ -43,9 +43,9 @@ def generate(length, pools, rng=None):
     for chars, minimum in pools:
         allowed = tuple(sorted(set(chars)))
         union.update(allowed)
-        chosen.extend(rng.choice(allowed) for _ in range(int(minimum or 0)))
+        chosen.extend(rng.choice(allowed) for _i in range(int(minimum or 0)))
     combined = tuple(sorted(union))
-    chosen.extend(rng.choice(combined) for _ in range(max(0, length - len(chosen))))
+    chosen.extend(rng.choice(combined) for _i in range(max(0, length - len(chosen))))
     # Like Heat, sample ``length`` of them: a shuffle, and a cut when the
     # minimums alone exceed the length (validation refuses that case).
     return ''.join(rng.sample(chosen, length))

@@ -81,6 +81,9 @@ class Subnet(NeutronPlugin):
         return out
 
 
+def _item_key(value):
+    return repr(sorted(value.items())) if isinstance(value, dict) else repr(value)
+
+
 def _same_set(want, have):
-    key = lambda v: repr(sorted(v.items())) if isinstance(v, dict) else repr(v)  # noqa: E731
-    return sorted(map(key, want or [])) == sorted(map(key, have or []))
+    return sorted(map(_item_key, want or [])) == sorted(map(_item_key, have or []))

@@ -11,7 +11,8 @@ __metaclass__ = type
 
 import uuid
 
-from ...errors import CloudNotFound, CloudTransient, ResourceFailure  # noqa: F401 - re-exported
+# The Cloud* errors are re-exported: the server modules catch them as common.CloudNotFound.
+from ...errors import CloudNotFound, CloudTransient, ResourceFailure  # noqa: F401 pylint: disable=unused-import
 from .. import sdk
 
 # Heat's NovaClientPlugin.deferred_server_statuses: still moving, poll again.

@@ -93,8 +93,7 @@ def make_run(tmp_path):
     return lambda text, **kw: _make_run(tmp_path, text, **kw)
 
 
-def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=False,
-             store=None):
+def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=False, store=None):
     """A StackRun of ``text`` as runner._present builds one, on a fresh
     (or given) store with a locked stack row; returns (run, graph)."""
     path = tmp_path / ('%s.yaml' % name)

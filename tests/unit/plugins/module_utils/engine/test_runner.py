@@ -38,8 +38,7 @@ outputs:
 
 def index(events, name, action, status):
     for i, e in enumerate(events):
-        if (e['resource_name'], e['resource_action'], e['resource_status']) == (name, action,
-                                                                                 status):
+        if (e['resource_name'], e['resource_action'], e['resource_status']) == (name, action, status):
             return i
     raise AssertionError('no %s %s_%s in %r' % (name, action, status, events))
 
@@ -147,8 +146,7 @@ def test_replacement_creates_new_then_deletes_old_after_dependents(stacks):
         rows = store.resources(store.get_stack('st')['id'])
     finally:
         store.close()
-    assert sorted((r['name'], r['role']) for r in rows) == [('a', 'current'), ('b', 'current'),
-                                                           ('d', 'current')]
+    assert sorted((r['name'], r['role']) for r in rows) == [('a', 'current'), ('b', 'current'), ('d', 'current')]
 
 
 def test_removed_resources_deleted_after_their_users(stacks):
@@ -218,10 +216,8 @@ def test_rollback_on_create_deletes_everything(stacks):
     assert result['stack']['stack_status'] == 'ROLLBACK_COMPLETE'
     assert 'Test Resource failed bad' in result['failed_reason']
     events = result['events']
-    assert index(events, 'st', 'CREATE', 'FAILED') < index(events, 'st', 'ROLLBACK',
-                                                            'IN_PROGRESS')
-    assert index(events, 'other', 'DELETE', 'COMPLETE') > index(events, 'st', 'ROLLBACK',
-                                                                 'IN_PROGRESS')
+    assert index(events, 'st', 'CREATE', 'FAILED') < index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
+    assert index(events, 'other', 'DELETE', 'COMPLETE') > index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
     assert index(events, 'bad', 'DELETE', 'COMPLETE')
     assert stacks.rows() == {}
     assert events[-1]['resource_action'] == 'ROLLBACK'
@@ -245,10 +241,8 @@ resources:
     assert rows['keep']['properties']['value'] == 'one'
     assert rows['keep']['physical_id'] == first['physical_id']
     events = result['events']
-    assert index(events, 'st', 'UPDATE', 'FAILED') < index(events, 'st', 'ROLLBACK',
-                                                            'IN_PROGRESS')
-    assert index(events, 'bad', 'DELETE', 'COMPLETE') > index(events, 'st', 'ROLLBACK',
-                                                               'IN_PROGRESS')
+    assert index(events, 'st', 'UPDATE', 'FAILED') < index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
+    assert index(events, 'bad', 'DELETE', 'COMPLETE') > index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
     # the record's definition is the one rolled back to: a rerun of it changes nothing
     again = stacks.run(good)
     assert resource_events(again['events']) == []

@@ -21,7 +21,8 @@ Attachment = PLUGINS[T]
 PROPS = {'instance_uuid': 'srv-1', 'volume_id': 'vol-1', 'mountpoint': '/dev/vdb'}
 
 
-def _ctx(props=PROPS, **kw):
+def _ctx(props=None, **kw):
+    props = PROPS if props is None else props
     kw.setdefault('name', 'att')
     return fakes.ctx(T, props, **kw)
 

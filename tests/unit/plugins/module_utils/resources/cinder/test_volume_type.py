@@ -38,8 +38,7 @@ def test_create_in_one_request_then_grants_access():
     bs.add_type_access.assert_not_called()
     ctx.conn.identity.find_project.return_value = fakes.Obj(id='p-demo')
     assert VolumeType().check_create_complete(ctx) is True
-    assert [c.args for c in bs.add_type_access.call_args_list] == [('vt-1', 'p-demo'),
-                                                                  ('vt-1', DEMO)]
+    assert [c.args for c in bs.add_type_access.call_args_list] == [('vt-1', 'p-demo'), ('vt-1', DEMO)]
     ctx.conn.identity.find_project.assert_called_once_with('demo', ignore_missing=True)
 
 

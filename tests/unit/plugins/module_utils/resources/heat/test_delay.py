@@ -55,7 +55,7 @@ def test_only_listed_actions_wait():
 def test_jitter_is_uniform_up_to_max_times_multiplier():
     props = effective_properties(TYPE, {'min_wait': 1, 'max_jitter': 2, 'jitter_multiplier': 3})
     rng = random.Random(1)
-    values = [wait_secs(props, 'CREATE', rng) for _ in range(200)]
+    values = [wait_secs(props, 'CREATE', rng) for _i in range(200)]
     assert all(1 <= v <= 7 for v in values)
     assert max(values) > 5 and min(values) < 3
     assert wait_secs(props, 'DELETE') == 0

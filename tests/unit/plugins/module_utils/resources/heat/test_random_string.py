@@ -42,7 +42,7 @@ def test_minimums_per_class_and_sequence_are_met():
     props = {'length': 12,
              'character_classes': [{'class': 'digits', 'min': 4}, {'class': 'uppercase', 'min': 3}],
              'character_sequences': [{'sequence': '!@', 'min': 5}]}
-    for _ in range(50):
+    for _i in range(50):
         ctx = _ctx(props)
         RandomString().create(ctx)
         value = ctx.data['value']

@@ -43,7 +43,7 @@ def conn():
     c = mock.MagicMock(name='conn')
     c.current_project_id = 'proj'
     c.network.extensions.return_value = []
-    c.network.set_tags.side_effect = lambda res, tags: _tagged(res, tags)
+    c.network.set_tags.side_effect = _tagged
     return c
 
 

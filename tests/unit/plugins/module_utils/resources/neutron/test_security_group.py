@@ -29,7 +29,7 @@ def test_create_with_an_egress_rule_drops_the_default_egress_rules(make_ctx, con
     conn.network.create_security_group.assert_called_once_with(name='st-res-abc')
     assert sorted(c[0][0] for c in conn.network.delete_security_group_rule.call_args_list) == ['e4', 'e6']
     conn.network.get_security_group.assert_not_called()   # the POST answered the rules
-    (rules,), _ = conn.network.create_security_group_rules.call_args
+    (rules,), _kw = conn.network.create_security_group_rules.call_args
     assert rules == [
         {'direction': 'egress', 'ethertype': 'IPv4', 'protocol': 'udp', 'port_range_min': '53',
          'port_range_max': '53', 'remote_group_id': None, 'remote_ip_prefix': None, 'security_group_id': SG},

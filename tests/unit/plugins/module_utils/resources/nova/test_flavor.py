@@ -9,6 +9,7 @@ from .conftest import Obj, make_ctx
 
 PROJ = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
 
+
 def test_private_flavor_gets_own_project_and_specs(conn):
     flavor = Obj(id='f1', extra_specs={})
     conn.compute.create_flavor.return_value = flavor

@@ -26,8 +26,7 @@ def test_generate_keeps_private_key_in_secret_data(conn):
 
 def test_import_with_type_and_user_and_no_saved_key(conn):
     conn.compute.create_keypair.return_value = Obj(name='k', public_key='ssh-ed25519 X')
-    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k', 'public_key': 'ssh-ed25519 X',
-                                                'type': 'ssh', 'user': 'u1'})
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k', 'public_key': 'ssh-ed25519 X', 'type': 'ssh', 'user': 'u1'})
     KeyPair().create(ctx)
     conn.compute.create_keypair.assert_called_once_with(name='k', public_key='ssh-ed25519 X',
                                                         type='ssh', user_id='u1')

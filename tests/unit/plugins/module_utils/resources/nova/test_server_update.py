@@ -25,7 +25,7 @@ def test_metadata_keeps_marks_tags_name_at_once(conn):
     server = Obj(id=SRV, metadata={'old': '1', 'stackers-stack-id': 'sid', 'stackers-resource': 'res'})
     conn.compute.get_server.return_value = server
     ctx = _ctx(conn, {'metadata', 'tags', 'name'}, metadata={'new': 2}, tags=['t'], name='n2')
-    server.set_tags = lambda *a: conn.set_tags(*a)
+    server.set_tags = conn.set_tags
     Server().update(ctx)
     conn.compute.delete_server_metadata.assert_called_once_with(server, ['old'])
     conn.compute.set_server_metadata.assert_called_once_with(
@@ -46,7 +46,7 @@ def test_resize_steps(conn):
                      'VERIFY_RESIZE',     # verify_resize -> confirm
                      'ACTIVE'])           # check_verify_resize
     conn.compute.get_server.side_effect = lambda sid: Obj(id=sid, status=next(statuses), task_state=None)
-    results = [Server().check_update_complete(ctx) for _ in range(5)]
+    results = [Server().check_update_complete(ctx) for _i in range(5)]
     assert results == [False, False, False, False, True]
     conn.compute.resize_server.assert_called_once_with(SRV, '2')
     conn.compute.confirm_server_resize.assert_called_once_with(SRV)
