@@ -211,6 +211,23 @@ else:
     ENGINE_IMPORT_ERROR = None
 
 
+def diff_view(changes):
+    """Ansible's before/after, per resource: its properties, and in ``after``
+    what happens to it (a replacement is a new physical resource)."""
+    before, after = {}, {}
+    for change in changes:
+        name = change['resource_name']
+        if change['before'] is not None:
+            before[name] = change['before']
+        if change['after'] is not None:
+            after[name] = dict(change['after'])
+        if change['action'] in ('replace', 'delete', 'create'):
+            after.setdefault(name, {})
+            after[name] = dict(after[name], **{'(action)': change['action']}) if change['after'] is not None \
+                else {'(action)': 'delete'}
+    return {'before': before, 'after': after}
+
+
 class HeatStack(StackersModule):
     argument_spec = dict(
         name=dict(type='str', required=True),
@@ -252,8 +269,7 @@ class HeatStack(StackersModule):
         result = runner.run(request, conn)
         status = (result.get('stack') or {}).get('stack_status') or ''
         if self.ansible._diff and result.get('diff') is not None:
-            result['diff'] = {'before': dict((d['resource_name'], d['before']) for d in result['diff']),
-                              'after': dict((d['resource_name'], d['after']) for d in result['diff'])}
+            result['diff'] = diff_view(result['diff'])
         if result.get('failed_reason') and not self.check_mode:
             self.fail('Stack %s failed and was rolled back (%s): %s'
                       % (p['name'], status, result['failed_reason']), **result)

@@ -134,6 +134,27 @@ def _present(request, conn, store, vault, stack):
     if request.check_mode:
         from .check import plan_and_check   # only check mode needs it
         return plan_and_check(request, conn, store, vault, stack, sd, graph, hidden)
+    diff = _diff(request, conn, store, vault, stack, sd, graph, hidden) if request.diff else None
+    result = _apply(request, conn, store, vault, stack, stack_id, sd, graph, hidden, inputs)
+    if diff is not None:
+        result['diff'] = diff
+    return result
+
+
+def _diff(request, conn, store, vault, stack, sd, graph, hidden):
+    """Diff mode outside check mode: the plan's before/after, computed from
+    the record before the run changes it (no stack check: no extra reads)."""
+    from .check import plan
+    probe = StackRun(store, vault, conn, stack, sd, secret_values=hidden.values(),
+                     check_mode=True)
+    probe.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
+    probe.publish_record()
+    _items, diff = plan(probe, graph)
+    sd.resource_data.clear()   # the run publishes its own rows
+    return diff
+
+
+def _apply(request, conn, store, vault, stack, stack_id, sd, graph, hidden, inputs):
     owner = _owner()
     new = stack is None
     creating = new or (stack['action'] == 'CREATE' and stack['status'] != 'COMPLETE'
