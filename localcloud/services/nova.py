@@ -74,6 +74,8 @@ class LocalNova(integrated_helpers._IntegratedTestBase):
         sys.modules['nova.virt.localcloud_state'] = nova_db
         self.flags(compute_driver='localcloud_state.PersistentFakeDriver')
         self.flags(vif_plugging_timeout=0, vif_plugging_is_fatal=False)
+        # one compute node: a resize must land on the same host, as on a single-node devstack
+        self.flags(allow_resize_to_same_host=True)
         for quota in ('instances', 'cores', 'ram', 'key_pairs', 'server_groups',
                       'server_group_members', 'metadata_items'):
             self.flags(**{quota: -1, 'group': 'quota'})
