@@ -43,7 +43,7 @@ SLOW = """heat_template_version: 2021-04-16
 resources:
   wait:
     type: OS::Heat::TestResource
-    properties: {value: slow, wait_secs: 40}
+    properties: {value: slow, wait_secs: 20}
 """
 
 SERVERS = """heat_template_version: 2021-04-16

@@ -132,3 +132,43 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
     assert runner.run(name='web', state='absent')['changed'] is False
     assert ids(cloud.resources()) == before
+
+
+RESIZE = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, default: m1.tiny}
+resources:
+  net:
+    type: OS::Neutron::Net
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.50.0.0/24}
+  server:
+    type: OS::Nova::Server
+    properties:
+      image: cirros
+      flavor: {get_param: flavor}
+      networks: [{subnet: {get_resource: subnet}}]
+outputs:
+  flavor:
+    value: {get_attr: [server, show, flavor, original_name]}
+"""
+
+
+def test_server_resized_in_place(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    (tmp_path / 'resize.yaml').write_text(RESIZE)
+    template = str(tmp_path / 'resize.yaml')
+    created = runner.run(name='rs', template=template)
+    assert created['stack']['stack_status'] == 'CREATE_COMPLETE', created.get('msg')
+    server_id = _by_name(created)['server']['physical_resource_id']
+    planned = runner.run(check=True, name='rs', template=template, parameters={'flavor': 'm1.small'})
+    assert plan(planned)['server'] == 'update'
+    resized = runner.run(name='rs', template=template, parameters={'flavor': 'm1.small'})
+    assert resized['stack']['stack_status'] == 'UPDATE_COMPLETE', resized['stack']['stack_status_reason']
+    assert _by_name(resized)['server']['physical_resource_id'] == server_id
+    server = cloud.sdk().compute.get_server(server_id)
+    assert server.status == 'ACTIVE' and server.flavor['original_name'] == 'm1.small'
+    runner.run(name='rs', state='absent')
+    assert ids(cloud.resources()) == before
