@@ -36,16 +36,33 @@ if yaml is not None:
     # thousands of times, and PyYAML resolves each with regexes in Python.
     _TAGS = {}
 
+    _STR_TAG = _BaseLoader.DEFAULT_SCALAR_TAG
+    _COLLECTION_TAGS = {yaml.SequenceNode: _BaseLoader.DEFAULT_SEQUENCE_TAG,
+                        yaml.MappingNode: _BaseLoader.DEFAULT_MAPPING_TAG}
+
     class _Loader(_BaseLoader):  # pylint: disable=too-many-ancestors
-        def resolve(self, kind, value, implicit):
-            if kind is yaml.ScalarNode and implicit[0]:
-                tag = _TAGS.get(value)
+        # The composer calls these three for every node.  Without path
+        # resolvers (Heat's loader has none, and this class has its own empty
+        # table) PyYAML's versions come down to what these do, in more steps.
+        yaml_path_resolvers = {}
+
+        def descend_resolver(self, current_node, current_index):
+            pass
+
+        def ascend_resolver(self):
+            pass
+
+        def resolve(self, kind, value, implicit, _get=_TAGS.get):
+            if value is None:  # a sequence or a mapping: a scalar's value is text
+                return _COLLECTION_TAGS[kind]
+            if implicit[0]:
+                tag = _get(value)
                 if tag is None:
                     tag = _BaseLoader.resolve(self, kind, value, implicit)
                     if len(_TAGS) < 65536 and len(value) < 256:
                         _TAGS[value] = tag
                 return tag
-            return _BaseLoader.resolve(self, kind, value, implicit)
+            return _STR_TAG
 
 # heat/common/config.py: max_template_size (bytes); the same limit applies to
 # environments and files.

@@ -162,8 +162,8 @@ def test_node_limit_names_the_first_node_past_it():
 
 
 def test_keys_of_other_types_and_timestamps():
-    doc = loader.load_text('1: a\ntrue: b\nnull: c\n2001-01-01: d\nx: 2001-01-01 10:00:00\n')
-    assert doc.data == {1: 'a', True: 'b', None: 'c', '2001-01-01': 'd', 'x': '2001-01-01 10:00:00'}
+    doc = loader.load_text('2: a\ntrue: b\nnull: c\n2001-01-01: d\nx: 2001-01-01 10:00:00\n')
+    assert doc.data == {2: 'a', True: 'b', None: 'c', '2001-01-01': 'd', 'x': '2001-01-01 10:00:00'}
 
 
 def test_the_yaml_constructor_keeps_no_nodes():
@@ -178,3 +178,8 @@ def test_nesting_as_deep_as_libyaml_allows_loads():
     # libyaml refuses more than 1000 levels; the builder must not give up first.
     depth = 900
     assert loader.load_text('a: ' + '[' * depth + ']' * depth).data['a'] != []
+
+
+def test_tags_resolve_as_pyyaml_resolves_them():
+    text = 'a: [! 1, "2", \'3\', !!int "4", ! {b: 1}, ! [c], !!str 5, 6, ~, "", yes]\n'
+    assert loader.load_text(text).data == {'a': [1, '2', '3', 4, {'b': 1}, ['c'], '5', 6, None, '', True]}
