@@ -75,6 +75,8 @@ class _Checker(object):
             if key not in schema:
                 self.fail('Unknown Property %s' % key, path + (key,))
         for key, prop in schema.items():
+            if key not in data and (prop.default is not None or not prop.required):
+                continue  # absent and optional: nothing below could fail
             here = ppath + (key,)
             if here in self.deleted or here in self.replaced:
                 continue
@@ -102,7 +104,11 @@ class _Checker(object):
             value = prop.default if prop.default is not None else _EMPTY.get(kind, {} if kind == rt.MAP else [])
             if kind == rt.ANY:
                 return
-        value = getattr(self, '_as_' + kind.lower())(prop, value, path)
+        convert = _CONVERTERS.get(kind)
+        if convert is not None:
+            value = convert(self, prop, value, path)
+        else:
+            value = getattr(self, '_as_' + kind.lower())(prop, value, path)
         if kind == rt.MAP and isinstance(prop.schema, dict) and isinstance(value, dict):
             self.check_map(prop.schema, value, path, ppath)
         elif kind == rt.LIST and isinstance(prop.schema, rt.PropertySchema):
@@ -162,6 +168,9 @@ class _Checker(object):
         return value
 
 
+_CONVERTERS = {rt.STRING: _Checker._as_string, rt.INTEGER: _Checker._as_integer,
+               rt.NUMBER: _Checker._as_number, rt.BOOLEAN: _Checker._as_boolean,
+               rt.MAP: _Checker._as_map, rt.LIST: _Checker._as_list, rt.ANY: _Checker._as_any}
 _MISSING = object()
 
 

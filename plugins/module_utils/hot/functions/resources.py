@@ -36,8 +36,12 @@ class _ResourceReference(Function):
         raise NotImplementedError
 
     def _name(self):
-        name = resolve(self._raw_name())
-        stack = self.need_stack()
+        name = self._raw_name()
+        if not isinstance(name, str):  # a plain name is most of them, and resolves to itself
+            name = resolve(name)
+        stack = self.stack
+        if stack is None:
+            stack = self.need_stack()
         try:
             enabled = stack.resource_enabled(name)
         except TypeError:  # an unhashable name
