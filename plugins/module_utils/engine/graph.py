@@ -51,16 +51,23 @@ def build_graph(stack_definition, fan_limit=FAN_LIMIT, implicit=True):
     resources = stack_definition.resources
     graph = nx.DiGraph()
     graph.add_nodes_from((name, {'definition': defn}) for name, defn in resources.items())
-    graph.add_edges_from((name, dep) for name, defn in resources.items()
-                         for dep in defn.requires)
+    edges = [(name, dep) for name, defn in resources.items() for dep in defn.requires]
     if implicit:
-        add_implicit(graph, stack_definition, fan_limit)
+        edges.extend(implicit_edges(graph, stack_definition, fan_limit))
+    # One call for every edge: each call of networkx's has a cost of its own.
+    graph.add_edges_from(edges)
     if not nx.is_directed_acyclic_graph(graph):
         raise cycle_error(stack_definition, graph)
     return graph
 
 
 def add_implicit(graph, stack_definition, fan_limit=FAN_LIMIT):
+    graph.add_edges_from(implicit_edges(graph, stack_definition, fan_limit))
+
+
+def implicit_edges(graph, stack_definition, fan_limit=FAN_LIMIT):
+    """Heat's implicit edges, in order; the hub nodes they go through are
+    added to ``graph`` (the edges are not)."""
     try:
         refs, groups = implicit_dependencies(stack_definition)
     except LocatedError as err:
@@ -69,16 +76,18 @@ def add_implicit(graph, stack_definition, fan_limit=FAN_LIMIT):
     fans = {}
     for _requirer, key in refs:
         fans[key] = fans.get(key, 0) + 1
+    edges = []
     for requirer, key in refs:
         members = groups[key]
         if len(members) > 1 and fans[key] * len(members) > fan_limit:
             hub = ('implicit',) + key
             if hub not in graph:
                 graph.add_node(hub, hub=True, definition=None)
-                graph.add_edges_from((hub, member) for member in members)
-            graph.add_edge(requirer, hub)
+                edges.extend((hub, member) for member in members)
+            edges.append((requirer, hub))
         else:
-            graph.add_edges_from((requirer, member) for member in members)
+            edges.extend((requirer, member) for member in members)
+    return edges
 
 
 def is_hub(graph, node):
