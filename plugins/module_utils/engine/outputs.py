@@ -12,6 +12,19 @@ __metaclass__ = type
 from ..errors import StackersError
 
 
+def output_attribute_resources(sd):
+    """Names of the resources whose attributes the enabled outputs read."""
+    from .run_state import attribute_references
+    names = set()
+    for defn in sd.outputs.values():
+        if defn.enabled:
+            try:
+                attribute_references(defn.value, names)
+            except StackersError:
+                continue
+    return names
+
+
 def resolve_outputs(run):
     out = []
     sd = run.sd

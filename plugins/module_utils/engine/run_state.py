@@ -177,6 +177,27 @@ class StackRun(object):
             self._attr_cache[row['uuid']] = attrs
         return attrs
 
+    def refresh_attributes(self, names):
+        """Read the live attributes of these resources again and keep them:
+        an attribute cached when its resource settled may have moved since
+        (a network's ``subnets`` once its subnets exist)."""
+        for name in sorted(names):
+            row = self.current(name)
+            if row is None or row.get('status') != 'COMPLETE' or row.get('physical_id') is None:
+                continue
+            plugin = self.plugin(row['type'], name)
+            ctx = self.context(row)
+            ctx.live = plugin.show(ctx)
+            if ctx.live is None:
+                continue
+            attrs = self.cacheable_attributes(plugin, ctx)
+            if attrs is None:
+                with self._lock:
+                    self._attr_cache[row['uuid']] = plugin.attributes(ctx, ctx.live) or {}
+                continue
+            row = self.save(dict(row, attrs=attrs))
+            self.publish(row)
+
     def cacheable_attributes(self, plugin, ctx):
         """Attributes to keep in the row when they cost nothing now (the
         handler left the live object in ctx.live); None means fetch on use."""

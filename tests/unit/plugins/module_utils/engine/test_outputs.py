@@ -50,3 +50,43 @@ def test_outputs_after_a_real_create(stacks):
     assert by_key['from_a']['output_value'] == 'x'
     assert by_key['ref_b']['output_value'].startswith('st-b-')
     assert all('output_error' not in o for o in result['stack']['outputs'])
+
+
+class _Growing(object):
+    """A fake type whose live attribute moves after it settled (like a network's subnets)."""
+
+    type_name = 'OS::Heat::TestResource'
+    shows = []
+
+    def __init__(self):
+        from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
+        self._real = TestResource()
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def create(self, ctx):
+        ctx.live = {'output': 'at-create'}
+        return 'phys-' + ctx.name
+
+    def show(self, ctx):
+        _Growing.shows.append(ctx.name)
+        return {'output': 'later'}
+
+    def attributes(self, ctx, live):
+        return dict(live or {})
+
+
+def test_outputs_read_the_attributes_again_after_a_changing_run(stacks, monkeypatch):
+    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Growing)
+    _Growing.shows = []
+    text = "resources:\n  a: {type: OS::Heat::TestResource}\n  b: {type: OS::Heat::TestResource}\n" \
+           "outputs:\n  seen: {value: {get_attr: [a, output]}}\n  ref: {value: {get_resource: b}}\n"
+    first = stacks.run(text)
+    assert [o['output_value'] for o in first['stack']['outputs'] if o['output_key'] == 'seen'] == ['later']
+    assert _Growing.shows == ['a']          # only what an output reads an attribute of, once
+    again = stacks.run(text)
+    assert again['changed'] is False
+    assert _Growing.shows == ['a']          # a run that changed nothing reads nothing
+    assert [o['output_value'] for o in again['stack']['outputs'] if o['output_key'] == 'seen'] == ['later']
