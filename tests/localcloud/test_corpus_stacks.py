@@ -138,7 +138,10 @@ PARAMETERS = {
 # A server without ``networks``: Heat 27 talks to Nova at the highest microversion both sides know
 # (the local Nova offers 2.104), where novaclient refuses a create without nics before sending it
 # (heat/engine/clients/microversion_mixin.py, novaclient/v2/servers.py); the server plugin does the
-# same (resources/nova/server_network.py).  Real Heat fails these templates the same way.
+# same (resources/nova/server_network.py).  Real Heat fails these templates the same way: the Heat 27
+# of `--with-heat`, in a project with exactly one private network, fails such a server with
+# "ValueError: resources.server: nics are required after microversion 2.36" and sends no
+# POST /servers (Nova itself, asked at 2.1, would pick that network).
 NO_NETWORKS = ('its server has no networks: Heat 27 asks Nova at microversion > 2.36, where a '
                'server needs networks (the collection fails it as Heat does)',
                'nics are required after microversion 2.36')

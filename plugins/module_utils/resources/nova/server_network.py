@@ -24,6 +24,10 @@ IFACE_KEYS = ('port', 'network', 'fixed_ip', 'subnet')
 
 # Heat 27 asks Nova with its highest microversion, where a server needs
 # networks; novaclient refuses the create before any request is sent.
+# (NovaClientPlugin's MRO puts MicroversionMixin.client before
+# ClientPlugin.client, so client() with no version uses
+# get_max_microversion(), not NOVA_API_VERSION 2.1; the real Heat on the local
+# cloud fails such a server this way and makes no POST /servers.)
 NO_NETWORKS = 'nics are required after microversion 2.36'
 
 # port_extra_properties -> the SDK's Port attribute (other keys ignored)
