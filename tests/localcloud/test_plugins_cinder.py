@@ -123,14 +123,8 @@ def volume_scenario(conn, prefix):
             Volume.update(vctx)
         vctx.properties = vctx.old_properties
 
-        # deletion_policy Snapshot's handlers
-        vctx.action = 'SNAPSHOT'
-        Volume.snapshot(vctx)
-        _poll(Volume.check_snapshot_complete, vctx)
-        snap = conn.block_storage.get_snapshot(vctx.data['snapshot_id'])
-        assert snap.name == vctx.physical_name and snap.volume_id == vol_id
-        conn.block_storage.delete_snapshot(snap)
-        conn.block_storage.wait_for_delete(snap, wait=TIMEOUT)
+        # deletion_policy Snapshot keeps a backup, as Heat 27 does: the local cloud runs no cinder-backup
+        # service (a backup there goes to error and cannot be deleted), so only unit tests cover it.
 
         server = _server(conn, prefix)
         actx = _ctx(conn, 'OS::Cinder::VolumeAttachment', 'att',

@@ -150,18 +150,21 @@ class Volume(ResourcePlugin):
 
     # -- deletion_policy Snapshot ---------------------------------------------
     def snapshot(self, ctx):
-        snap = sdk.call(ctx.conn.block_storage.create_snapshot, volume_id=ctx.physical_id,
-                        name=ctx.physical_name, force=True, retry_writes=False)
-        ctx.data['snapshot_id'] = snap.id
-        return snap.id
+        """deletion_policy Snapshot: Heat 27 keeps a *backup* (volume_base
+        _create_backup), which, unlike a snapshot, does not stop the volume's
+        delete; a volume that never got created (CREATE_FAILED) is not backed up."""
+        backup = sdk.call(ctx.conn.block_storage.create_backup, volume_id=ctx.physical_id,
+                          name=ctx.physical_name, retry_writes=False)
+        ctx.data['backup_id'] = backup.id
+        return backup.id
 
     def check_snapshot_complete(self, ctx):
-        snap = sdk.call(ctx.conn.block_storage.get_snapshot, ctx.data['snapshot_id'])
-        if snap.status == 'creating':
+        backup = sdk.call(ctx.conn.block_storage.get_backup, ctx.data['backup_id'])
+        if backup.status == 'creating':
             return False
-        if snap.status == 'available':
+        if backup.status == 'available':
             return True
-        ctx.fail(_common.unknown_status('Volume snapshot failed', snap.status))
+        ctx.fail(_common.unknown_status('Volume backup failed', backup.status))
 
     # -- reading ---------------------------------------------------------------
     def show(self, ctx):

@@ -209,19 +209,20 @@ def test_delete_refused_in_use_says_so_and_gone_is_success():
         Volume().check_delete_complete(ctx)
 
 
-def test_snapshot_named_after_the_physical_name():
+def test_snapshot_policy_keeps_a_backup_named_after_the_physical_name():
     ctx = _ctx({'size': 1}, physical_id='vol-1')
     bs = ctx.conn.block_storage
-    bs.create_snapshot.return_value = fakes.Obj(id='snap-1')
+    bs.create_backup.return_value = fakes.Obj(id='bk-1')
     Volume().snapshot(ctx)
-    bs.create_snapshot.assert_called_once_with(volume_id='vol-1', name='s-vol-x', force=True)
-    assert ctx.data['snapshot_id'] == 'snap-1'
-    bs.get_snapshot.return_value = fakes.Obj(status='creating')
+    bs.create_backup.assert_called_once_with(volume_id='vol-1', name='s-vol-x')
+    bs.create_snapshot.assert_not_called()   # a snapshot would stop the volume's delete
+    assert ctx.data['backup_id'] == 'bk-1'
+    bs.get_backup.return_value = fakes.Obj(status='creating')
     assert Volume().check_snapshot_complete(ctx) is False
-    bs.get_snapshot.return_value = fakes.Obj(status='available')
+    bs.get_backup.return_value = fakes.Obj(status='available')
     assert Volume().check_snapshot_complete(ctx) is True
-    bs.get_snapshot.return_value = fakes.Obj(status='error')
-    with pytest.raises(ResourceFailure, match='Volume snapshot failed'):
+    bs.get_backup.return_value = fakes.Obj(status='error')
+    with pytest.raises(ResourceFailure, match='Volume backup failed'):
         Volume().check_snapshot_complete(ctx)
 
 
