@@ -170,7 +170,10 @@ class StackDefinition(object):
     def _field(self, name, raw, key, types, what, parse=True, record=None):
         path = ('resources', name, key)
         value = raw[key]
-        if parse == 'condition':
+        vcls = type(value)
+        if vcls is not dict and vcls is not list and vcls is not tuple:
+            pass  # nothing else can hold a function: parsing would give it back as it is
+        elif parse == 'condition':
             value = self.template.parse_condition(value, path, stack=self)
         elif parse:
             value = self.template.parse(value, path, stack=self, record=record)

@@ -198,8 +198,9 @@ def provider_template(stack, defn):
 
 
 def _property_rules(stack, defn):
-    """name -> (required, implemented) for the resource's properties, or
-    None when any property is accepted (computed once per type)."""
+    """(names, unimplemented): the properties of the resource and those of
+    them not implemented (in schema order), or None when any property is
+    accepted (computed once per type)."""
     info = defn.type_info
     key = ('rules', getattr(info, 'template', None) or getattr(info, 'plugin', None) or defn.type)
     cache = stack.type_cache
@@ -212,16 +213,13 @@ def _compute_rules(stack, defn):
     info = defn.type_info
     if getattr(info, 'template', None):
         nested = provider_template(stack, defn)
-        defaults = getattr(stack.environment, 'parameter_defaults', None) or {}
         params = nested.parameters if isinstance(nested.parameters, dict) else {}
-        return dict((name, (isinstance(raw, dict) and 'default' not in raw
-                            and name not in defaults, True))
-                    for name, raw in params.items())
+        return frozenset(params), ()
     heat_type = plugin_type(defn)
     if heat_type is None:
         return None
-    return dict((name, (prop.required and prop.default is None, prop.implemented))
-                for name, prop in heat_type.properties.items())
+    return (frozenset(heat_type.properties),
+            tuple(name for name, prop in heat_type.properties.items() if not prop.implemented))
 
 
 def waiting_keys(stack, functions, section):
@@ -328,11 +326,12 @@ def check_properties(stack, defn, resolve_values):
             _properties.validate_provider_properties(nested.parameters, data, defn.path, defaults,
                                                      waiting)
         return
+    names, unimplemented = rules
     for key in props:
-        if key not in rules:
+        if key not in names:
             raise TemplateError('Unknown property "%s" for a resource of type %s'
                                 % (key, defn.type), path=path + (key,))
-    for key, (_required, implemented) in rules.items():
-        if key in props and not implemented:
+    for key in unimplemented:
+        if key in props:
             raise TemplateError('Property "%s" of %s is not implemented'
                                 % (key, defn.type), path=path + (key,))
