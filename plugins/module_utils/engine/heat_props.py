@@ -239,8 +239,9 @@ class PropertiesView(object):
             raise Unreadable()
         if not isinstance(prop.schema, dict):
             return dict(value)
-        return dict((key, self._child(child, value, key, path + (key,), where + (key,)))
-                    for key, child in prop.schema.items())
+        child = self._child
+        return {key: child(sub, value, key, path + (key,), where)
+                for key, sub in prop.schema.items()}
 
     def _list(self, prop, value, path, where):
         if value is None:
@@ -255,17 +256,18 @@ class PropertiesView(object):
         return [self._convert(prop.schema, item, path, where + (i,))
                 for i, item in enumerate(value)]
 
-    def _child(self, prop, data, key, path, where):
-        """A Map's member: translation moves come from sibling keys, raw."""
+    def _child(self, prop, data, key, path, parent):
+        """A Map's member: translation moves come from sibling keys, raw.
+        ``parent`` is the map's own place in the properties (most members
+        are absent, so theirs is only made when needed)."""
         found = key in data and path not in self.hidden
-        value = data[key] if found else None
         source = self.moves.get(path)
         if source is not None:
             moved = data.get(source[-1])
-            if moved and found and value:
-                self._conflict(path, source, where)
+            if moved and found and data[key]:
+                self._conflict(path, source, parent + (key,))
             if moved is not None:
-                return self._convert(prop, moved, path, where)
+                return self._convert(prop, moved, path, parent + (key,))
         if found:
-            return self._convert(prop, value, path, where)
+            return self._convert(prop, data[key], path, parent + (key,))
         return self._absent(prop)

@@ -42,7 +42,8 @@ def _v4_canonical(text):
         return None
     value = 0
     for part in parts:
-        if not part or len(part) > 3 or not all('0' <= c <= '9' for c in part):
+        # isascii() and isdigit(): exactly 0-9 (isdigit alone takes other scripts' digits).
+        if not part or len(part) > 3 or not (part.isascii() and part.isdigit()):
             return None
         if len(part) > 1 and part[0] == '0':
             return None
@@ -88,7 +89,7 @@ def _is_subnet(text):
     address, prefix = text.split('/', 1)
     if _v4_canonical(address) is not None:
         # Only the canonical spelling round-trips in Heat's check.
-        return (all('0' <= c <= '9' for c in prefix) and prefix != ''
+        return (prefix.isascii() and prefix.isdigit()
                 and str(int(prefix)) == prefix and int(prefix) <= 32)
     if ':' in address and _v6_packed(address) is not None:
         return _v6_prefix_ok(prefix)

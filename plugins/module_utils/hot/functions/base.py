@@ -179,16 +179,21 @@ def resolve(snippet, nullable=False):
     if cls is dict:
         out = {}
         for key, value in snippet.items():
-            value = resolve(value, True)
-            if value is not Ellipsis:
-                out[key] = value
+            # A plain scalar resolves to itself (and is never Ellipsis).
+            if type(value) not in _SCALARS:
+                value = resolve(value, True)
+                if value is Ellipsis:
+                    continue
+            out[key] = value
         return out
     if cls is list or cls is tuple:
         out = []
         for value in snippet:
-            value = resolve(value, True)
-            if value is not Ellipsis:
-                out.append(value)
+            if type(value) not in _SCALARS:
+                value = resolve(value, True)
+                if value is Ellipsis:
+                    continue
+            out.append(value)
         return out
     return snippet
 
