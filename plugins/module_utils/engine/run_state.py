@@ -203,7 +203,15 @@ class StackRun(object):
         handler left the live object in ctx.live); None means fetch on use."""
         if ctx.live is None or plugin.secret_data:
             return None
-        return self.mask(plugin.attributes(ctx, ctx.live) or {})
+        attrs = plugin.attributes(ctx, ctx.live) or {}
+        return self.mask(dict((k, v) for k, v in attrs.items()
+                              if k not in plugin.uncached_attributes))
+
+    def live_attribute(self, row, key):
+        """An attribute the plugin never lets the cache keep, read now."""
+        plugin = self.plugin(row['type'], row['name'])
+        ctx = self.context(row)
+        return (plugin.attributes(ctx, plugin.show(ctx)) or {}).get(key)
 
     def resolve_properties(self, name, unknown_names=(), unknown_attrs=()):
         """(effective properties, names of properties whose value depends on
@@ -258,10 +266,13 @@ class _Attributes(Mapping):
         return self._run.attributes(self._row)
 
     def __getitem__(self, key):
+        plugin = self._run.plugin(self._row['type'], self._row['name'])
+        if key in plugin.uncached_attributes:
+            return self._run.live_attribute(self._row, key)
         attrs = self._attrs()
         if key in attrs:
             return attrs[key]
-        heat_type = self._run.plugin(self._row['type'], self._row['name']).heat_type()
+        heat_type = plugin.heat_type()
         if key in heat_type.attributes or key == 'show':
             return None
         raise KeyError(key)

@@ -149,6 +149,9 @@ class ResourcePlugin(object):
     # Keys of ctx.data that are secrets: stored encrypted, never cached in
     # attributes (e.g. a generated password, a private key).
     secret_data = ()
+    # Attributes never kept in the record's cache: read live when a template
+    # asks (a server's console URLs cost a request each and expire).
+    uncached_attributes = ()
 
     # -- schema ------------------------------------------------------------
     @classmethod

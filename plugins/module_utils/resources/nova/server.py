@@ -24,6 +24,8 @@ PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
 class Server(ResourcePlugin):
     type_name = 'OS::Nova::Server'
     poll_interval = 2.0
+    # Each console URL is a request, and they expire: read only when a template asks.
+    uncached_attributes = ('console_urls',)
     physical_name_limit = 255
 
     @staticmethod

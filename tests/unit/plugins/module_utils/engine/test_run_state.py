@@ -168,6 +168,30 @@ def test_cacheable_attributes(make_run):
     assert run.cacheable_attributes(secret_plugin, ctx) is None   # never cached
 
 
+def test_uncached_attributes_are_left_out_of_the_cache_and_read_live(make_run, monkeypatch):
+    run, _graph = make_run(TEMPLATE)
+    plugin = run.plugin('OS::Heat::Value')
+    reads = []
+
+    class Lazy(object):
+        def __repr__(self):
+            reads.append('evaluated')
+            return 'lazy'
+
+    monkeypatch.setattr(type(plugin), 'uncached_attributes', ('console',), raising=False)
+    monkeypatch.setattr(type(plugin), 'attributes', lambda self, ctx, live: {'value': 'v', 'console': Lazy()})
+    monkeypatch.setattr(type(plugin), 'show', lambda self, ctx: reads.append('show') or {})
+    ctx = ResourceContext(properties={'value': 'v'})
+    ctx.live = {}
+    cached = run.cacheable_attributes(plugin, ctx)
+    assert cached == {'value': 'v'} and reads == []      # never evaluated, never stored
+    row = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv', attrs=cached))
+    run.publish(row)
+    attrs = run.sd.resource_data['v']['attrs']
+    assert attrs['value'] == 'v' and reads == []          # from the cache
+    assert repr(attrs['console']) == 'lazy' and reads[0] == 'show'   # read live when asked
+
+
 def test_publish_record_only_complete_current_desired_rows(make_run):
     run, _graph = make_run(TEMPLATE)
     run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv'))
