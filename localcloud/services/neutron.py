@@ -76,6 +76,18 @@ def main():
     head.get_metadata().create_all(db_api.CONTEXT_WRITER.get_engine())
     from neutron.server import api
     app = api.api_server()
+    # Build Neutron's policy enforcer now, once, before the first request (the app is built and
+    # its extensions loaded: pecan's startup has just called policy.reset() for that reason).
+    # neutron.policy.init() is lazy and not thread-safe: it publishes the global _ENFORCER first
+    # and only then registers the default rules (a slow stevedore scan of 'neutron.policies'),
+    # so a second request thread arriving meanwhile sees an enforcer without rules and gets
+    # "rule:create_network is disallowed by policy".  Admins never reach init() (with
+    # enforce_new_defaults off, neutron.policy.enforce() returns early for an admin context),
+    # so the seed, run as admin, did not warm it: the first two concurrent requests of a
+    # non-admin user on a fresh cloud raced in it.  A real neutron-server has long been
+    # serving when a user's first request arrives; this makes ours start the same way.
+    from neutron import policy
+    policy.init()
     _base.quiet_logging()
     _base.serve(app, me['port'], me['prefix'], 'neutron')
 
