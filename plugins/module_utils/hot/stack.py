@@ -187,7 +187,8 @@ class StackDefinition(object):
         functions, field_functions = [], []
         fields = {'path': ('resources', name), 'functions': functions,
                   'field_functions': field_functions}
-        obj = (Mapping, fns.Function)
+        # dict first: most values are one, and the Mapping ABC's check is slow.
+        obj = (dict, Mapping, fns.Function)
         fields['type'] = self._field(name, raw, 'type', str, 'a string')
         for key in ('properties', 'metadata', 'update_policy'):
             if key in raw:
