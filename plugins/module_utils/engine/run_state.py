@@ -40,7 +40,7 @@ class StackRun(object):
         self._plugins = {}
         self._lock = threading.RLock()
         self.secrets = sec.secret_strings(secret_values)
-        self.rows = {}                  # uuid -> row (this run's view of the record)
+        self.rows = _Rows()             # uuid -> row (this run's view of the record)
         self._attr_cache = {}           # uuid -> attrs fetched live in this run
         self.decisions = {}             # name -> planner Decision
         if stack is not None and stack.get('id'):
@@ -56,8 +56,10 @@ class StackRun(object):
         return plugin
 
     def rows_of(self, name, role=None):
-        return [r for r in self.rows.values()
-                if r['name'] == name and (role is None or r['role'] == role)]
+        rows = self.rows
+        found = [rows[u] for u in rows.uuids_of(name)] if isinstance(rows, _Rows) else [
+            r for r in rows.values() if r['name'] == name]
+        return [r for r in found if role is None or r['role'] == role]
 
     def current(self, name):
         rows = self.rows_of(name, 'current')
@@ -237,6 +239,39 @@ class StackRun(object):
         if defn.metadata is None:
             return None
         return self.sd.resolve(defn.metadata, defn.path + ('metadata',))
+
+
+class _Rows(dict):
+    """uuid -> row, with an index by resource name: a run asks for a name's
+    rows once per resource, and a scan each time made big stacks quadratic."""
+
+    def __init__(self):
+        super(_Rows, self).__init__()
+        self._by_name = {}
+
+    def __setitem__(self, key, row):
+        old = self.get(key)
+        if old is not None and old['name'] != row['name']:
+            self._by_name.get(old['name'], {}).pop(key, None)
+        super(_Rows, self).__setitem__(key, row)
+        self._by_name.setdefault(row['name'], {})[key] = None
+
+    def __delitem__(self, key):
+        row = self[key]
+        super(_Rows, self).__delitem__(key)
+        self._by_name.get(row['name'], {}).pop(key, None)
+
+    def pop(self, key, *default):
+        if key in self:
+            row = self[key]
+            del self[key]
+            return row
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def uuids_of(self, name):
+        return list(self._by_name.get(name, ()))
 
 
 def attribute_references(snippet, out=None):

@@ -65,7 +65,8 @@ class Scheduler(object):
         self.clock = clock
 
     def run(self, deps, work):
-        deps = dict((node, set(d) & set(deps)) for node, d in deps.items())
+        nodes = set(deps)
+        deps = dict((node, set(d) & nodes) for node, d in deps.items())
         dependents = dict((node, []) for node in deps)
         for node, needs in deps.items():
             for need in needs:

@@ -61,6 +61,10 @@ def parameters_view(sd):
 
 def resource_views(run):
     rows = [r for r in run.rows.values() if r['role'] == 'current']
+    required_by = {}
+    for r in rows:
+        for need in r.get('requires') or ():
+            required_by.setdefault(need, []).append(r['name'])
     out = []
     for row in sorted(rows, key=lambda r: r['name']):
         out.append({'resource_name': row['name'], 'logical_resource_id': row['name'],
@@ -69,6 +73,5 @@ def resource_views(run):
                     'resource_status': _status(row.get('action'), row.get('status')),
                     'resource_status_reason': row.get('status_reason'),
                     'updated_time': row.get('updated_time'),
-                    'required_by': sorted(r['name'] for r in rows
-                                          if row['name'] in (r.get('requires') or ()))})
+                    'required_by': sorted(required_by.get(row['name'], ()))})
     return out

@@ -207,3 +207,18 @@ def test_attribute_references(make_run):
     defs = run.sd.resources
     assert run_state.attribute_references(defs['v'].properties) == {'r'}
     assert run_state.attribute_references(defs['w'].properties) == set()
+
+
+def test_rows_by_name_index_follows_every_change(make_run):
+    run, _graph = make_run(TEMPLATE)
+    run.save(row_of(run, 'a', 'OS::Heat::Value', uuid='u1'))
+    run.save(row_of(run, 'a', 'OS::Heat::Value', uuid='u2', role='new'))
+    run.save(row_of(run, 'b', 'OS::Heat::Value', uuid='u3'))
+    assert [r['uuid'] for r in run.rows_of('a')] == ['u1', 'u2']
+    run.set_roles([('u1', 'old'), ('u2', 'current')])
+    assert run.current('a')['uuid'] == 'u2' and [r['uuid'] for r in run.rows_of('a', 'old')] == ['u1']
+    run.forget(run.rows['u1'])
+    assert [r['uuid'] for r in run.rows_of('a')] == ['u2']
+    run.rows['u3'] = dict(run.rows['u3'], name='c')      # a row renamed in place moves in the index
+    assert run.rows_of('b') == [] and run.current('c')['uuid'] == 'u3'
+    assert run.rows.pop('missing', None) is None
