@@ -476,3 +476,19 @@ def test_timeout_fails_the_stack(stacks):
     assert time.monotonic() - t0 < 3
     assert result['stack']['stack_status'] == 'CREATE_FAILED'
     assert result['stack']['stack_status_reason'] == 'Timed out'
+
+
+def test_tags_and_a_patch_update_with_cleared_parameters(stacks):
+    first = stacks.run(CHAIN, parameters={'v': 'two'}, tags=['web', 'prod'])
+    assert first['stack']['tags'] == ['web', 'prod']
+    assert dict((o['output_key'], o['output_value']) for o in first['stack']['outputs'])['out'] == 'two'
+    # PATCH: no template, the stored one reused; clearing v brings back its default
+    patched = stacks.run(None, existing=True, clear_parameters=['v'], tags=['web'])
+    assert patched['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert patched['stack']['parameters']['v'] == 'one'
+    assert patched['stack']['tags'] == ['web']
+    assert dict((o['output_key'], o['output_value']) for o in patched['stack']['outputs'])['out'] == 'one'
+    # PATCH with a new value only: merged over the stored parameters
+    again = stacks.run(None, existing=True, parameters={'v': 'three'})
+    assert again['stack']['parameters']['v'] == 'three'
+    assert stacks.run(None, existing=True, parameters={'v': 'three'})['changed'] is False
