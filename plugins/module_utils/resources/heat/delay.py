@@ -18,7 +18,7 @@ __metaclass__ = type
 
 import random
 
-from ..base import ResourcePlugin
+from ._record_only import RecordOnly
 from . import _waiting
 
 
@@ -31,7 +31,7 @@ def wait_secs(props, action, rng=random):
     return min_wait + jitter * rng.random()
 
 
-class Delay(ResourcePlugin):
+class Delay(RecordOnly):
     type_name = 'OS::Heat::Delay'
 
     def _start(self, ctx, action):
@@ -71,9 +71,6 @@ class Delay(ResourcePlugin):
 
     def show(self, ctx):
         return {}
-
-    def check(self, ctx):
-        return None
 
     def attributes(self, ctx, live):
         return {'show': None}

@@ -15,10 +15,10 @@ __metaclass__ = type
 
 import uuid
 
-from ..base import ResourcePlugin
+from ._record_only import RecordOnly
 
 
-class NoneResource(ResourcePlugin):
+class NoneResource(RecordOnly):
     type_name = 'OS::Heat::None'
     # Heat's NoneResource._needs_update is always False.
     never_update = True
@@ -28,12 +28,6 @@ class NoneResource(ResourcePlugin):
 
     def needs_replace(self, ctx):
         return False
-
-    def show(self, ctx):
-        return None if ctx.physical_id is None else {}
-
-    def check(self, ctx):
-        return None
 
     def attributes(self, ctx, live):
         # get_attribute answers None for any name, ``show`` included.

@@ -19,7 +19,7 @@ __metaclass__ = type
 import random
 import string
 
-from ..base import ResourcePlugin
+from ._record_only import RecordOnly
 
 CHARACTER_CLASSES = {
     'lettersdigits': string.ascii_letters + string.digits,
@@ -74,7 +74,7 @@ def _min(item):
     return 1 if value is None else int(value)
 
 
-class RandomString(ResourcePlugin):
+class RandomString(RecordOnly):
     type_name = 'OS::Heat::RandomString'
     # Keys of ctx.data the engine stores encrypted.
     secret_data = ('value',)
@@ -85,12 +85,6 @@ class RandomString(ResourcePlugin):
         length = 32 if length is None else int(length)
         ctx.data['value'] = generate(length, char_pools(props))
         return ctx.physical_name
-
-    def show(self, ctx):
-        return None if ctx.physical_id is None else {}
-
-    def check(self, ctx):
-        return None
 
     def attributes(self, ctx, live):
         return {'value': ctx.data.get('value'), 'show': None}

@@ -12,7 +12,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ..base import ResourcePlugin
+from ._record_only import RecordOnly
 
 
 def _string(value):
@@ -76,17 +76,11 @@ def typed_value(value, value_type):
         return value
 
 
-class Value(ResourcePlugin):
+class Value(RecordOnly):
     type_name = 'OS::Heat::Value'
 
     def create(self, ctx):
         return ctx.physical_name
-
-    def show(self, ctx):
-        return None if ctx.physical_id is None else {}
-
-    def check(self, ctx):
-        return None
 
     def attributes(self, ctx, live):
         props = ctx.properties or {}
