@@ -41,29 +41,15 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader  # noqa: E402
 
 
-def _corpus_dir():
-    path = os.environ.get('HEAT_CORPUS') or os.path.join(
-        os.path.dirname(ROOT), 'shared', 'corpus', 'heat-templates')
-    return path if os.path.isfile(os.path.join(path, 'MANIFEST.tsv')) else None
+# The corpus and its MANIFEST are read as the conformance tests read them.
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'conformance'))
+from corpus import corpus_dir, manifest  # noqa: E402
 
-
-CORPUS = _corpus_dir()
+CORPUS = corpus_dir()
 
 
 def _manifest_templates():
-    header, paths = None, []
-    with open(os.path.join(CORPUS, 'MANIFEST.tsv')) as handle:
-        for line in handle:
-            if line.startswith('#') or not line.strip():
-                continue
-            cells = line.rstrip('\n').split('\t')
-            if header is None:
-                header = cells
-                continue
-            row = dict(zip(header, cells))
-            if row.get('kind') == 'template':
-                paths.append(row['path'])
-    return paths
+    return [row['path'] for row in manifest(CORPUS) if row.get('kind') == 'template']
 
 
 def runnable_types(path):
