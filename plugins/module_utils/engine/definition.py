@@ -26,12 +26,14 @@ ENV_SECTIONS = ('parameters', 'parameter_defaults')
 
 def read_inputs(template, environment=(), parameters=None, files=None):
     """The user's inputs (paths) → the record's form of them."""
-    tdoc = loader.load_file(template) if isinstance(template, str) and os.path.exists(
-        template) else None
-    if tdoc is None:
+    try:
+        with open(template, 'rb') as f:
+            raw = f.read()
+    except (OSError, TypeError):
         raise StackersError('The template file %s cannot be read' % (template,))
-    with open(template) as f:
-        text = f.read()
+    # One read: the text is what the record keeps, the document what this run uses.
+    tdoc = loader.load_text(raw, filename=template)
+    text = raw.decode('utf-8')
     envs, docs = [], []
     for path in environment or ():
         doc = loader.load_file(path)
