@@ -16,7 +16,7 @@ __metaclass__ = type
 
 from ..errors import CloudNotFound, StackersError
 from . import graph as _graph
-from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide
+from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE
 from .resource_tasks import failure_reason
 from .run_state import StackRun
 from .scheduler import Scheduler
@@ -81,20 +81,14 @@ def plan(run, graph, check_results=None, converge=False):
     items, diff = [], []
     for name in order:
         defn = sd.resources[name]
-        plugin = run.plugin(defn.type, name)
         row = run.current(name)
         if converge and row is not None and check_results and \
                 check_results.get(name, {}).get('resource_status') == 'CHECK_FAILED':
             row = dict(row, action='CHECK', status='FAILED')
-        props, unknown_keys = run.resolve_properties(name, unknown, updated)
-        masked = run.mask(props)
-        registry = getattr(sd.environment, 'registry', None)
-        restricted = registry.restricted_actions(name) if registry is not None else ()
-        external = sd.resolve(defn.external_id) if defn.external_id is not None else None
+        inputs = run.decision_inputs(name, unknown, updated)
+        masked, unknown_keys = inputs['masked'], inputs['unknown']
         try:
-            decision = decide(defn, row, plugin, masked, unknown=unknown_keys,
-                              metadata=run.mask(run.resolve_metadata(name)),
-                              restricted=restricted, external_id=external or None, conn=run.conn)
+            decision = run.decide(name, row, inputs)
             action, reason = decision.action, decision.reason
         except StackersError as exc:
             action, reason = 'error', str(exc)
@@ -125,8 +119,7 @@ def plan(run, graph, check_results=None, converge=False):
 
 def plan_and_check(request, conn, store, vault, stack, sd, graph, hidden):
     run = StackRun(store, vault, conn, stack, sd, secret_values=hidden.values(), check_mode=True)
-    run.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
-    run.publish_record()
+    run.prepare(graph)
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
     items, diff = plan(run, graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)

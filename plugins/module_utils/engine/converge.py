@@ -117,8 +117,7 @@ def delete_steps(run, deletion_policies):
 
 def action_steps(run, action):
     """Suspend (users first) or resume (dependencies first) every resource."""
-    rows = run.rows_of_role('current') if hasattr(run, 'rows_of_role') else [
-        r for r in run.rows.values() if r['role'] == 'current']
+    rows = [r for r in run.rows.values() if r['role'] == 'current']
     by_name = dict((r['name'], r) for r in rows)
     deps, work = {}, {}
     start, check = (('suspend', 'check_suspend_complete') if action == 'SUSPEND'

@@ -19,7 +19,7 @@ import uuid
 from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
 from ..resources.base import physical_name
 from ..resources.sdk import translate
-from .planner import CREATE, KEEP, REPLACE, UPDATE, decide
+from .planner import CREATE, KEEP, REPLACE, UPDATE
 
 
 class HookPending(StackersError):
@@ -56,16 +56,10 @@ def apply_resource(run, name):
     defn = run.sd.resources[name]
     plugin = run.plugin(defn.type, name)
     row = run.current(name)
-    props, _unknown = run.resolve_properties(name)
-    masked = run.mask(props)
-    metadata = run.resolve_metadata(name)
-    registry = getattr(run.sd.environment, 'registry', None)
-    restricted = registry.restricted_actions(name) if registry is not None else ()
-    external_id = None
-    if defn.external_id is not None:
-        external_id = run.sd.resolve(defn.external_id, defn.path + ('external_id',))
-    decision = decide(defn, row, plugin, masked, metadata=run.mask(metadata),
-                      restricted=restricted, external_id=external_id or None, conn=run.conn)
+    inputs = run.decision_inputs(name)
+    props, masked, metadata = inputs['props'], inputs['masked'], inputs['metadata']
+    external_id = inputs['external_id']
+    decision = run.decide(name, row, inputs)
     run.decisions[name] = decision
     if decision.action == KEEP:
         facts = _delete_facts(run, name, row.get('data'))

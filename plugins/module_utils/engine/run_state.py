@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from .. import resources as registry
 from ..hot import functions as fns
 from ..resources.base import ResourceContext, effective_properties
+from . import graph as _graph
 from . import secrets as sec
+from .planner import decide
 from .store import now_iso
 
 
@@ -157,6 +159,12 @@ class StackRun(object):
         self.sd.resource_data[row['name']] = {'reference_id': row.get('reference_id'),
                                               'attrs': _Attributes(self, row)}
 
+    def prepare(self, graph):
+        """Take the definition's graph: each resource's requirements (hubs
+        expanded), and the record's settled rows as what functions read."""
+        self.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
+        self.publish_record()
+
     def publish_record(self):
         for row in self.rows.values():
             if row['role'] == 'current' and row.get('status') == 'COMPLETE' and \
@@ -171,13 +179,18 @@ class StackRun(object):
         with self._lock:
             if row['uuid'] in self._attr_cache:
                 return self._attr_cache[row['uuid']]
-        plugin = self.plugin(row['type'], row['name'])
-        ctx = self.context(row)
-        live = plugin.show(ctx)
-        attrs = plugin.attributes(ctx, live) or {}
+        plugin, ctx = self._read_live(row)
+        attrs = plugin.attributes(ctx, ctx.live) or {}
         with self._lock:
             self._attr_cache[row['uuid']] = attrs
         return attrs
+
+    def _read_live(self, row):
+        """(plugin, ctx) of a row with the live object read into ctx.live."""
+        plugin = self.plugin(row['type'], row['name'])
+        ctx = self.context(row)
+        ctx.live = plugin.show(ctx)
+        return plugin, ctx
 
     def refresh_attributes(self, names):
         """Read the live attributes of these resources again and keep them:
@@ -187,9 +200,7 @@ class StackRun(object):
             row = self.current(name)
             if row is None or row.get('status') != 'COMPLETE' or row.get('physical_id') is None:
                 continue
-            plugin = self.plugin(row['type'], name)
-            ctx = self.context(row)
-            ctx.live = plugin.show(ctx)
+            plugin, ctx = self._read_live(row)
             if ctx.live is None:
                 continue
             attrs = self.cacheable_attributes(plugin, ctx)
@@ -211,9 +222,8 @@ class StackRun(object):
 
     def live_attribute(self, row, key):
         """An attribute the plugin never lets the cache keep, read now."""
-        plugin = self.plugin(row['type'], row['name'])
-        ctx = self.context(row)
-        return (plugin.attributes(ctx, plugin.show(ctx)) or {}).get(key)
+        plugin, ctx = self._read_live(row)
+        return (plugin.attributes(ctx, ctx.live) or {}).get(key)
 
     def resolve_properties(self, name, unknown_names=(), unknown_attrs=()):
         """(effective properties, names of properties whose value depends on
@@ -233,6 +243,29 @@ class StackRun(object):
                 continue
             resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
         return effective_properties(defn.type, resolved), unknown
+
+    def decision_inputs(self, name, unknown_names=(), unknown_attrs=()):
+        """What the planner decides a desired resource's fate on: its
+        effective properties (``props``, and ``masked`` as the record keeps
+        them), ``metadata``, ``external_id``, the environment's ``restricted``
+        actions, and the ``unknown`` property names (see resolve_properties)."""
+        defn = self.sd.resources[name]
+        props, unknown = self.resolve_properties(name, unknown_names, unknown_attrs)
+        registry_ = getattr(self.sd.environment, 'registry', None)
+        external_id = None
+        if defn.external_id is not None:
+            external_id = self.sd.resolve(defn.external_id, defn.path + ('external_id',)) or None
+        return {'props': props, 'masked': self.mask(props), 'metadata': self.resolve_metadata(name),
+                'external_id': external_id, 'unknown': unknown,
+                'restricted': registry_.restricted_actions(name) if registry_ is not None else ()}
+
+    def decide(self, name, row, inputs):
+        """The planner's Decision for desired resource ``name`` and its record ``row``."""
+        defn = self.sd.resources[name]
+        return decide(defn, row, self.plugin(defn.type, name), inputs['masked'],
+                      unknown=inputs['unknown'], metadata=self.mask(inputs['metadata']),
+                      restricted=inputs['restricted'], external_id=inputs['external_id'],
+                      conn=self.conn)
 
     def resolve_metadata(self, name):
         defn = self.sd.resources[name]

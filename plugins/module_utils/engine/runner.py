@@ -147,8 +147,7 @@ def _diff(request, conn, store, vault, stack, sd, graph, hidden):
     from .check import plan
     probe = StackRun(store, vault, conn, stack, sd, secret_values=hidden.values(),
                      check_mode=True)
-    probe.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
-    probe.publish_record()
+    probe.prepare(graph)
     _items, diff = plan(probe, graph)
     sd.resource_data.clear()   # the run publishes its own rows
     return diff
@@ -212,11 +211,10 @@ def _converge(request, conn, store, vault, stack, sd, graph, hidden, inputs, act
               rollback_of=None):
     run_ = StackRun(store, vault, conn, stack, sd, secret_values=hidden.values())
     before = dict(stack)
-    run_.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
     for row in list(run_.rows.values()):
         if row['role'] == 'new':       # an interrupted replacement: delete it
             run_.set_roles([(row['uuid'], 'old')])
-    run_.publish_record()
+    run_.prepare(graph)
     stack_fields = dict(action=rollback_of or action, status='IN_PROGRESS',
                         status_reason='Stack %s started' % (rollback_of or action),
                         updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
@@ -239,14 +237,24 @@ def _converge(request, conn, store, vault, stack, sd, graph, hidden, inputs, act
     for row in run_.rows.values():
         policies.setdefault(row['name'], (row.get('data') or {}).get('deletion_policy'))
     deps, work = converge_steps(run_, graph, policies)
-    outcomes = _schedule(request, store, run_, owner=None, deps=deps, work=work)
-    status, reason = _summarise(outcomes, stack_fields['action'])
+    status, reason = _summarise(_schedule(request, store, run_, deps, work), stack_fields['action'])
     if status == 'FAILED' and request.rollback and rollback_of is None:
         return _rollback(request, conn, store, vault, run_, action, reason, hidden)
     return _finish(request, store, run_, stack_fields['action'], status, reason, before, hidden)
 
 
-def _schedule(request, store, run_, owner, deps, work):
+def _walk(request, store, run_, action, steps, started=None):
+    """Mark the stack's ``action`` in progress (stored, and its event), run
+    ``steps`` (deps, work) and answer (status, reason) as they ended; the
+    caller records the end."""
+    started = started or 'Stack %s started' % action
+    store.update_stack(run_.stack['id'], action=action, status='IN_PROGRESS', status_reason=started)
+    run_.stack_event(action, 'IN_PROGRESS', started)
+    deps, work = steps
+    return _summarise(_schedule(request, store, run_, deps, work), action)
+
+
+def _schedule(request, store, run_, deps, work):
     def beat():
         if run_.stack and run_.stack.get('lock_owner'):
             store.refresh_lock(run_.stack['id'], run_.stack['lock_owner'], LOCK_TTL)
@@ -287,12 +295,7 @@ def _rollback(request, conn, store, vault, run_, action, reason, hidden):
     if previous is None:
         # A failed create rolls back to nothing.
         rb = StackRun(store, vault, conn, stack, None, secret_values=hidden.values())
-        store.update_stack(stack['id'], action='ROLLBACK', status='IN_PROGRESS',
-                           status_reason=reason)
-        rb.stack_event('ROLLBACK', 'IN_PROGRESS', reason)
-        deps, work = delete_steps(rb, {})
-        outcomes = _schedule(request, store, rb, None, deps, work)
-        status, why = _summarise(outcomes, 'ROLLBACK')
+        status, why = _walk(request, store, rb, 'ROLLBACK', delete_steps(rb, {}), started=reason)
         result = _finish(request, store, rb, 'ROLLBACK', status, why if status != 'COMPLETE'
                          else 'Rollback completed', stack, hidden, outputs=False)
     else:
@@ -358,12 +361,7 @@ def _delete(request, conn, store, vault, stack):
     stack = _lock(store, request, owner, None)
     run_ = StackRun(store, vault, conn, stack, None)
     try:
-        store.update_stack(stack['id'], action='DELETE', status='IN_PROGRESS',
-                           status_reason='Stack DELETE started')
-        run_.stack_event('DELETE', 'IN_PROGRESS', 'Stack DELETE started')
-        deps, work = delete_steps(run_, {})
-        outcomes = _schedule(request, store, run_, owner, deps, work)
-        status, reason = _summarise(outcomes, 'DELETE')
+        status, reason = _walk(request, store, run_, 'DELETE', delete_steps(run_, {}))
         store.update_stack(stack['id'], status=status, status_reason=reason)
         run_.stack_event('DELETE', status, reason)
         view = stack_view(store.stack_by_id(stack['id']), run_, None)
@@ -387,12 +385,7 @@ def _action(request, conn, store, vault, stack, action, owner=None):
         stack = _lock(store, request, owner, None)
     run_ = StackRun(store, vault, conn, stack, None)
     try:
-        store.update_stack(stack['id'], action=action, status='IN_PROGRESS',
-                           status_reason='Stack %s started' % action)
-        run_.stack_event(action, 'IN_PROGRESS', 'Stack %s started' % action)
-        deps, work = action_steps(run_, action)
-        outcomes = _schedule(request, store, run_, owner, deps, work)
-        status, reason = _summarise(outcomes, action)
+        status, reason = _walk(request, store, run_, action, action_steps(run_, action))
         store.update_stack(stack['id'], status=status, status_reason=reason)
         run_.stack_event(action, status, reason)
         stack = store.stack_by_id(stack['id'])
