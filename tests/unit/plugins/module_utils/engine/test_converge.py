@@ -75,13 +75,19 @@ def test_rows_no_longer_wanted_deleted_after_their_users(make_run):
     assert ('res', 'keep') in deps[('del', stale['uuid'])]
 
 
-def test_delete_steps_users_first_and_run(make_run, monkeypatch):
+def record_deletes(monkeypatch):
+    """TestResource with its delete recorded: the names, in the order deleted."""
     deleted = []
 
     class Recording(TestResource):
         def delete(self, ctx):
             deleted.append(ctx.name)
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', Recording)
+    return deleted
+
+
+def test_delete_steps_users_first_and_run(make_run, monkeypatch):
+    deleted = record_deletes(monkeypatch)
     run, graph = make_run(TEMPLATE)
     rows = [add_row(run, 'a'), add_row(run, 'b', requires=('a',)),
             add_row(run, 'c', requires=('b',))]
@@ -97,12 +103,7 @@ def test_delete_steps_users_first_and_run(make_run, monkeypatch):
 
 
 def test_retain_and_adopted_rows_are_not_deleted_in_the_cloud(make_run, monkeypatch):
-    deleted = []
-
-    class Recording(TestResource):
-        def delete(self, ctx):
-            deleted.append(ctx.name)
-    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', Recording)
+    deleted = record_deletes(monkeypatch)
     run, graph = make_run(TEMPLATE)
     add_row(run, 'a')
     add_row(run, 'b', data={'adopted': True})
