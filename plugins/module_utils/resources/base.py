@@ -19,9 +19,11 @@ The engine owns everything else (ordering, the record, events, polling):
   the commit of the physical id, which cloud object this resource already
   is (by the physical name committed before the call, or the stack tags).
 - ``show(ctx)`` is the live object as a dict (the ``show`` attribute, stack
-  check, drift); ``attributes(ctx, live)`` Heat's attributes from it.
-  ``ctx.live`` may already hold the object a create/check call returned,
-  so attributes cost no extra request.
+  check, drift); ``attributes(ctx, live, names=None)`` Heat's attributes
+  from it (``names``: at least those; None: all).  ``ctx.live`` may already
+  hold the object a create/check call returned, so attributes cost no extra
+  request; those that cost requests of their own are ``costly_attributes``,
+  computed only when a template reads them.
 
 Property values reach handlers the way Heat's Properties give them: every
 schema property present, converted to its type, defaults applied
@@ -152,6 +154,10 @@ class ResourcePlugin(object):
     # Attributes never kept in the record's cache: read live when a template
     # asks (a server's console URLs cost a request each and expire).
     uncached_attributes = ()
+    # Attributes whose value costs requests beyond the live object (a port's
+    # subnets, a server's addresses): left out when a resource settles and
+    # computed the first time a template reads them.
+    costly_attributes = ()
 
     # -- schema ------------------------------------------------------------
     @classmethod
@@ -228,8 +234,9 @@ class ResourcePlugin(object):
         if self.show(ctx) is None:
             ctx.fail('%s %s not found' % (self.type_name, ctx.physical_id))
 
-    def attributes(self, ctx, live):
-        """Heat's attributes from the live object (``show`` included)."""
+    def attributes(self, ctx, live, names=None):
+        """Heat's attributes from the live object (``show`` included):
+        at least ``names`` (None: all); more may be given."""
         attrs = {}
         if isinstance(live, dict):
             for name in self.heat_type().attributes:

@@ -178,10 +178,9 @@ class Volume(ResourcePlugin):
         if vol.status not in expected:
             ctx.fail("'status': expected '%s', got '%s'" % (expected, vol.status))
 
-    def attributes(self, ctx, live):
-        names = list(self.heat_type().attributes)
+    def attributes(self, ctx, live, names=None):
         if not isinstance(live, dict):
-            return dict((n, None) for n in names)
+            return dict((n, None) for n in self.heat_type().attributes)
         attrs = dict((n, str(live.get(n))) for n in _STR_ATTRS)
         metadata = own_metadata(live.get('metadata'))
         attrs.update({

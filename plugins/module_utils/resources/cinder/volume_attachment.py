@@ -89,7 +89,7 @@ class VolumeAttachment(ResourcePlugin):
                               ctx.physical_id)
         return _common.raw(att)
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'show': None}
 
     def drift(self, ctx, live):

@@ -101,7 +101,7 @@ class VolumeType(ResourcePlugin):
             return None
         return _common.raw(sdk.get_or_none(ctx.conn.block_storage.get_type, ctx.physical_id))
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'show': live if isinstance(live, dict) else None}
 
     def drift(self, ctx, live):

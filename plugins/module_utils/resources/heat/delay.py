@@ -72,5 +72,5 @@ class Delay(RecordOnly):
     def show(self, ctx):
         return {}
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'show': None}

@@ -29,6 +29,6 @@ class NoneResource(RecordOnly):
     def needs_replace(self, ctx):
         return False
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         # get_attribute answers None for any name, ``show`` included.
         return {'show': None}

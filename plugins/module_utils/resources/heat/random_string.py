@@ -86,7 +86,7 @@ class RandomString(RecordOnly):
         ctx.data['value'] = generate(length, char_pools(props))
         return ctx.physical_name
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'value': ctx.data.get('value'), 'show': None}
 
     def reference_id(self, ctx):

@@ -92,5 +92,5 @@ class TestResource(RecordOnly):
         if ctx.physical_id is None:
             ctx.fail('Resource not created')
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'output': ctx.data.get('value'), 'show': None}

@@ -82,7 +82,7 @@ class Value(RecordOnly):
     def create(self, ctx):
         return ctx.physical_name
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         props = ctx.properties or {}
         # Heat's show is None for a type without a cloud entity.
         return {'value': typed_value(props.get('value'), props.get('type')), 'show': None}

@@ -185,6 +185,10 @@ class NeutronPlugin(ResourcePlugin):
     # Attributes Heat computes with a request of their own: name -> method.
     costly = {}
 
+    @property
+    def costly_attributes(self):
+        return tuple(self.costly)
+
     # -- helpers -----------------------------------------------------------
     def fn(self, ctx, verb):
         return getattr(ctx.conn.network, '%s_%s' % (verb, self.entity))

@@ -77,7 +77,7 @@ class Flavor(ResourcePlugin):
             return None
         return as_dict(sdk.get_or_none(compute_of(ctx).get_flavor, ctx.physical_id))
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         live = live if live is not None else ctx.live
         if not isinstance(live, dict):
             return {'is_public': None, 'extra_specs': None, 'show': live}

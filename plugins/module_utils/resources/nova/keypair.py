@@ -71,7 +71,7 @@ class KeyPair(ResourcePlugin):
         if self.show(ctx) is None:
             ctx.fail('The Key (%s) could not be found.' % ctx.physical_id)
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         if live is None:
             live = ctx.live
         # Heat: the private key only when asked to save it ('' otherwise);

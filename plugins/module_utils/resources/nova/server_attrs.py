@@ -6,9 +6,10 @@
 ``addresses`` is built from the server's Neutron ports (so each fixed
 address names its port, with its subnets and network), floating IPs first
 as Heat appends them; ``networks`` is Nova's label -> addresses map; both
-are also keyed by network id.  The Neutron reads are made once per
-attributes() call and shared.  ``console_urls`` is a lazy map: its
-requests (one per console type) are made only when it is read."""
+are also keyed by network id.  Only those two cost Neutron requests; they
+are computed when asked for (``names``), and the reads are shared when both
+are.  ``console_urls`` is a lazy map: its requests (one per console type)
+are made only when it is read."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -24,9 +25,11 @@ from .common import as_dict
 CONSOLE_TYPES = ('novnc', 'xvpvnc', 'spice-html5', 'rdp-html5', 'serial', 'webmks')
 
 
-def attributes(ctx, live, server_name):
-    """Every attribute of the type from ``live`` (the server's API dict,
-    marks hidden) — '' where Heat answers '' for a missing server."""
+def attributes(ctx, live, server_name, names=None):
+    """The attributes of the type from ``live`` (the server's API dict,
+    marks hidden) — '' where Heat answers '' for a missing server: all of
+    them, but ``addresses`` and ``networks`` only when ``names`` is None or
+    names them."""
     meta = ctx.metadata if isinstance(ctx.metadata, dict) else {}
     attrs = {'name': server_name, 'os_collect_config': meta.get('os-collect-config', {})}
     if not isinstance(live, dict):
@@ -37,8 +40,10 @@ def attributes(ctx, live, server_name):
         return attrs
     view = public_view(live)
     ports = Neutron(ctx.conn, live.get('id'))
-    attrs['addresses'] = ports.addresses()
-    attrs['networks'] = ports.extend(_labels(live))
+    if names is None or 'addresses' in names:
+        attrs['addresses'] = ports.addresses()
+    if names is None or 'networks' in names:
+        attrs['networks'] = ports.extend(_labels(live))
     attrs['first_address'] = first_address(live)
     attrs['instance_name'] = live.get('OS-EXT-SRV-ATTR:instance_name')
     attrs['accessIPv4'] = live.get('accessIPv4')

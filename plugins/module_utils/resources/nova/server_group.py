@@ -55,7 +55,7 @@ class ServerGroup(ResourcePlugin):
             return True
         return self.show(ctx) is None
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return {'show': live}
 
 

@@ -59,3 +59,33 @@ def test_the_core_types_of_the_stack_engine_are_registered():
                  'OS::Cinder::VolumeType'):
         plugin = resources.require_supported(name)
         assert plugin.type_name == name
+
+
+def test_every_plugin_gives_its_cheap_attributes_without_a_request():
+    """What the engine caches when a resource settles (every attribute but
+    the costly and uncached ones) costs no request beyond the live object: a
+    plugin whose attributes make one must declare them costly_attributes."""
+    from unittest import mock
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
+    for type_name, cls in sorted(resources.PLUGINS.items()):
+        plugin = cls()
+        conn = mock.MagicMock(name='conn')
+        ctx = ResourceContext(conn=conn, stack_id='sid', stack_name='st', name='r', type_name=type_name,
+                              physical_name='st-r-abc', physical_id='11111111-2222-3333-4444-555555555555')
+        live = {'id': ctx.physical_id, 'name': 'n', 'status': 'ACTIVE', 'network_id': 'net',
+                'fixed_ips': [{'subnet_id': 'sub', 'ip_address': '10.0.0.5'}],
+                'addresses': {'private': [{'addr': '10.0.0.5', 'version': 4}]}}
+        cheap = [n for n in plugin.heat_type().attributes
+                 if n not in plugin.costly_attributes and n not in plugin.uncached_attributes]
+        attrs = plugin.attributes(ctx, live, names=set(cheap)) or {}
+        assert conn.mock_calls == [], (type_name, conn.mock_calls)
+        assert set(cheap) <= set(attrs), type_name
+        assert set(plugin.costly_attributes) <= set(plugin.heat_type().attributes), type_name
+
+
+def test_costly_attributes_declared():
+    assert resources.PLUGINS['OS::Heat::Value']().costly_attributes == ()
+    assert resources.PLUGINS['OS::Neutron::Net']().costly_attributes == ('segments',)
+    assert resources.PLUGINS['OS::Neutron::ProviderNet']().costly_attributes == ('segments',)
+    assert sorted(resources.PLUGINS['OS::Neutron::Port']().costly_attributes) == ['network', 'subnets']
+    assert sorted(resources.PLUGINS['OS::Nova::Server']().costly_attributes) == ['addresses', 'networks']

@@ -105,3 +105,14 @@ def test_drift(make_ctx):
     assert Port().drift(ctx, live) == []
     live.update(fixed_ips=[], security_groups=[])
     assert Port().drift(ctx, live) == ['fixed_ips', 'security_groups']
+
+
+def test_subnets_and_network_cost_requests_only_when_asked(make_ctx, conn):
+    ctx = make_ctx('OS::Neutron::Port', {'network': NET}, physical_id=PID)
+    live = {'id': PID, 'network_id': NET, 'fixed_ips': [{'subnet_id': SUB, 'ip_address': '10.0.0.5'}],
+            'mac_address': 'm', 'tags': []}
+    cheap = set(Port.heat_type().attributes) - set(Port().costly_attributes)
+    attrs = Port().attributes(ctx, live, names=cheap)
+    assert 'subnets' not in attrs and 'network' not in attrs and attrs['network_id'] == NET
+    conn.network.get_subnet.assert_not_called()
+    conn.network.get_network.assert_not_called()

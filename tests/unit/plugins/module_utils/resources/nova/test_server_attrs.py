@@ -46,3 +46,23 @@ def test_attributes_of_a_missing_server(conn):
     ctx = make_ctx(conn, 'OS::Nova::Server', {'flavor': 'f'}, physical_id=SRV)
     attrs = Server().attributes(ctx, None)
     assert attrs['addresses'] == '' and attrs['first_address'] == '' and attrs['name'] == 'st-res-abc'
+
+
+def test_addresses_and_networks_only_when_asked(conn):
+    """They cost Neutron requests (ports, networks, subnets, floating IPs):
+    the engine asks for the others when a server settles."""
+    ctx = make_ctx(conn, 'OS::Nova::Server', {'flavor': 'f', 'name': 'web'}, physical_id=SRV)
+    live = {'id': SRV, 'status': 'ACTIVE', 'addresses': {'private': [{'addr': '10.0.0.3', 'version': 4}]},
+            'OS-EXT-SRV-ATTR:instance_name': 'instance-1'}
+    cheap = set(Server.heat_type().attributes) - {'addresses', 'networks', 'console_urls'}
+    attrs = Server().attributes(ctx, live, names=cheap)
+    assert 'addresses' not in attrs and 'networks' not in attrs
+    assert attrs['first_address'] == '10.0.0.3' and attrs['instance_name'] == 'instance-1'
+    assert conn.network.mock_calls == [] and conn.compute.mock_calls == []
+    # networks alone: each label's network found by name, as Heat's _extend_networks does
+    conn.network.networks.return_value = [Obj(id=NET, name='private')]
+    attrs = Server().attributes(ctx, live, names={'networks'})
+    assert attrs['networks'] == {'private': ['10.0.0.3'], NET: ['10.0.0.3']}
+    assert 'addresses' not in attrs
+    conn.network.ports.assert_not_called()
+    conn.network.networks.assert_called_once_with(name='private')
