@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The work of one resource in a run, as scheduler generators.
 
-Each generator yields the plugin's poll interval while the cloud is
-still busy and returns when the resource is done.  Every transition is
+Each generator yields the seconds until its next look while the cloud is
+still busy (poll_delay) and returns when the resource is done.  Every transition is
 committed and recorded as a Heat event before the next cloud call: the
 row (with its intended physical name) before the create call, the physical
 id the moment create returns it, the status when it settles.
@@ -14,11 +14,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import math
+import time
 import uuid
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
 from ..resources.base import physical_name
-from ..resources.sdk import translate
+from ..resources.sdk import translate, warm
 from .planner import CREATE, KEEP, REPLACE, UPDATE
 
 
@@ -102,7 +104,7 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
                'properties': masked, 'metadata': run.mask(metadata), 'requires': requires}
     row = run.save(row)                  # the intended name is on disk before the call
     run.event(row, 'CREATE', 'IN_PROGRESS')
-    ctx = run.context(row, props, action='CREATE')
+    ctx = _context(run, row, props, action='CREATE')
     try:
         if external_id:
             ctx.physical_id = external_id
@@ -124,13 +126,47 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
     return row
 
 
+def _context(run, row, *args, **kwargs):
+    """The handlers' context, the SDK's proxy of their service made first
+    (once per run and service: sdk.warm)."""
+    warm(run.conn, row['type'])
+    return run.context(row, *args, **kwargs)
+
+
 def _poll(run, row, ctx, check, plugin):
     data = dict(ctx.data)
+    started = time.monotonic()
+    # Actions the plugin knows are never done at once (a server's build, a
+    # volume's create): the first look waits instead of costing a call.
+    if ctx.action in plugin.slow_actions:
+        yield poll_delay(0.0, plugin.poll_interval, started)
     while not check(ctx):
         if ctx.data != data:
             data = dict(ctx.data)
             run.save(row, ctx)
-        yield plugin.poll_interval
+        now = time.monotonic()
+        yield poll_delay(now - started, plugin.poll_interval, now)
+
+
+# How long to wait before looking again at a resource still in transition.
+# The wait grows with the time already waited (a quarter of it, so a
+# resource is seen done at most ~25% later than it was: a 3 s build costs
+# about 9 looks, a 60 s one about 35 at a 2 s poll_interval), from
+# FIRST_POLL up to the plugin's poll_interval.  It ends on a tick shared by every poll of about
+# the same length (a multiple of a power of two seconds), so resources of a
+# kind building side by side are looked at together and one list call
+# answers them all (resources/poll_batch.py).
+FIRST_POLL = 0.25
+POLL_FRACTION = 0.25
+
+
+def poll_delay(waited, cap, now):
+    delay = min(cap, max(FIRST_POLL, waited * POLL_FRACTION))
+    if delay <= 0:
+        return 0.0
+    step = 2.0 ** math.floor(math.log(delay, 2))
+    due = math.ceil((now + delay * 0.75) / step) * step
+    return due - now
 
 
 def _delete_facts(run, name, data):
@@ -174,7 +210,7 @@ def _update(run, row, plugin, props, masked, metadata, requires, decision):
     row = run.save(dict(row, action='UPDATE', status='IN_PROGRESS',
                         status_reason='state changed', requires=requires))
     run.event(row, 'UPDATE', 'IN_PROGRESS')
-    ctx = run.context(row, props, action='UPDATE', changed=decision.changed,
+    ctx = _context(run, row, props, action='UPDATE', changed=decision.changed,
                       old_properties=row.get('properties'))
     try:
         if decision.changed:
@@ -208,7 +244,7 @@ def _replace(run, defn, old, plugin, props, masked, metadata, requires):
 def delete_row(run, row, policy=None):
     """Delete what one row stands for (Heat's deletion_policy applied)."""
     plugin = run.plugin(row['type'], row['name'])
-    ctx = run.context(row, action='DELETE')
+    ctx = _context(run, row, action='DELETE')
     if _hooked(run, row['name'], 'pre-delete') and row['role'] == 'current':
         run.event(row, 'DELETE', 'IN_PROGRESS', 'Paused until Hook pre-delete is cleared')
         raise HookPending('resource "%s" is paused by its pre-delete hook' % row['name'],
@@ -234,7 +270,7 @@ def delete_row(run, row, policy=None):
 def action_row(run, row, action, start, check):
     """Suspend or resume one resource (Heat's handle_suspend/resume)."""
     plugin = run.plugin(row['type'], row['name'])
-    ctx = run.context(row, action=action)
+    ctx = _context(run, row, action=action)
     row = run.save(dict(row, action=action, status='IN_PROGRESS', status_reason='state changed'))
     run.event(row, action, 'IN_PROGRESS')
     try:

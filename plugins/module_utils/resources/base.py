@@ -142,8 +142,13 @@ class ResourcePlugin(object):
     the stack record (OS::Heat::None)."""
 
     type_name = None
-    # Seconds between polls of a resource still in transition.
+    # The longest wait between two looks at a resource still in transition
+    # (the engine starts shorter and backs off: resource_tasks.poll_delay).
     poll_interval = 1.0
+    # Actions never complete at the call's answer (a server's build): the
+    # engine waits before the first check_*_complete instead of spending a
+    # call on it.
+    slow_actions = ()
     # Heat's prepare_for_replace: the old one must go before the new one can
     # exist (a unique name the new one reuses, e.g. a key pair).
     replace_deletes_first = False

@@ -17,7 +17,9 @@ __metaclass__ = type
 
 import contextlib
 import random
+import threading
 import time
+import weakref
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 
@@ -127,3 +129,40 @@ def delete_quietly(fn, *args, **kwargs):
         call(fn, *args, **kwargs)
     except CloudNotFound:
         pass
+
+
+# The SDK service a Heat type's handlers talk to first (its name prefix).
+_SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
+             ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'))
+_WARM = weakref.WeakKeyDictionary()     # connection -> {'made': services, 'locks': ...}
+_WARM_LOCK = threading.Lock()
+
+
+def warm(conn, type_name):
+    """Make the connection's proxy of the service ``type_name`` uses, once.
+
+    openstacksdk discovers a service's versions when its proxy is first
+    touched and keeps no lock while it does: resources starting together
+    each discovered it again (4 GETs of Cinder's version document for 4
+    volume resources).  The first resource of a service does it here, the
+    others of that service wait for it; other services are not held."""
+    service = next((svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
+    if service is None or conn is None:
+        return
+    with _WARM_LOCK:
+        try:
+            state = _WARM.setdefault(conn, {'made': set(), 'locks': {}})
+        except TypeError:   # an object without weak references (a test fake)
+            return
+        if service in state['made']:
+            return
+        lock = state['locks'].setdefault(service, threading.Lock())
+    with lock:
+        if service in state['made']:
+            return
+        try:
+            with translated():
+                getattr(conn, service)
+        except CloudError:
+            pass   # the handler's own call meets it again and fails with it
+        state['made'].add(service)

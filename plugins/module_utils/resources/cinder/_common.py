@@ -13,7 +13,7 @@ __metaclass__ = type
 import re
 
 from ...errors import CloudConflict, CloudError, CloudNotFound
-from .. import sdk
+from .. import poll_batch, sdk
 
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
 
@@ -134,7 +134,9 @@ def nova_detach(ctx, server_id, attachment_id):
 
 
 def cinder_attach_done(ctx, volume_id):
-    vol = sdk.call(ctx.conn.block_storage.get_volume, volume_id)
+    vol = poll_batch.batch(ctx.conn, 'volume').fetch(volume_id)
+    if vol is None:
+        raise CloudNotFound('Volume %s could not be found.' % volume_id, status=404)
     if vol.status in ('available', 'attaching', 'reserved'):
         return False
     if vol.status != 'in-use':
@@ -143,7 +145,7 @@ def cinder_attach_done(ctx, volume_id):
 
 
 def cinder_detach_done(ctx, volume_id, server_id):
-    vol = sdk.get_or_none(ctx.conn.block_storage.get_volume, volume_id)
+    vol = poll_batch.batch(ctx.conn, 'volume').fetch(volume_id)
     if vol is None:
         return True
     servers = [a.get('server_id') for a in (vol.attachments or ()) if 'server_id' in a]

@@ -20,7 +20,7 @@ __metaclass__ = type
 import json
 
 from ...errors import CloudError, CloudNotFound
-from .. import sdk
+from .. import poll_batch, sdk
 from ..base import TAG_RESOURCE, TAG_STACK, ResourcePlugin, own_metadata
 from . import _common
 from . import _volume_update
@@ -44,6 +44,8 @@ def volume_view(vol):
 
 class Volume(ResourcePlugin):
     type_name = 'OS::Cinder::Volume'
+    # Cinder answers a create or a delete at once and works after it.
+    slow_actions = ('CREATE', 'DELETE')
 
     @staticmethod
     def _name(ctx):
@@ -77,7 +79,9 @@ class Volume(ResourcePlugin):
         return vol.id
 
     def check_create_complete(self, ctx):
-        vol = sdk.call(ctx.conn.block_storage.get_volume, ctx.physical_id)
+        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id)
+        if vol is None:
+            raise CloudNotFound('Volume %s could not be found.' % ctx.physical_id, status=404)
         ctx.live = volume_view(vol)
         if vol.status in _CREATING:
             return False
@@ -141,7 +145,7 @@ class Volume(ResourcePlugin):
     def check_delete_complete(self, ctx):
         if ctx.physical_id is None:
             return True
-        vol = sdk.get_or_none(ctx.conn.block_storage.get_volume, ctx.physical_id)
+        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id)
         if vol is None:
             return True
         if vol.status.lower() == 'error_deleting':

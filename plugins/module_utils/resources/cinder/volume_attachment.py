@@ -23,6 +23,8 @@ from . import _common
 
 class VolumeAttachment(ResourcePlugin):
     type_name = 'OS::Cinder::VolumeAttachment'
+    # Nova answers the attach or detach call before Cinder's volume moves.
+    slow_actions = ('CREATE', 'DELETE')
 
     def create(self, ctx):
         p = ctx.properties

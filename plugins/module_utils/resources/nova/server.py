@@ -13,7 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from .. import sdk
+from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
 from . import common, server_attrs, server_build, server_network, server_update
 
@@ -24,8 +24,13 @@ PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
 class Server(ResourcePlugin):
     type_name = 'OS::Nova::Server'
     poll_interval = 2.0
+    # A build, a delete, a suspend or a resume is never over at Nova's answer.
+    slow_actions = ('CREATE', 'DELETE', 'SUSPEND', 'RESUME')
     # Each console URL is a request, and they expire: read only when a template asks.
     uncached_attributes = ('console_urls',)
+    # Neutron reads (the server's ports, their networks and subnets, floating
+    # IPs): made only when a template reads them.
+    costly_attributes = ('addresses', 'networks')
     physical_name_limit = 255
 
     @staticmethod
@@ -78,11 +83,17 @@ class Server(ResourcePlugin):
         return common.check_active(ctx, ctx.live)
 
     def _get(self, ctx):
-        """Heat's fetch_server: a transient fault means "not yet"."""
+        """Heat's fetch_server: a transient fault means "not yet".  Servers
+        polled at the same moment share one list call (poll_batch)."""
         try:
-            return sdk.call(ctx.conn.compute.get_server, ctx.physical_id)
+            server = poll_batch.batch(ctx.conn, 'server').fetch(ctx.physical_id)
         except common.CloudTransient:
             return None
+        if server is None:
+            # what Nova's GET says (Heat's fetch_server lets it fail the resource)
+            raise common.CloudNotFound('Instance %s could not be found.' % ctx.physical_id,
+                                       status=404)
+        return server
 
     # -- update ----------------------------------------------------------------------
     def needs_replace(self, ctx):
@@ -125,9 +136,7 @@ class Server(ResourcePlugin):
         server = None
         if not ctx.data.get('server_gone'):
             try:
-                server = sdk.call(ctx.conn.compute.get_server, ctx.physical_id)
-            except common.CloudNotFound:
-                server = None
+                server = poll_batch.batch(ctx.conn, 'server').fetch(ctx.physical_id)
             except common.CloudTransient:
                 return False
         if server is not None and not self._delete_done(ctx, server):
@@ -201,10 +210,10 @@ class Server(ResourcePlugin):
         if status != 'ACTIVE':
             ctx.fail("'status': expected 'ACTIVE', got '%s'" % status)
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         if live is None and ctx.physical_id and ctx.live is not None:
             live = ctx.live
-        return server_attrs.attributes(ctx, live, self.server_name(ctx))
+        return server_attrs.attributes(ctx, live, self.server_name(ctx), names)
 
     def drift(self, ctx, live):
         if not isinstance(live, dict):

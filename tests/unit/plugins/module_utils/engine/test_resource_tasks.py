@@ -228,3 +228,50 @@ def test_retain_added_to_a_kept_resource_is_remembered(stacks, monkeypatch):
     assert [e for e in result['events'] if e['resource_name'] == 'kept'] == []
     stacks.run(name='st', state='absent')
     assert Recording.deleted == []
+
+
+def test_poll_delay_backs_off_with_the_wait_up_to_the_plugins_cap():
+    # short looks first, then a quarter of the time already waited, never above the cap
+    assert rt.poll_delay(0.0, 2.0, 0.0) == pytest.approx(0.25)
+    assert 0.75 * 1.0 <= rt.poll_delay(4.0, 2.0, 0.0) <= 1.0 + 0.75
+    assert rt.poll_delay(60.0, 2.0, 0.0) <= 2.0 * 0.75 + 2.0
+    assert rt.poll_delay(0.0, 0, 5.0) == 0.0         # a plugin that polls at once
+    # the same wait from different moments lands on one shared tick
+    a = 10.03 + rt.poll_delay(3.0, 2.0, 10.03)
+    b = 10.31 + rt.poll_delay(3.1, 2.0, 10.31)
+    assert a == pytest.approx(b)
+
+
+def test_poll_looks_sooner_than_the_cap_while_a_resource_is_young():
+    waited, now, looks = 0.0, 1000.0, []
+    while waited < 3.0:
+        step = rt.poll_delay(waited, 2.0, now)
+        now, waited = now + step, waited + step
+        looks.append(waited)
+    # a 3 s build is seen within a quarter (+ a tick) of its end, in fewer than 12 looks
+    assert looks[-1] - 3.0 <= 0.25 * 3.0 + 0.5 and len(looks) < 12
+    assert all(b > a for a, b in zip(looks, looks[1:]))
+
+
+class Slow(TestResource):
+    """A create the cloud is never done with at its answer."""
+    slow_actions = ('CREATE',)
+    checks = []
+
+    def create(self, ctx):
+        return 'pid-slow'
+
+    def check_create_complete(self, ctx):
+        Slow.checks.append(ctx.physical_id)
+        return True
+
+
+def test_a_slow_action_is_first_looked_at_after_a_wait(make_run, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Slow)
+    monkeypatch.setattr(Slow, 'checks', [])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    gen = rt.apply_resource(run, 'a')
+    first = next(gen)
+    assert first > 0 and Slow.checks == []        # no call before the first wait
+    row, polls = drive(gen)
+    assert Slow.checks == ['pid-slow'] and polls == 0 and row['status'] == 'COMPLETE'

@@ -8,7 +8,8 @@ import base64
 import pytest
 from openstack import exceptions as sdk_exc
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudNotFound, ResourceFailure
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import poll_batch
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova.server import Server
 
 from .conftest import IMG, NET, SRV, Obj, make_ctx
@@ -151,3 +152,30 @@ def test_check_and_drift(conn):
     assert Server().drift(ctx, live) == []
     live.update(name='m', metadata={'a': 'c'}, flavor={'original_name': 'm1.small'})
     assert Server().drift(ctx, live) == ['name', 'metadata', 'flavor']
+
+
+def test_a_server_gone_while_building_fails_as_novas_404(conn):
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.side_effect = sdk_exc.NotFoundException('gone')
+    with pytest.raises(CloudNotFound, match='Instance %s could not be found' % SRV):
+        Server().check_create_complete(ctx)
+
+
+def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
+    monkeypatch.setattr(poll_batch, 'MIN_BATCH', 2)
+    one, two = make_ctx(conn, T, _props(), physical_id='s-1'), make_ctx(conn, T, _props(),
+                                                                         physical_id='s-2')
+    three = make_ctx(conn, T, _props(), physical_id='s-3')
+    conn.compute.servers.return_value = [Obj(id='s-1', status='ACTIVE'),
+                                         Obj(id='s-2', status='BUILD')]
+    conn.compute.get_server.return_value = Obj(id='s-2', status='BUILD')
+    assert Server().check_create_complete(two) is False   # alone: its own GET
+    conn.compute.get_server.reset_mock()
+    conn.compute.get_server.return_value = Obj(id='s-3', status='DELETED', task_state=None)
+    assert Server().check_create_complete(one) is True    # two polling: one list
+    assert Server().check_create_complete(two) is False   # the same list answers
+    assert conn.compute.servers.call_count == 1
+    conn.compute.get_server.assert_not_called()
+    # not in the (changes-since) list: read by id, here already deleted
+    assert Server().check_delete_complete(three) is True
+    conn.compute.get_server.assert_called_once_with('s-3')

@@ -1,0 +1,149 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""poll_batch: one list call answers the polls of a kind that arrive together."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import threading
+from unittest import mock
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import poll_batch
+
+
+@pytest.fixture(autouse=True)
+def _batching_on(monkeypatch):
+    monkeypatch.setattr(poll_batch, 'MIN_BATCH', 2)
+
+
+class Clock(object):
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class Cloud(object):
+    """Objects by id; counts the calls; a list may be held open."""
+
+    def __init__(self, objects, hold=None):
+        self.objects = dict(objects)
+        self.gets, self.lists = [], 0
+        self.hold = hold
+
+    def get_one(self, obj_id):
+        self.gets.append(obj_id)
+        return self.objects.get(obj_id)
+
+    def list_all(self):
+        self.lists += 1
+        if self.hold is not None:
+            self.hold.wait(5)
+        return dict(self.objects)
+
+
+def test_one_object_polling_gets_its_own_get():
+    cloud, clock = Cloud({'a': 'A'}), Clock()
+    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
+    assert batch.fetch('a') == 'A'
+    clock.now += 1
+    assert batch.fetch('a') == 'A'
+    assert (cloud.gets, cloud.lists) == (['a', 'a'], 0)
+
+
+def test_polls_arriving_together_share_one_list_call():
+    hold = threading.Event()
+    cloud = Cloud({'a': 'A', 'b': 'B', 'c': 'C'}, hold=hold)
+    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True)
+    # each asked once before (their previous poll): three objects are polling
+    for key in 'abc':
+        batch._asking[key] = poll_batch.time.monotonic()
+    got = {}
+    threads = [threading.Thread(target=lambda k=k: got.setdefault(k, batch.fetch(k))) for k in 'abc']
+    for t in threads:
+        t.start()
+    hold.set()
+    for t in threads:
+        t.join(5)
+    assert got == {'a': 'A', 'b': 'B', 'c': 'C'}
+    assert cloud.lists == 1 and cloud.gets == []
+
+
+def test_an_old_list_is_not_an_answer():
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
+    batch._asking['b'] = clock.now
+    assert batch.fetch('a') == 'A'
+    clock.now += poll_batch.JOIN_WINDOW / 2
+    assert batch.fetch('b') == 'B'            # joins the list of a moment ago
+    assert cloud.lists == 1
+    clock.now += poll_batch.JOIN_WINDOW * 2
+    cloud.objects['a'] = 'A2'
+    assert batch.fetch('a') == 'A2'           # a new look, not the old answer
+    assert cloud.lists == 2 and cloud.gets == []
+
+
+def test_missing_from_a_whole_list_is_gone_from_a_narrowed_one_is_read():
+    cloud, clock = Cloud({'b': 'B'}), Clock()
+    whole = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
+    whole._asking['b'] = clock.now
+    assert whole.fetch('a') is None and cloud.gets == []
+    narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
+    narrowed._asking['b'] = clock.now
+    cloud.objects = {'b': 'B'}
+    cloud.get_one = lambda obj_id: cloud.gets.append(obj_id) or 'A-by-get'
+    narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
+    narrowed._asking['b'] = clock.now
+    assert narrowed.fetch('a') == 'A-by-get' and cloud.gets == ['a']
+
+
+def test_a_failed_list_fails_every_poll_that_joined_it():
+    clock = Clock()
+
+    def broken():
+        raise CloudTransient('503')
+    batch = poll_batch.Batch(lambda i: 'X', broken, authoritative=True, clock=clock)
+    batch._asking['b'] = clock.now
+    with pytest.raises(CloudTransient):
+        batch.fetch('a')
+    with pytest.raises(CloudTransient):      # the same list's answer, within the window
+        batch.fetch('b')
+
+
+def test_objects_that_stopped_polling_no_longer_make_a_batch():
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
+    batch.fetch('b')
+    batch.done('b')
+    assert batch.fetch('a') == 'A' and cloud.lists == 0      # done: forgotten at once
+    batch.done('a')
+    batch.fetch('b')
+    clock.now += poll_batch.STALE + 1
+    assert batch.fetch('a') == 'A' and cloud.lists == 0      # silent too long: forgotten
+    assert cloud.gets == ['b', 'a', 'b', 'a']
+    clock.now += 1
+    assert batch.fetch('b') == 'B' and cloud.lists == 1      # both polling again: one list
+
+
+def test_server_lists_ask_for_recent_changes_and_volume_lists_for_all():
+    conn = mock.Mock()
+    conn.compute.servers.return_value = [mock.Mock(id='s1')]
+    conn.block_storage.volumes.return_value = [mock.Mock(id='v1')]
+    servers = poll_batch.batch(conn, 'server')
+    assert poll_batch.batch(conn, 'server') is servers       # one per run (connection)
+    assert set(servers._list_all()) == {'s1'}
+    kwargs = conn.compute.servers.call_args.kwargs
+    # changes-since: deleted servers are listed too (a delete's poll sees DELETED)
+    assert kwargs['details'] is True and kwargs['changes_since'].endswith('Z')
+    assert servers._authoritative is False
+    volumes = poll_batch.batch(conn, 'volume')
+    assert set(volumes._list_all()) == {'v1'} and volumes._authoritative is True
+    conn.block_storage.volumes.assert_called_once_with(details=True)
+    conn.compute.get_server.side_effect = None
+    conn.compute.get_server.return_value = 'one'
+    assert servers._get_one('s9') == 'one'

@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""sdk.py: the one layer that knows openstacksdk's exceptions, and the proxies made once."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import threading
+import time
+
+import pytest
+from keystoneauth1 import exceptions as ksa_exc
+from openstack import exceptions as sdk_exc
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    CloudConflict, CloudError, CloudNotFound, CloudTransient)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+
+
+def _http(status):
+    return sdk_exc.HttpException('status %d' % status, http_status=status)
+
+
+def test_translate_by_type_and_status():
+    assert isinstance(sdk.translate(sdk_exc.NotFoundException('x')), CloudNotFound)
+    assert isinstance(sdk.translate(sdk_exc.ConflictException('x')), CloudConflict)
+    assert isinstance(sdk.translate(_http(503)), CloudTransient)
+    assert isinstance(sdk.translate(_http(429)), CloudTransient)
+    bad = sdk.translate(_http(400))
+    assert type(bad) is CloudError and bad.status == 400
+    assert isinstance(sdk.translate(ksa_exc.ConnectFailure('down')), CloudTransient)
+    assert sdk.translate(ValueError('not the SDK')) is None
+
+
+def test_call_retries_transient_faults_unless_a_create_says_no(monkeypatch):
+    monkeypatch.setattr(sdk, 'BACKOFF', 0)
+    answers = [_http(503), _http(502), 'ok']
+
+    def flaky():
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    assert sdk.call(flaky) == 'ok'
+    answers[:] = [_http(503), 'ok']
+    with pytest.raises(CloudTransient):
+        sdk.call(flaky, retry_writes=False)
+    assert sdk.get_or_none(lambda: (_ for _ in ()).throw(sdk_exc.NotFoundException('x'))) is None
+    sdk.delete_quietly(lambda: (_ for _ in ()).throw(sdk_exc.NotFoundException('x')))
+
+
+class Conn(object):
+    """A connection whose service attributes take a while to make, as the
+    SDK's version discovery does, and count how often they are made."""
+
+    def __init__(self):
+        self.made = {}
+        self._lock = threading.Lock()
+
+    def _make(self, service):
+        with self._lock:
+            self.made[service] = self.made.get(service, 0) + 1
+        time.sleep(0.05)
+        return service
+
+    @property
+    def block_storage(self):
+        return self._make('block_storage')
+
+    @property
+    def compute(self):
+        return self._make('compute')
+
+
+def test_warm_makes_each_service_proxy_once_however_many_start_together():
+    conn = Conn()
+    types = ['OS::Cinder::Volume'] * 4 + ['OS::Nova::Server'] * 3 + ['OS::Heat::Value']
+    threads = [threading.Thread(target=sdk.warm, args=(conn, t)) for t in types]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert conn.made == {'block_storage': 1, 'compute': 1}
+
+
+def test_warm_leaves_a_failing_service_to_the_handler():
+    class Broken(object):
+        @property
+        def network(self):
+            raise sdk_exc.EndpointNotFound('no network endpoint')
+    sdk.warm(Broken(), 'OS::Neutron::Net')       # no error here
+    sdk.warm(None, 'OS::Neutron::Net')
