@@ -234,12 +234,14 @@ class Store(object):
         rows = [self._row(_RESOURCE_COLS, _JSON_RESOURCE, r) for r in self._tx(read)]
         return [r for r in rows if roles is None or r['role'] in roles]
 
-    def save_resource(self, row):
+    def save_resource(self, row, touch=True):
         """Insert or replace a resource row (a dict with ``uuid``; missing
-        columns are NULL); returns the row."""
+        columns are NULL); returns the row.  ``touch=False`` keeps its
+        updated_time (a cache written, not a change of the resource)."""
         row = dict(row)
         row.setdefault('uuid', str(uuid.uuid4()))
-        row['updated_time'] = now_iso()
+        if touch or not row.get('updated_time'):
+            row['updated_time'] = now_iso()
         row.setdefault('created_time', row['updated_time'])
         if row.get('seq') is None:
             with self._lock:

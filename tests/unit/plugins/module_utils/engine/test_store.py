@@ -167,6 +167,12 @@ def test_resource_rows_round_trip_json(store):
     rows = store.resources(sid)
     assert len(rows) == 1 and rows[0]['physical_id'] == 'pid'
     assert rows[0]['seq'] == row['seq']
+    # A cache written is not a change of the resource: its updated_time stays.
+    kept = dict(rows[0], attrs={'a': 1}, updated_time='2020-01-01T00:00:00Z')
+    store.save_resource(kept, touch=False)
+    assert store.resources(sid)[0]['updated_time'] == '2020-01-01T00:00:00Z'
+    store.save_resource(kept)
+    assert store.resources(sid)[0]['updated_time'] != '2020-01-01T00:00:00Z'
 
 
 def test_resources_ordered_and_roles(store):
