@@ -10,19 +10,39 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import StackersError
+from ..hot import functions as fns
 
 
-def output_attribute_resources(sd):
-    """Names of the resources whose attributes the enabled outputs read."""
-    from .run_state import attribute_references
-    names = set()
+def output_attributes(sd):
+    """What the enabled outputs read of each resource: name -> attribute
+    names, or None for all of them (get_attr without a name, or with a name
+    a function computes)."""
+    uses = {}
     for defn in sd.outputs.values():
         if defn.enabled:
             try:
-                attribute_references(defn.value, names)
+                _attribute_uses(defn.value, uses)
             except StackersError:
                 continue
-    return names
+    return uses
+
+
+def _attribute_uses(snippet, uses):
+    if isinstance(snippet, fns.Function):
+        if hasattr(snippet, 'attribute_name'):
+            attr = snippet.attribute_name()
+            for name in snippet.own_dependencies():
+                if attr is None:
+                    uses[name] = None
+                elif uses.get(name, ()) is not None:
+                    uses.setdefault(name, set()).add(attr)
+        _attribute_uses(snippet.args, uses)
+    elif isinstance(snippet, dict):
+        for value in snippet.values():
+            _attribute_uses(value, uses)
+    elif isinstance(snippet, (list, tuple)):
+        for value in snippet:
+            _attribute_uses(value, uses)
 
 
 def resolve_outputs(run):

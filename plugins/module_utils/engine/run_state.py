@@ -6,10 +6,9 @@
 It holds the store, the stack row, the stack definition being applied, the
 plugins, the events of this run and the *resource data seam* the template
 functions read: ``get_resource``/``get_attr`` of a resource answer from its
-record row (reference id, cached attributes) and fetch live attributes at
-most once per run when the cache lacks them.  Rows are written through
-here, so secrets are always split off and encrypted on the way to the
-store.
+record row (reference id, and the attributes of attributes.py).  Rows are
+written through here, so secrets are always split off and encrypted on the
+way to the store.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -17,18 +16,18 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import threading
-from collections.abc import Mapping
 
 from .. import resources as registry
 from ..hot import functions as fns
 from ..resources.base import ResourceContext, effective_properties
 from . import graph as _graph
 from . import secrets as sec
+from .attributes import RowAttributes, _Attributes
 from .planner import decide
 from .store import now_iso
 
 
-class StackRun(object):
+class StackRun(RowAttributes):
 
     def __init__(self, store, vault, conn, stack, definition=None, secret_values=(),
                  check_mode=False):
@@ -43,7 +42,7 @@ class StackRun(object):
         self._lock = threading.RLock()
         self.secrets = sec.secret_strings(secret_values)
         self.rows = _Rows()             # uuid -> row (this run's view of the record)
-        self._attr_cache = {}           # uuid -> attrs fetched live in this run
+        self._attr_cache = {}           # uuid -> _Known: a row's attributes learnt in this run
         self.decisions = {}             # name -> planner Decision
         if stack is not None and stack.get('id'):
             for row in store.resources(stack['id']):
@@ -67,8 +66,9 @@ class StackRun(object):
         rows = self.rows_of(name, 'current')
         return rows[0] if rows else None
 
-    def save(self, row, ctx=None):
-        """Commit a row (after a handler ran, with its ctx's data)."""
+    def save(self, row, ctx=None, touch=True):
+        """Commit a row (after a handler ran, with its ctx's data);
+        ``touch=False``: keep its updated_time (only its cache changed)."""
         row = dict(row)
         if ctx is not None:
             row['physical_id'] = ctx.physical_id
@@ -81,10 +81,13 @@ class StackRun(object):
             row['data'] = dict((k, v) for k, v in data.items() if k not in secret_keys)
             hidden = dict((k, v) for k, v in data.items() if k in secret_keys)
             row['secret_data'] = self.vault.encrypt(hidden) if hidden else None
+        if row.get('status') == 'IN_PROGRESS':
+            with self._lock:     # an action starts: what was read of it is no longer true
+                self._attr_cache.pop(row['uuid'], None)
         if self.check_mode:
             return row
         with self._lock:
-            saved = self.store.save_resource(row)
+            saved = self.store.save_resource(row, touch=touch)
             self.rows[saved['uuid']] = saved
         return saved
 
@@ -170,60 +173,6 @@ class StackRun(object):
             if row['role'] == 'current' and row.get('status') == 'COMPLETE' and \
                     row['name'] in self.sd.resources:
                 self.publish(row)
-
-    def attributes(self, row):
-        """A row's attributes: the cache, else fetched live once per run."""
-        cached = row.get('attrs')
-        if cached is not None:
-            return cached
-        with self._lock:
-            if row['uuid'] in self._attr_cache:
-                return self._attr_cache[row['uuid']]
-        plugin, ctx = self._read_live(row)
-        attrs = plugin.attributes(ctx, ctx.live) or {}
-        with self._lock:
-            self._attr_cache[row['uuid']] = attrs
-        return attrs
-
-    def _read_live(self, row):
-        """(plugin, ctx) of a row with the live object read into ctx.live."""
-        plugin = self.plugin(row['type'], row['name'])
-        ctx = self.context(row)
-        ctx.live = plugin.show(ctx)
-        return plugin, ctx
-
-    def refresh_attributes(self, names):
-        """Read the live attributes of these resources again and keep them:
-        an attribute cached when its resource settled may have moved since
-        (a network's ``subnets`` once its subnets exist)."""
-        for name in sorted(names):
-            row = self.current(name)
-            if row is None or row.get('status') != 'COMPLETE' or row.get('physical_id') is None:
-                continue
-            plugin, ctx = self._read_live(row)
-            if ctx.live is None:
-                continue
-            attrs = self.cacheable_attributes(plugin, ctx)
-            if attrs is None:
-                with self._lock:
-                    self._attr_cache[row['uuid']] = plugin.attributes(ctx, ctx.live) or {}
-                continue
-            row = self.save(dict(row, attrs=attrs))
-            self.publish(row)
-
-    def cacheable_attributes(self, plugin, ctx):
-        """Attributes to keep in the row when they cost nothing now (the
-        handler left the live object in ctx.live); None means fetch on use."""
-        if ctx.live is None or plugin.secret_data:
-            return None
-        attrs = plugin.attributes(ctx, ctx.live) or {}
-        return self.mask(dict((k, v) for k, v in attrs.items()
-                              if k not in plugin.uncached_attributes))
-
-    def live_attribute(self, row, key):
-        """An attribute the plugin never lets the cache keep, read now."""
-        plugin, ctx = self._read_live(row)
-        return (plugin.attributes(ctx, ctx.live) or {}).get(key)
 
     def resolve_properties(self, name, unknown_names=(), unknown_attrs=()):
         """(effective properties, names of properties whose value depends on
@@ -321,32 +270,3 @@ def attribute_references(snippet, out=None):
         for value in snippet:
             attribute_references(value, out)
     return out
-
-
-class _Attributes(Mapping):
-    """The lazy ``attrs`` of a resource in the seam (see StackRun.attributes)."""
-
-    def __init__(self, run, row):
-        self._run = run
-        self._row = row
-
-    def _attrs(self):
-        return self._run.attributes(self._row)
-
-    def __getitem__(self, key):
-        plugin = self._run.plugin(self._row['type'], self._row['name'])
-        if key in plugin.uncached_attributes:
-            return self._run.live_attribute(self._row, key)
-        attrs = self._attrs()
-        if key in attrs:
-            return attrs[key]
-        heat_type = plugin.heat_type()
-        if key in heat_type.attributes or key == 'show':
-            return None
-        raise KeyError(key)
-
-    def __iter__(self):
-        return iter(self._attrs())
-
-    def __len__(self):
-        return len(self._attrs())

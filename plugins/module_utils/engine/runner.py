@@ -316,10 +316,10 @@ def _finish(request, store, run_, action, status, reason, before, hidden, output
     stack_id = run_.stack['id']
     out = None
     if outputs and run_.sd is not None:
-        from .outputs import output_attribute_resources, resolve_outputs
+        from .outputs import output_attributes, resolve_outputs
         if any(e['resource_type'] != 'OS::Heat::Stack' for e in run_.events):
-            # Something changed: what the outputs read is read again once.
-            run_.refresh_attributes(output_attribute_resources(run_.sd))
+            # Something changed: the attributes the outputs read are read again once.
+            run_.refresh_attributes(output_attributes(run_.sd))
         out = resolve_outputs(run_)
         store.update_stack(stack_id, outputs=run_.vault.encrypt(out))
     store.update_stack(stack_id, action=action, status=status, status_reason=reason)

@@ -107,6 +107,11 @@ class GetAttThenSelect(_ResourceReference):
         attr = resolve(self._attribute)
         self.stack.check_attribute(name, attr, self.path)
 
+    def attribute_name(self):
+        """The attribute's name when the template writes it as a string;
+        None for the all-attributes form or a name a function computes."""
+        return self._attribute if isinstance(self._attribute, str) else None
+
     def attribute_path(self):
         """(resource, attribute, path) as resolved now, for callers that want
         to know which attributes are used (attribute None = all of them)."""

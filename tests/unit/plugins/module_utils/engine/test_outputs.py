@@ -73,7 +73,7 @@ class _Growing(object):
         _Growing.shows.append(ctx.name)
         return {'output': 'later'}
 
-    def attributes(self, ctx, live):
+    def attributes(self, ctx, live, names=None):
         return dict(live or {})
 
 
@@ -90,3 +90,41 @@ def test_outputs_read_the_attributes_again_after_a_changing_run(stacks, monkeypa
     assert again['changed'] is False
     assert _Growing.shows == ['a']          # a run that changed nothing reads nothing
     assert [o['output_value'] for o in again['stack']['outputs'] if o['output_key'] == 'seen'] == ['later']
+
+
+def test_output_attributes_names_what_each_output_reads(make_run):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.outputs import output_attributes
+    run, _graph = make_run(TEMPLATE.replace('outputs:\n', '''outputs:
+  every_b: {value: {get_attr: [b]}}
+  a_again: {value: {get_attr: [a, show]}}
+  computed: {value: {get_attr: [c, {get_param: which}]}}
+  hidden_c: {value: {get_attr: [c, output]}, condition: never}
+''').replace('resources:\n', '''resources:
+  c: {type: OS::Heat::TestResource}
+''').replace('parameters:\n', '''parameters:
+  which: {type: string, default: output}
+'''))
+    # a literal name is what is read; no name or a computed one, everything
+    assert output_attributes(run.sd) == {'a': {'output', 'show'}, 'b': None, 'c': None}
+
+
+class _Asked(_Growing):
+    asked = []
+
+    def attributes(self, ctx, live, names=None):
+        _Asked.asked.append((ctx.name, None if names is None else sorted(names)))
+        return dict(live or {})
+
+
+def test_outputs_read_again_only_the_attributes_they_name(stacks, monkeypatch):
+    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Asked)
+    _Growing.shows, _Asked.asked = [], []
+    text = "resources:\n  a: {type: OS::Heat::TestResource}\n  b: {type: OS::Heat::TestResource}\n" \
+           "outputs:\n  seen: {value: {get_attr: [a, output]}}\n  every: {value: {get_attr: [b]}}\n"
+    first = stacks.run(text)
+    assert dict((o['output_key'], o['output_value']) for o in first['stack']['outputs']) == {
+        'seen': 'later', 'every': {'output': 'later'}}
+    assert sorted(_Growing.shows) == ['a', 'b']       # one read each
+    refreshed = [item for item in _Asked.asked if item[0] in ('a', 'b')][-2:]
+    assert sorted(refreshed) == [('a', ['output']), ('b', ['output', 'show'])]

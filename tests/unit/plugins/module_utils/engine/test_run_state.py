@@ -138,7 +138,7 @@ def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
             calls.append(ctx.name)
             return {'value': 'live'}
 
-        def attributes(self, ctx, live):
+        def attributes(self, ctx, live, names=None):
             return {'value': live['value']}
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Counting)
     run, _graph = make_run(TEMPLATE)
@@ -179,7 +179,7 @@ def test_uncached_attributes_are_left_out_of_the_cache_and_read_live(make_run, m
             return 'lazy'
 
     monkeypatch.setattr(type(plugin), 'uncached_attributes', ('console',), raising=False)
-    monkeypatch.setattr(type(plugin), 'attributes', lambda self, ctx, live: {'value': 'v', 'console': Lazy()})
+    monkeypatch.setattr(type(plugin), 'attributes', lambda self, ctx, live, names=None: {'value': 'v', 'console': Lazy()})
     monkeypatch.setattr(type(plugin), 'show', lambda self, ctx: reads.append('show') or {})
     ctx = ResourceContext(properties={'value': 'v'})
     ctx.live = {}

@@ -101,6 +101,10 @@ def test_get_attr_dependencies_and_attribute_path():
     every = stack.template.parse({'get_attr': ['r']}, stack=stack)
     assert every.attribute_path() == ('r', None, ())
     assert sorted(fns.dependencies([parsed, every])) == ['r', 's']
+    # the name as written: a string, else None (all attributes, or computed)
+    assert parsed.attribute_name() == 'first' and every.attribute_name() is None
+    computed = stack.template.parse({'get_attr': ['r', {'get_param': 'p'}]}, stack=stack)
+    assert computed.attribute_name() is None
 
 
 class Parent(object):
