@@ -56,19 +56,24 @@ def test_counters_are_exact(cloud, token):
 def test_latency_is_added_to_every_request(cloud, token):
     tok, _ = token
 
+    # Minima, not means: the cloud's own answer time varies with load (a slow
+    # Neutron moment moved a mean by 0.15 s), while the fastest of a few
+    # requests shows the floor the front door adds to every one of them.
     def timed(n=4):
-        t0 = time.time()
+        times = []
         for _ in range(n):
+            t0 = time.monotonic()
             assert cloud.http('GET', '/networking/v2.0/networks', tok)[0] == 200
-        return (time.time() - t0) / n
+            times.append(time.monotonic() - t0)
+        return times
     fast = timed()
     cloud.configure(latency_ms=300)
     assert cloud.admin('GET', '/config')['latency_ms'] == 300
     slow = timed()
-    assert slow >= 0.3
-    assert slow - fast >= 0.25
+    assert min(slow) >= 0.3          # every request, not on average
+    assert min(slow) - min(fast) >= 0.25
     cloud.configure(latency_ms=0)
-    assert timed() < slow
+    assert min(timed()) < min(slow) - 0.25
 
 
 def test_fault_rule_fires_exactly_on_matching_requests(cloud, token):
