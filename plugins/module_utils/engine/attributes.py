@@ -12,7 +12,9 @@ a rerun reads them from the record, and a create no longer waits on reads
 no template uses.  ``uncached_attributes`` are computed at each read; a
 plugin with ``secret_data`` caches nothing (its attributes are computed once
 per run).  Cached values are masked (hidden parameter values), as the
-record keeps them.
+record keeps them; a row that cached nothing when it settled (no live
+object then) starts its cache at its first read, unless a value holds a
+secret.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -114,15 +116,19 @@ class RowAttributes(object):
                 want = _first_cache(plugin, want)
             ctx = self._live(row, entry)
             got = _computed(plugin, ctx, want)
-            if keep:
-                got = self.mask(got)
+            if keep and ctx.live is not None:
+                masked = self.mask(got)
+                # A row with a cache gives it as the record keeps it (masked);
+                # one without gives what it computes, and starts a cache only
+                # when that holds no secret (a TestResource's hidden value).
+                if entry.cached or masked == got:
+                    got = masked
+                    entry.cached = True
+                    self._keep(row['uuid'], got)
             merged = dict(got)
             merged.update(entry.attrs)        # a value already given stays as given
             entry.attrs = merged              # replaced, never changed: readers hold it
             entry.asked.update(want)
-            if keep and ctx.live is not None:
-                entry.cached = True
-                self._keep(row['uuid'], got)
             return merged
 
     def _keep(self, row_uuid, attrs):

@@ -251,3 +251,19 @@ def test_refresh_of_an_uncached_attribute_reads_nothing(make_run):
     settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
     run.refresh_attributes({'server': {'console_urls'}})
     assert conn.mock_calls == []
+
+
+def test_a_row_without_cache_starts_one_at_its_first_read_unless_it_holds_a_secret(make_run):
+    run, _graph = make_run(TEMPLATE + '''
+  plain: {type: OS::Heat::TestResource, properties: {value: open}}
+  hiding: {type: OS::Heat::TestResource, properties: {value: {get_param: pw}}}
+''')
+    settle(run, 'plain', 'OS::Heat::TestResource', 'p1', None, data={'value': 'open'})
+    settle(run, 'hiding', 'OS::Heat::TestResource', 'p2', None, data={'value': 'x hunter2-secret'})
+    assert stored(run, 'plain')['attrs'] is None and stored(run, 'hiding')['attrs'] is None
+    assert run.sd.resource_data['plain']['attrs']['output'] == 'open'
+    assert stored(run, 'plain')['attrs'] == {'output': 'open', 'show': None}   # the next run reads it
+    # a hidden value reaches the run's dependents as it is, never the record
+    assert run.sd.resource_data['hiding']['attrs']['output'] == 'x hunter2-secret'
+    assert stored(run, 'hiding')['attrs'] is None
+    assert 'hunter2' not in repr(run.store.resources(run.stack['id']))
