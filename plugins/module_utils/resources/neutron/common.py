@@ -24,6 +24,7 @@ __metaclass__ = type
 
 import importlib
 import re
+import threading
 import weakref
 
 from .. import sdk
@@ -42,6 +43,7 @@ _LABELS = {
 # Neutron extension aliases per connection, read once (a run reuses one
 # connection; weak keys so a dropped connection takes its entry with it).
 _EXTENSIONS = weakref.WeakKeyDictionary()
+_EXTENSIONS_LOCK = threading.Lock()
 
 
 # SDK resource classes by entity, for calls that take a resource object
@@ -80,17 +82,20 @@ def listed(fn, **query):
 
 
 def extensions(conn):
-    """The set of Neutron extension aliases (one GET per connection)."""
-    try:
-        cached = _EXTENSIONS.get(conn)
-    except TypeError:   # an object without weak references (a test fake)
-        cached = None
-    if cached is None:
-        cached = frozenset(e.alias for e in listed(conn.network.extensions))
+    """The set of Neutron extension aliases (one GET per connection: ports
+    created together wait for the first one's answer instead of each
+    asking)."""
+    with _EXTENSIONS_LOCK:
         try:
-            _EXTENSIONS[conn] = cached
-        except TypeError:
-            pass
+            cached = _EXTENSIONS.get(conn)
+        except TypeError:   # an object without weak references (a test fake)
+            cached = None
+        if cached is None:
+            cached = frozenset(e.alias for e in listed(conn.network.extensions))
+            try:
+                _EXTENSIONS[conn] = cached
+            except TypeError:
+                pass
     return cached
 
 

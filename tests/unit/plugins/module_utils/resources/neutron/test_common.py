@@ -5,6 +5,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import threading
+import time
+
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
@@ -77,6 +80,19 @@ def test_extensions_are_read_once_per_connection(conn, obj):
     conn.network.extensions.return_value = [obj(alias='a'), obj(alias='b')]
     assert common.extensions(conn) == {'a', 'b'}
     assert common.extensions(conn) == {'a', 'b'}
+    assert conn.network.extensions.call_count == 1
+
+
+def test_extensions_asked_together_are_read_once(conn, obj):
+    def slow(**_query):
+        time.sleep(0.05)
+        return [obj(alias='a')]
+    conn.network.extensions.side_effect = slow
+    threads = [threading.Thread(target=common.extensions, args=(conn,)) for _i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
     assert conn.network.extensions.call_count == 1
 
 
