@@ -172,6 +172,29 @@ def warm(conn, type_name):
         state['made'].add(service)
 
 
+_REMEMBERED = weakref.WeakKeyDictionary()   # connection -> {key: value}
+_REMEMBER_LOCKS = weakref.WeakKeyDictionary()
+
+
+def remembered(conn, key, compute, forget=False):
+    """``compute()``'s answer for ``key``, asked once per run (connection):
+    name lookups that many resources make (an image, a flavor, an external
+    network by name) cost one request, not one each; resources asking at
+    the same moment wait for the first one's answer.  Only answers are kept
+    (a failure raises and is asked again next time); ``forget=True`` asks
+    again (a lookup that missed in a list kept from earlier in the run)."""
+    try:
+        with _WARM_LOCK:
+            found = _REMEMBERED.setdefault(conn, {})
+            lock = _REMEMBER_LOCKS.setdefault(conn, {}).setdefault(key, threading.Lock())
+    except TypeError:   # an object without weak references (a test fake)
+        return compute()
+    with lock:
+        if forget or key not in found:
+            found[key] = compute()
+        return found[key]
+
+
 def _memoize_attribute_scan():
     """openstacksdk rescans a resource class for its fields (every attribute
     of every class in its MRO through isinstance) each time it builds an

@@ -107,12 +107,17 @@ def lookup_id(ctx, kind, value, **query):
         return value
     plural = 'security_groups' if kind == 'security_group' else (
         'qos_policies' if kind == 'qos_policy' else kind + 's')
-    found = listed(getattr(ctx.conn.network, plural), name=value, **query)
-    if not found:
-        ctx.fail('The %s (%s) could not be found.' % (_LABELS.get(kind, kind), value))
-    if len(found) > 1:
-        ctx.fail('Multiple physical resources were found with name (%s).' % value)
-    return found[0].id
+
+    def find():
+        found = listed(getattr(ctx.conn.network, plural), name=value, **query)
+        if not found:
+            ctx.fail('The %s (%s) could not be found.' % (_LABELS.get(kind, kind), value))
+        if len(found) > 1:
+            ctx.fail('Multiple physical resources were found with name (%s).' % value)
+        return found[0].id
+    # once per run and name: the public network of a router and of every
+    # floating IP is one lookup (a failure is not kept)
+    return sdk.remembered(ctx.conn, ('neutron', kind, value, tuple(sorted(query.items()))), find)
 
 
 def secgroup_ids(ctx, groups):

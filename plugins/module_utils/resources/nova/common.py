@@ -61,17 +61,26 @@ def _one(entity, name, found):
 # -- name or id --------------------------------------------------------------------
 
 def image_id(conn, image):
+    """An image named once per run is looked up once (sdk.remembered)."""
     if not image or is_uuid(image):
         return image
-    return _one('Image', image, sdk.call(lambda: list(conn.image.images(name=image)))).id
+    return sdk.remembered(conn, ('image', image), lambda: _one(
+        'Image', image, sdk.call(lambda: list(conn.image.images(name=image)))).id)
 
 
 def flavor_id(conn, flavor):
     """Flavor ids are free strings ('1', 'm1.tiny'): one list answers both
-    the id and the name question, as Heat's get-then-find does."""
+    the id and the name question, as Heat's get-then-find does.  The list
+    is read once per run; a flavor missing from it is listed again (a
+    flavor the stack itself made after the first read)."""
     if not flavor or is_uuid(flavor):
         return flavor
-    flavors = sdk.call(lambda: list(conn.compute.flavors(details=False)))
+
+    def listed():
+        return sdk.call(lambda: list(conn.compute.flavors(details=False)))
+    flavors = sdk.remembered(conn, ('flavors',), listed)
+    if not any(flavor in (f.id, f.name) for f in flavors):
+        flavors = sdk.remembered(conn, ('flavors',), listed, forget=True)
     for item in flavors:
         if item.id == flavor:
             return item.id

@@ -116,3 +116,31 @@ def test_the_sdk_field_scan_is_kept_per_class_and_gives_what_the_sdk_computes():
     assert port.name == 'n' and port['tags'] == ['a']
     sdk._memoize_attribute_scan()                                 # idempotent
     assert resource.Resource._attributes_iterator.__func__ is scan.__func__
+
+
+def test_remembered_asks_once_per_run_and_key_and_keeps_only_answers():
+    conn, asked = Conn(), []
+
+    def answer(value):
+        def compute():
+            asked.append(value)
+            time.sleep(0.02)
+            return value
+        return compute
+    threads = [threading.Thread(target=sdk.remembered, args=(conn, 'k', answer('v')))
+               for _i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert asked == ['v'] and sdk.remembered(conn, 'k', answer('other')) == 'v'
+    assert sdk.remembered(Conn(), 'k', answer('w')) == 'w'          # another run asks again
+    assert sdk.remembered(conn, 'k', answer('new'), forget=True) == 'new'
+
+    def failing():
+        asked.append('failed')
+        raise CloudNotFound('no such image')
+    for _i in range(2):
+        with pytest.raises(CloudNotFound):
+            sdk.remembered(conn, 'missing', failing)
+    assert asked.count('failed') == 2                                # a failure is not kept

@@ -47,6 +47,12 @@ def test_lookup_id_uses_a_uuid_as_is_and_lists_a_name_once(make_ctx, conn, obj):
     conn.network.networks.return_value = [obj(id='n1')]
     assert common.lookup_id(ctx, 'network', 'public') == 'n1'
     conn.network.networks.assert_called_once_with(name='public')
+    # the router's gateway and every floating IP on 'public': one lookup a run
+    other = make_ctx('OS::Neutron::FloatingIP')
+    assert common.lookup_id(other, 'network', 'public') == 'n1'
+    conn.network.networks.assert_called_once_with(name='public')
+    conn.network.subnets.return_value = [obj(id='s1')]
+    assert common.lookup_id(ctx, 'subnet', 'public') == 's1'     # another kind, its own lookup
 
 
 def test_lookup_id_missing_or_ambiguous_fails_as_heat(make_ctx, conn, obj):
