@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The stack engine against the local cloud: the critical path and scale (issue 5, parts 1 and 2).
+"""The stack engine against the local cloud: critical path, peers and scale (issue 5, parts 1-3).
 
 Starts its own local cloud (a free port, a fresh state directory) and drives the engine in-process
 through ``engine.runner.run(StackRequest(...), conn)`` with an openstacksdk connection made from
@@ -21,10 +21,16 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    processes), peak memory, API calls per resource, and the growth from the smallest size to the
    largest as ratios.
 
+3. Peers (bench/peers/compare.py): our engine in-process vs the local cloud's real Heat service
+   (convergence), and our heat_stack module in ansible-playbook vs a playbook of openstack.cloud
+   2.6.0 per-resource modules, creating and deleting scenario 1's infrastructure at its latency
+   and build times, alternating in ``--peer-rounds`` rounds; ratios ours / peer for wall time and
+   API calls.  The cloud runs Heat (``--with-heat``) only when this scenario is asked for.
+
 Every figure goes to bench/results/stack_bench.json.  Every stack is deleted and the cloud
 stopped, on failure too.  The machine is shared: wall times are noisy.
 
-    .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|all]
+    .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|peers|all]
                                           [--sizes 100,500,1000] [--latency-ms 20] [--repeat N]
 """
 
@@ -616,7 +622,8 @@ def _terminate(signum, _frame):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--scenario', choices=('critical', 'scale', 'all'), default='all')
+    ap.add_argument('--scenario', choices=('critical', 'scale', 'peers', 'all'), default='all')
+    ap.add_argument('--peer-rounds', type=int, default=2, help='peers: alternating rounds')
     ap.add_argument('--quick', action='store_true', help='scale sizes 50,100 only')
     ap.add_argument('--sizes', default=None, help='scale sizes, comma-separated (100,500,1000)')
     ap.add_argument('--latency-ms', type=int, default=20)
@@ -639,7 +646,9 @@ def main(argv):
     workdir = tempfile.mkdtemp(prefix='stack_bench-')
     log = os.path.join(workdir, 'localcloud.log')
     started = time.monotonic()
-    cloud, proc = start_cloud(workdir, ['--latency-ms', '0'] + sum(
+    # the Heat service only when it is measured (scenario 3): it is one more process on the machine
+    heat = ['--with-heat'] if args.scenario in ('peers', 'all') else []
+    cloud, proc = start_cloud(workdir, heat + ['--latency-ms', '0'] + sum(
         (['--build-seconds', '%s=%g' % kv] for kv in sorted(BUILD.items())), []), log)
     if cloud is None:
         with open(log) as f:
@@ -657,6 +666,9 @@ def main(argv):
         out['warmup'] = warm_up(cloud, workdir, args.template)
         if args.scenario in ('critical', 'all'):
             scenario_critical(cloud, workdir, args, out)
+        if args.scenario in ('peers', 'all'):
+            from peers.compare import scenario_peers
+            scenario_peers(cloud, workdir, args, out, args.latency_ms, BUILD)
         if args.scenario in ('scale', 'all'):
             scenario_scale(cloud, workdir, args, out)
         left = dict((k, len(v - baseline.get(k, set())))

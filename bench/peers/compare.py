@@ -1,0 +1,132 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Scenario 3 of stack_bench: our engine and its peers, same cloud, same run, alternating.
+
+Every peer creates and deletes the same infrastructure (multi_tier.yaml, or its hand-written
+openstack.cloud playbook) at scenario 1's latency and build times.  Rounds alternate the peers
+(each round in the reverse order of the one before, so a drift of the shared machine does not
+favour one), and the cloud must be back to its baseline after every delete.  The pairs compared:
+
+- our engine in-process vs the Heat service (both: from the first request to the stack settled;
+  Heat's own polling of the bench is taken off its calls), and
+- our heat_stack module in ansible-playbook vs the openstack.cloud playbook (both: the whole
+  ansible-playbook run, as a user waits for it).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from peers import heat_service, openstack_cloud, ours  # noqa: E402
+from lc_helpers import ids, wait_for  # noqa: E402
+
+PEERS = (('engine', ours.Engine), ('heat', heat_service.Peer),
+         ('playbook', ours.Playbook), ('openstack.cloud', openstack_cloud.Peer))
+PAIRS = (('engine', 'heat'), ('playbook', 'openstack.cloud'))
+
+
+def _calls(key, result, by_route):
+    if key == 'heat':
+        by_route, _services = heat_service.heat_calls(by_route, result.get('client_routes') or {})
+    return sum(by_route.values()), dict(by_route)
+
+
+def _phase(cloud, key, peer, action, stack_name):
+    cloud.reset_stats()
+    result = getattr(peer, action)(stack_name)
+    calls, by_route = _calls(key, result, cloud.stats()['by_route'])
+    out = {'wall_s': result['wall_s'], 'ok': result['ok'], 'detail': result.get('detail'),
+           'calls': calls, 'by_route': by_route}
+    if result.get('heat_reported_s') is not None:
+        out['heat_reported_s'] = result['heat_reported_s']
+    if not result['ok']:
+        raise RuntimeError('%s %s of %s: %s' % (key, action, stack_name, result.get('detail')))
+    return out
+
+
+def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
+    baseline = ids(cloud.resources())
+    peers = [(key, cls(cloud, workdir)) for key, cls in PEERS]
+    names = dict((key, peer.name) for key, peer in peers)
+    # Heat's first stack loads most of its code: one unmeasured create and delete, as the engine
+    # had its warm-up in this process
+    cloud.configure(latency_ms=0, build_seconds={'server': 0, 'volume': 0})
+    heat = dict(peers)['heat']
+    heat.create('peerwarm')
+    heat.delete('peerwarm')
+    cloud.configure(latency_ms=latency_ms, build_seconds=dict(builds))
+    rounds = []
+    for i in range(args.peer_rounds):
+        order = peers if i % 2 == 0 else list(reversed(peers))
+        row = {}
+        for key, peer in order:
+            stack_name = 'peer%d-%s' % (i, key.replace('.', '-'))
+            try:
+                row[key] = {'create': _phase(cloud, key, peer, 'create', stack_name)}
+                row[key]['delete'] = _phase(cloud, key, peer, 'delete', stack_name)
+            except BaseException:
+                peer.cleanup(stack_name)
+                raise
+            t0 = time.monotonic()
+            wait_for(lambda: ids(cloud.resources()) == baseline, timeout=120, interval=0.2,
+                     what='the cloud back to its baseline after %s' % key)
+            row[key]['settled_after_s'] = time.monotonic() - t0
+        rounds.append(row)
+    result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
+              'order': [k for k, _p in peers], 'summary': _summary(rounds)}
+    out['peers'] = result
+    print_peers(result)
+    return result
+
+
+def _summary(rounds):
+    summary = {}
+    for key in rounds[0]:
+        summary[key] = {}
+        for action in ('create', 'delete'):
+            walls = [r[key][action]['wall_s'] for r in rounds]
+            calls = [r[key][action]['calls'] for r in rounds]
+            summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
+                                    'calls': statistics.median(calls)}
+    for ours_key, peer_key in PAIRS:
+        for action in ('create', 'delete'):
+            a, b = summary[ours_key][action], summary[peer_key][action]
+            summary['%s/%s' % (ours_key, peer_key)] = summary.get(
+                '%s/%s' % (ours_key, peer_key), {})
+            summary['%s/%s' % (ours_key, peer_key)][action] = {
+                'wall_ratio': a['wall_s'] / b['wall_s'] if b['wall_s'] else None,
+                'calls_ratio': a['calls'] / b['calls'] if b['calls'] else None}
+    return summary
+
+
+def print_peers(result):
+    s = result['summary']
+    print('\n== Scenario 3: peers on the same cloud, alternating (%d rounds; %d ms a request, '
+          'builds %s; medians)' % (len(result['rounds']), result['latency_ms'], ', '.join(
+              '%s %gs' % kv for kv in sorted(result['builds'].items()))))
+    print('  %-16s %-58s %9s %7s %9s %7s' % ('peer', 'what', 'create s', 'calls', 'delete s',
+                                            'calls'))
+    for key in result['order']:
+        c, d = s[key]['create'], s[key]['delete']
+        print('  %-16s %-58s %9.2f %7d %9.2f %7d' % (key, result['peers'][key][:58], c['wall_s'],
+                                                    c['calls'], d['wall_s'], d['calls']))
+    print('  ratios ours / peer (below 1: ours is faster, makes fewer calls)')
+    for ours_key, peer_key in PAIRS:
+        pair = s['%s/%s' % (ours_key, peer_key)]
+        print('  %-28s create: wall %.2f, calls %.2f   delete: wall %.2f, calls %.2f' % (
+            '%s / %s' % (ours_key, peer_key), pair['create']['wall_ratio'],
+            pair['create']['calls_ratio'], pair['delete']['wall_ratio'],
+            pair['delete']['calls_ratio']))
+    heat = [r['heat'] for r in result['rounds'] if 'heat_reported_s' in r['heat']['create']]
+    if heat:
+        print('  Heat by its own event times: create %s s, delete %s s' % (
+            ', '.join('%.2f' % r['create']['heat_reported_s'] for r in heat),
+            ', '.join('%.2f' % r['delete'].get('heat_reported_s', float('nan')) for r in heat)))
