@@ -306,8 +306,11 @@ class StackDefinition(object):
         data = self.resource_data.get(name)
         if data is None:
             return None
+        attrs = data.get('attrs')
         try:
-            value = (data.get('attrs') or {})[attr]
+            # not ``attrs or {}``: the engine's attrs compute what they are
+            # asked for, and asking a Mapping's truth asks its length (all)
+            value = (attrs if attrs is not None else {})[attr]
         except (KeyError, TypeError):
             raise TemplateError('Resource "%s" has no attribute "%s"' % (name, attr))
         for key in path or ():

@@ -267,3 +267,20 @@ def test_a_row_without_cache_starts_one_at_its_first_read_unless_it_holds_a_secr
     assert run.sd.resource_data['hiding']['attrs']['output'] == 'x hunter2-secret'
     assert stored(run, 'hiding')['attrs'] is None
     assert 'hunter2' not in repr(run.store.resources(run.stack['id']))
+
+
+def test_a_template_reading_a_cheap_attribute_makes_no_request(make_run):
+    # The template layer's get_attr, as a dependent's properties resolve it: reading a
+    # port's fixed_ips once computed every attribute (subnets, network: 3 GETs a read)
+    # because the seam was asked its truth (``attrs or {}``), i.e. its length.
+    template = TEMPLATE + '''
+  ip:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [port, fixed_ips, 0, ip_address]}}
+'''
+    run, _graph = make_run(template)
+    run.conn = conn = cloud()
+    settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
+    props, _unknown = run.resolve_properties('ip')
+    assert props['value'] == '10.0.0.5'
+    assert conn.mock_calls == []
