@@ -211,7 +211,7 @@ def _update(run, row, plugin, props, masked, metadata, requires, decision):
                         status_reason='state changed', requires=requires))
     run.event(row, 'UPDATE', 'IN_PROGRESS')
     ctx = _context(run, row, props, action='UPDATE', changed=decision.changed,
-                      old_properties=row.get('properties'))
+                   old_properties=row.get('properties'))
     try:
         if decision.changed:
             plugin.update(ctx)

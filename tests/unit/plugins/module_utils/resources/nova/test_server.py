@@ -163,8 +163,8 @@ def test_a_server_gone_while_building_fails_as_novas_404(conn):
 
 def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
     monkeypatch.setattr(poll_batch, 'MIN_BATCH', 2)
-    one, two = make_ctx(conn, T, _props(), physical_id='s-1'), make_ctx(conn, T, _props(),
-                                                                         physical_id='s-2')
+    one = make_ctx(conn, T, _props(), physical_id='s-1')
+    two = make_ctx(conn, T, _props(), physical_id='s-2')
     three = make_ctx(conn, T, _props(), physical_id='s-3')
     conn.compute.servers.return_value = [Obj(id='s-1', status='ACTIVE'),
                                          Obj(id='s-2', status='BUILD')]
