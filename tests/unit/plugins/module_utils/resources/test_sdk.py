@@ -54,19 +54,31 @@ def test_call_retries_transient_faults_unless_a_create_says_no(monkeypatch):
     sdk.delete_quietly(gone)
 
 
+class Proxy(object):
+    def __init__(self, conn, service):
+        self.conn, self.service = conn, service
+
+    def get_endpoint_data(self):
+        # the version document: slow, as a request is
+        self.conn.count('discover ' + self.service)
+        time.sleep(0.05)
+
+
 class Conn(object):
-    """A connection whose service attributes take a while to make, as the
-    SDK's version discovery does, and count how often they are made."""
+    """A connection whose service proxies count how often they are made and
+    how often their version document is read."""
 
     def __init__(self):
         self.made = {}
         self._lock = threading.Lock()
 
-    def _make(self, service):
+    def count(self, what):
         with self._lock:
-            self.made[service] = self.made.get(service, 0) + 1
-        time.sleep(0.05)
-        return service
+            self.made[what] = self.made.get(what, 0) + 1
+
+    def _make(self, service):
+        self.count(service)
+        return Proxy(self, service)
 
     @property
     def block_storage(self):
@@ -76,16 +88,23 @@ class Conn(object):
     def compute(self):
         return self._make('compute')
 
+    @property
+    def network(self):
+        return self._make('network')
 
-def test_warm_makes_each_service_proxy_once_however_many_start_together():
+
+def test_warm_reads_each_negotiated_services_version_document_once():
     conn = Conn()
-    types = ['OS::Cinder::Volume'] * 4 + ['OS::Nova::Server'] * 3 + ['OS::Heat::Value']
+    types = (['OS::Cinder::Volume'] * 4 + ['OS::Nova::Server'] * 3 + ['OS::Neutron::Port'] * 2
+             + ['OS::Heat::Value'])
     threads = [threading.Thread(target=sdk.warm, args=(conn, t)) for t in types]
     for t in threads:
         t.start()
     for t in threads:
         t.join(5)
-    assert conn.made == {'block_storage': 1, 'compute': 1}
+    # Neutron's requests read no version document: its proxy is made, nothing asked
+    assert conn.made == {'block_storage': 1, 'discover block_storage': 1, 'compute': 1,
+                         'discover compute': 1, 'network': 1}
 
 
 def test_warm_leaves_a_failing_service_to_the_handler():
@@ -93,7 +112,15 @@ def test_warm_leaves_a_failing_service_to_the_handler():
         @property
         def network(self):
             raise sdk_exc.EndpointNotFound('no network endpoint')
+
+        @property
+        def compute(self):
+            class Undiscoverable(object):
+                def get_endpoint_data(self):
+                    raise ksa_exc.DiscoveryFailure('no version document')
+            return Undiscoverable()
     sdk.warm(Broken(), 'OS::Neutron::Net')       # no error here
+    sdk.warm(Broken(), 'OS::Nova::Server')
     sdk.warm(None, 'OS::Neutron::Net')
 
 
