@@ -34,8 +34,14 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     conn = cloud.sdk()
 
     # -- create ---------------------------------------------------------------------------
+    cloud.reset_stats()
     created = runner.run(name='web', template=TEMPLATE)
     assert created.get('failed') is not True, created.get('msg')
+    routes = cloud.stats()['by_route']
+    # the two servers building side by side were looked at together: one list call answered
+    # both (poll_batch, with Nova's changes-since), and nothing read what no template uses
+    assert routes.get('GET compute /v2.1/servers/detail', 0) >= 1, routes
+    assert 'GET network /v2.0/segments' not in routes and 'GET network /v2.0/ports' not in routes
     assert created['changed'] is True
     stack = created['stack']
     assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
