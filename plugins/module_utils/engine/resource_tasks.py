@@ -149,13 +149,14 @@ def _poll(run, row, ctx, check, plugin):
 
 
 # How long to wait before looking again at a resource still in transition.
-# The wait grows with the time already waited (a quarter of it, so a
-# resource is seen done at most ~25% later than it was: a 3 s build costs
-# about 9 looks, a 60 s one about 35 at a 2 s poll_interval), from
-# FIRST_POLL up to the plugin's poll_interval.  It ends on a tick shared by every poll of about
-# the same length (a multiple of a power of two seconds), so resources of a
-# kind building side by side are looked at together and one list call
-# answers them all (resources/poll_batch.py).
+# The wait is about a quarter of the time already waited (from FIRST_POLL up
+# to the plugin's poll_interval), so a resource is seen done about an eighth
+# later than it was on average, at most ~40%: a 3 s build costs about 9
+# looks, a 60 s one about 35 at a 2 s poll_interval.  It ends on the nearest
+# tick shared by every poll of about the same length (a multiple of a power
+# of two seconds not longer than the wait), so resources of a kind building
+# side by side are looked at together and one list call answers them all
+# (resources/poll_batch.py).
 FIRST_POLL = 0.25
 POLL_FRACTION = 0.25
 
@@ -165,7 +166,9 @@ def poll_delay(waited, cap, now):
     if delay <= 0:
         return 0.0
     step = 2.0 ** math.floor(math.log(delay, 2))
-    due = math.ceil((now + delay * 0.75) / step) * step
+    due = round((now + delay) / step) * step
+    if due - now < delay / 2:
+        due += step
     return due - now
 
 
