@@ -33,7 +33,20 @@ def _status(stack):
     return (stack or {}).get('stack_status'), (stack or {}).get('stack_status_reason')
 
 
-class Engine(object):
+class _Peer(object):
+    """create/delete/cleanup as one heat_stack run each (``_run(name, state)``)."""
+
+    def create(self, stack_name):
+        return self._run(stack_name, 'present')
+
+    def delete(self, stack_name):
+        return self._run(stack_name, 'absent')
+
+    def cleanup(self, stack_name):
+        self._run(stack_name, 'absent')
+
+
+class Engine(_Peer):
     name = 'stackers.orchestration engine (in-process runner.run)'
 
     def __init__(self, cloud, workdir, template=MULTI_TIER):
@@ -54,17 +67,8 @@ class Engine(object):
         return {'wall_s': wall, 'ok': bool(status and status.endswith('_COMPLETE')),
                 'detail': '%s: %s' % (status, reason or '')}
 
-    def create(self, stack_name):
-        return self._run(stack_name, 'present')
 
-    def delete(self, stack_name):
-        return self._run(stack_name, 'absent')
-
-    def cleanup(self, stack_name):
-        self._run(stack_name, 'absent')
-
-
-class Playbook(object):
+class Playbook(_Peer):
     name = 'stackers.orchestration.heat_stack in ansible-playbook'
 
     def __init__(self, cloud, workdir, template=MULTI_TIER):
@@ -84,12 +88,3 @@ class Playbook(object):
         ok = state == 'absent' or bool(status and status.endswith('_COMPLETE'))
         return {'wall_s': wall, 'ok': ok, 'detail': '%s: %s' % (status, reason or ''),
                 'changed': result.get('changed')}
-
-    def create(self, stack_name):
-        return self._run(stack_name, 'present')
-
-    def delete(self, stack_name):
-        return self._run(stack_name, 'absent')
-
-    def cleanup(self, stack_name):
-        self._run(stack_name, 'absent')
