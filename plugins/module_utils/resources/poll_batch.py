@@ -28,9 +28,7 @@ from . import sdk
 
 # A list that started this recently answers a poll arriving now: polls of one
 # tick reach here within a few milliseconds of each other (thread pool
-# hand-off), while the next tick is at least a quarter second away.  It is
-# shorter than the wait before an object's first poll (resource_tasks
-# FIRST_POLL), so a list never predates the call that made the object.
+# hand-off), while ticks are at least a quarter of a second apart.
 JOIN_WINDOW = 0.15
 # An object that has not asked for this long has stopped polling (it
 # finished or failed): it no longer makes a poll a batch.
@@ -68,18 +66,28 @@ class Batch(object):
         self._authoritative = authoritative
         self._clock = clock
         self._lock = threading.Lock()
-        self._asking = {}      # id -> when it last asked
+        self._asking = {}      # id -> [when it first asked, when it last asked]
         self._listing = None   # the newest list call (running or done)
+
+    def _ask(self, obj_id, now):
+        """Note an ask; forget the objects that stopped asking.  Returns
+        when ``obj_id`` first asked (in this stretch of polling)."""
+        times = self._asking.setdefault(obj_id, [now, now])
+        times[1] = now
+        for other, (_first, last) in list(self._asking.items()):
+            if now - last > STALE:
+                del self._asking[other]
+        return self._asking.get(obj_id, times)[0]
 
     def fetch(self, obj_id):
         now = self._clock()
         with self._lock:
-            self._asking[obj_id] = now
-            for other, when in list(self._asking.items()):
-                if now - when > STALE:
-                    del self._asking[other]
+            first = self._ask(obj_id, now)
             listing = self._listing
-            if listing is None or listing.started < now - JOIN_WINDOW:
+            # A list answers only objects that were already asking when it
+            # started: an object made a moment before its first poll may
+            # have been made after an older list started.
+            if listing is None or listing.started < now - JOIN_WINDOW or listing.started < first:
                 listing = None
                 if len(self._asking) >= MIN_BATCH:
                     listing = self._listing = _Listing(now)
