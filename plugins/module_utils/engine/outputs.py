@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import StackersError
-from ..hot import functions as fns
+from .run_state import attribute_functions
 
 
 def output_attributes(sd):
@@ -28,21 +28,13 @@ def output_attributes(sd):
 
 
 def _attribute_uses(snippet, uses):
-    if isinstance(snippet, fns.Function):
-        if hasattr(snippet, 'attribute_name'):
-            attr = snippet.attribute_name()
-            for name in snippet.own_dependencies():
-                if attr is None:
-                    uses[name] = None
-                elif uses.get(name, ()) is not None:
-                    uses.setdefault(name, set()).add(attr)
-        _attribute_uses(snippet.args, uses)
-    elif isinstance(snippet, dict):
-        for value in snippet.values():
-            _attribute_uses(value, uses)
-    elif isinstance(snippet, (list, tuple)):
-        for value in snippet:
-            _attribute_uses(value, uses)
+    for function in attribute_functions(snippet):
+        attr = function.attribute_name()
+        for name in function.own_dependencies():
+            if attr is None:
+                uses[name] = None
+            elif uses.get(name, ()) is not None:
+                uses.setdefault(name, set()).add(attr)
 
 
 def resolve_outputs(run):

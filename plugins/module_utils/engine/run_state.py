@@ -256,17 +256,23 @@ class _Rows(dict):
         return list(self._by_name.get(name, ()))
 
 
+def attribute_functions(snippet):
+    """Every get_attr in a parsed snippet, nested ones included."""
+    if isinstance(snippet, fns.Function):
+        if hasattr(snippet, 'attribute_path'):
+            yield snippet
+        yield from attribute_functions(snippet.args)
+    elif isinstance(snippet, dict):
+        for value in snippet.values():
+            yield from attribute_functions(value)
+    elif isinstance(snippet, (list, tuple)):
+        for value in snippet:
+            yield from attribute_functions(value)
+
+
 def attribute_references(snippet, out=None):
     """Names of the resources whose attributes a parsed snippet reads."""
     out = set() if out is None else out
-    if isinstance(snippet, fns.Function):
-        if hasattr(snippet, 'attribute_path'):
-            out.update(snippet.own_dependencies())
-        attribute_references(snippet.args, out)
-    elif isinstance(snippet, dict):
-        for value in snippet.values():
-            attribute_references(value, out)
-    elif isinstance(snippet, (list, tuple)):
-        for value in snippet:
-            attribute_references(value, out)
+    for function in attribute_functions(snippet):
+        out.update(function.own_dependencies())
     return out
