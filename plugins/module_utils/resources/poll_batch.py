@@ -22,8 +22,8 @@ __metaclass__ = type
 import datetime
 import threading
 import time
-import weakref
 
+from ..errors import CloudNotFound
 from . import sdk
 
 # A list that started this recently answers a poll arriving now: polls of one
@@ -60,7 +60,9 @@ class Batch(object):
     ``get_one(id)`` reads one object (None when not found); ``list_all()``
     returns the listed objects as id -> object."""
 
-    def __init__(self, get_one, list_all, authoritative, clock=time.monotonic):
+    def __init__(self, get_one, list_all, authoritative, missing='%s could not be found.',
+                 clock=time.monotonic):
+        self._missing = missing
         self._get_one = get_one
         self._list_all = list_all
         self._authoritative = authoritative
@@ -114,28 +116,24 @@ class Batch(object):
             return None
         return self._get_one(obj_id)
 
+    def fetch_existing(self, obj_id):
+        """``fetch``, an object that does not exist failing as the service's
+        GET would (404, its message): a poll of what must be there."""
+        obj = self.fetch(obj_id)
+        if obj is None:
+            raise CloudNotFound(self._missing % obj_id, status=404)
+        return obj
+
     def done(self, obj_id):
         """The object stopped polling (its action finished)."""
         with self._lock:
             self._asking.pop(obj_id, None)
 
 
-_BATCHES = weakref.WeakKeyDictionary()   # connection -> {kind: Batch}
-_REGISTRY_LOCK = threading.Lock()
-
-
 def batch(conn, kind):
-    """The run's batch of ``kind`` ('server' | 'volume') on this connection
+    """The run's batch of ``kind`` ('server' | 'volume'): one per connection
     (one connection per run)."""
-    with _REGISTRY_LOCK:
-        try:
-            kinds = _BATCHES.setdefault(conn, {})
-        except TypeError:   # an object without weak references (a test fake)
-            kinds = {}
-        found = kinds.get(kind)
-        if found is None:
-            found = kinds[kind] = _FACTORIES[kind](conn)
-        return found
+    return sdk.remembered(conn, ('poll-batch', kind), lambda: _FACTORIES[kind](conn))
 
 
 def _servers(conn):
@@ -147,7 +145,7 @@ def _servers(conn):
         servers = sdk.call(lambda: list(conn.compute.servers(details=True, changes_since=since)))
         return dict((s.id, s) for s in servers)
     return Batch(lambda sid: sdk.get_or_none(conn.compute.get_server, sid), list_all,
-                 authoritative=False)
+                 authoritative=False, missing='Instance %s could not be found.')
 
 
 def _volumes(conn):
@@ -156,7 +154,7 @@ def _volumes(conn):
         volumes = sdk.call(lambda: list(conn.block_storage.volumes(details=True)))
         return dict((v.id, v) for v in volumes)
     return Batch(lambda vid: sdk.get_or_none(conn.block_storage.get_volume, vid), list_all,
-                 authoritative=True)
+                 authoritative=True, missing='Volume %s could not be found.')
 
 
 _FACTORIES = {'server': _servers, 'volume': _volumes}

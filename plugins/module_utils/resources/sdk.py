@@ -141,49 +141,9 @@ _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
 # Services whose requests negotiate a microversion (the version document is read on first use).
 _NEGOTIATED = ('compute', 'block_storage')
 _KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()
-_WARM = weakref.WeakKeyDictionary()     # connection -> {'made': services, 'locks': ...}
-_WARM_LOCK = threading.Lock()
-
-
-def warm(conn, type_name):
-    """Read the version document of the service ``type_name`` uses, once.
-
-    openstacksdk negotiates a microversion on every compute and
-    block-storage request and reads the service's version document on the
-    first one, with no lock: resources starting together each read it
-    (Cinder's costs two GETs: 4 volume resources made 8 where 2 do; measured
-    against the local cloud).  The first resource of a service reads it
-    here and the others of that service wait; other services are not held.
-    Neutron and Glance requests read no version document per request: their
-    proxies are only made (no request)."""
-    service = next((svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
-    if service is None or conn is None:
-        return
-    with _WARM_LOCK:
-        try:
-            state = _WARM.setdefault(conn, {'made': set(), 'locks': {}})
-        except TypeError:   # an object without weak references (a test fake)
-            return
-        if service in state['made']:
-            return
-        lock = state['locks'].setdefault(service, threading.Lock())
-    with lock:
-        if service in state['made']:
-            return
-        try:
-            with translated():
-                proxy = getattr(conn, service)
-                if service in _NEGOTIATED:
-                    proxy.get_endpoint_data()
-        except CloudError:
-            pass   # the handler's own call meets it again and fails with it
-        except _KSA_ERRORS:
-            pass   # a discovery failure: the same, the handler's call reports it
-        state['made'].add(service)
-
-
 _REMEMBERED = weakref.WeakKeyDictionary()   # connection -> {key: value}
 _REMEMBER_LOCKS = weakref.WeakKeyDictionary()
+_REMEMBER_LOCK = threading.Lock()
 
 
 def remembered(conn, key, compute, forget=False):
@@ -194,7 +154,7 @@ def remembered(conn, key, compute, forget=False):
     (a failure raises and is asked again next time); ``forget=True`` asks
     again (a lookup that missed in a list kept from earlier in the run)."""
     try:
-        with _WARM_LOCK:
+        with _REMEMBER_LOCK:
             found = _REMEMBERED.setdefault(conn, {})
             lock = _REMEMBER_LOCKS.setdefault(conn, {}).setdefault(key, threading.Lock())
     except TypeError:   # an object without weak references (a test fake)
@@ -203,6 +163,35 @@ def remembered(conn, key, compute, forget=False):
         if forget or key not in found:
             found[key] = compute()
         return found[key]
+
+
+def warm(conn, type_name):
+    """Read the version document of the service ``type_name`` uses, once.
+
+    openstacksdk negotiates a microversion on every compute and
+    block-storage request and reads the service's version document on the
+    first one, with no lock: resources starting together each read it
+    (Cinder's costs two GETs: 4 volume resources made 8 where 2 do; measured
+    against the local cloud).  The first resource of a service reads it
+    here and the others of that service wait (``remembered``); other
+    services are not held.  Neutron and Glance requests read no version
+    document per request: their proxies are only made (no request)."""
+    service = next((svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
+    if service is None or conn is None:
+        return
+
+    def make():
+        try:
+            with translated():
+                proxy = getattr(conn, service)
+                if service in _NEGOTIATED:
+                    proxy.get_endpoint_data()
+        except CloudError:
+            pass   # the handler's own call meets it again and fails with it
+        except _KSA_ERRORS:
+            pass   # a discovery failure: the same, the handler's call reports it
+        return True
+    remembered(conn, ('service', service), make)
 
 
 def _memoize_attribute_scan():

@@ -134,9 +134,7 @@ def nova_detach(ctx, server_id, attachment_id):
 
 
 def cinder_attach_done(ctx, volume_id):
-    vol = poll_batch.batch(ctx.conn, 'volume').fetch(volume_id)
-    if vol is None:
-        raise CloudNotFound('Volume %s could not be found.' % volume_id, status=404)
+    vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(volume_id)
     if vol.status in ('available', 'attaching', 'reserved'):
         return False
     if vol.status != 'in-use':

@@ -79,9 +79,7 @@ class Volume(ResourcePlugin):
         return vol.id
 
     def check_create_complete(self, ctx):
-        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id)
-        if vol is None:
-            raise CloudNotFound('Volume %s could not be found.' % ctx.physical_id, status=404)
+        vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(ctx.physical_id)
         ctx.live = volume_view(vol)
         if vol.status in _CREATING:
             return False

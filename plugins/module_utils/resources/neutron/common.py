@@ -24,8 +24,6 @@ __metaclass__ = type
 
 import importlib
 import re
-import threading
-import weakref
 
 from .. import sdk
 from ..base import ResourcePlugin, own_tags
@@ -39,11 +37,6 @@ _LABELS = {
     'security_group': 'SecurityGroup', 'qos_policy': 'QoSPolicy', 'subnet_pool': 'SubnetPool',
     'segment': 'Segment',
 }
-
-# Neutron extension aliases per connection, read once (a run reuses one
-# connection; weak keys so a dropped connection takes its entry with it).
-_EXTENSIONS = weakref.WeakKeyDictionary()
-_EXTENSIONS_LOCK = threading.Lock()
 
 
 # SDK resource classes by entity, for calls that take a resource object
@@ -82,21 +75,10 @@ def listed(fn, **query):
 
 
 def extensions(conn):
-    """The set of Neutron extension aliases (one GET per connection: ports
-    created together wait for the first one's answer instead of each
-    asking)."""
-    with _EXTENSIONS_LOCK:
-        try:
-            cached = _EXTENSIONS.get(conn)
-        except TypeError:   # an object without weak references (a test fake)
-            cached = None
-        if cached is None:
-            cached = frozenset(e.alias for e in listed(conn.network.extensions))
-            try:
-                _EXTENSIONS[conn] = cached
-            except TypeError:
-                pass
-    return cached
+    """The set of Neutron extension aliases (one GET per run: ports created
+    together wait for the first one's answer instead of each asking)."""
+    return sdk.remembered(conn, ('neutron', 'extensions'), lambda: frozenset(
+        e.alias for e in listed(conn.network.extensions)))
 
 
 def lookup_id(ctx, kind, value, **query):

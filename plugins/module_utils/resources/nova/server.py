@@ -86,14 +86,10 @@ class Server(ResourcePlugin):
         """Heat's fetch_server: a transient fault means "not yet".  Servers
         polled at the same moment share one list call (poll_batch)."""
         try:
-            server = poll_batch.batch(ctx.conn, 'server').fetch(ctx.physical_id)
+            # gone: Nova's 404 (Heat's fetch_server lets it fail the resource)
+            return poll_batch.batch(ctx.conn, 'server').fetch_existing(ctx.physical_id)
         except common.CloudTransient:
             return None
-        if server is None:
-            # what Nova's GET says (Heat's fetch_server lets it fail the resource)
-            raise common.CloudNotFound('Instance %s could not be found.' % ctx.physical_id,
-                                       status=404)
-        return server
 
     # -- update ----------------------------------------------------------------------
     def needs_replace(self, ctx):

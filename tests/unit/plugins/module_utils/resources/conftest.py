@@ -19,6 +19,3 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.resources i
 @pytest.fixture(autouse=True)
 def _polls_one_at_a_time(monkeypatch):
     monkeypatch.setattr(poll_batch, 'MIN_BATCH', 10 ** 9)
-    poll_batch._BATCHES.clear()
-    yield
-    poll_batch._BATCHES.clear()

@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudNotFound, CloudTransient
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import poll_batch
 
 
@@ -162,3 +162,17 @@ def test_a_list_started_before_an_objects_first_poll_does_not_answer_it():
     assert cloud.lists == 2
     clock.now += poll_batch.JOIN_WINDOW / 3
     assert batch.fetch('a') == 'A' and cloud.lists == 2      # the newer list answers a too
+
+
+def test_fetch_existing_fails_a_missing_object_as_the_services_get():
+    conn = mock.Mock()
+    conn.compute.get_server.side_effect = CloudNotFound('gone')
+    conn.block_storage.get_volume.side_effect = CloudNotFound('gone')
+    with pytest.raises(CloudNotFound, match='Instance s9 could not be found') as exc:
+        poll_batch.batch(conn, 'server').fetch_existing('s9')
+    assert exc.value.status == 404
+    with pytest.raises(CloudNotFound, match='Volume v9 could not be found'):
+        poll_batch.batch(conn, 'volume').fetch_existing('v9')
+    other = mock.Mock()          # another run: v9 no longer polling beside it
+    other.block_storage.get_volume.return_value = 'V'
+    assert poll_batch.batch(other, 'volume').fetch_existing('v1') == 'V'

@@ -8,7 +8,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron import common
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.security_group import (
     STATEFUL_EXT, SecurityGroup, SecurityGroupRule, rule_key)
 
@@ -49,7 +49,7 @@ def test_stateful_needs_the_extension(make_ctx, conn, obj):
     ctx = make_ctx('OS::Neutron::SecurityGroup', {'stateful': False})
     with pytest.raises(ResourceFailure, match='does not support stateless'):
         SecurityGroup().create(ctx)
-    common._EXTENSIONS.pop(conn, None)   # another cloud: extensions read again
+    sdk._REMEMBERED.pop(conn, None)   # another run: extensions read again
     conn.network.extensions.return_value = [obj(alias=STATEFUL_EXT)]
     conn.network.create_security_group.return_value = obj(id=SG, tags=[], security_group_rules=[])
     ctx = make_ctx('OS::Neutron::SecurityGroup', {'stateful': False})
