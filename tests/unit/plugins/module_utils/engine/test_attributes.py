@@ -15,6 +15,8 @@ from unittest import mock
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
+from ..resources.nova.conftest import Obj   # an SDK resource as far as the plugins use one
+
 TEMPLATE = '''
 parameters:
   pw: {type: string, hidden: true, default: hunter2-secret}
@@ -29,19 +31,6 @@ NET = 'aaaaaaaa-0000-0000-0000-00000000000a'
 SUB = 'aaaaaaaa-0000-0000-0000-00000000000b'
 PORT = 'aaaaaaaa-0000-0000-0000-00000000000c'
 SRV = 'aaaaaaaa-0000-0000-0000-00000000000d'
-
-
-class Obj(dict):
-    """An SDK resource as far as the plugins use one."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name)
-
-    def to_dict(self, **_kw):
-        return dict(self)
 
 
 NET_LIVE = {'id': NET, 'name': 'private', 'status': 'ACTIVE', 'mtu': 1450, 'subnets': [SUB], 'tags': []}
