@@ -124,11 +124,6 @@ class Batch(object):
             raise CloudNotFound(self._missing % obj_id, status=404)
         return obj
 
-    def done(self, obj_id):
-        """The object stopped polling (its action finished)."""
-        with self._lock:
-            self._asking.pop(obj_id, None)
-
 
 def batch(conn, kind):
     """The run's batch of ``kind`` ('server' | 'volume'): one per connection
