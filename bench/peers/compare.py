@@ -97,11 +97,10 @@ def _summary(rounds):
             summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
                                     'calls': statistics.median(calls)}
     for ours_key, peer_key in PAIRS:
+        pair = summary.setdefault('%s/%s' % (ours_key, peer_key), {})
         for action in ('create', 'delete'):
             a, b = summary[ours_key][action], summary[peer_key][action]
-            summary['%s/%s' % (ours_key, peer_key)] = summary.get(
-                '%s/%s' % (ours_key, peer_key), {})
-            summary['%s/%s' % (ours_key, peer_key)][action] = {
+            pair[action] = {
                 'wall_ratio': a['wall_s'] / b['wall_s'] if b['wall_s'] else None,
                 'calls_ratio': a['calls'] / b['calls'] if b['calls'] else None}
     return summary
