@@ -7,11 +7,13 @@ A node starts the moment every node it depends on is done.  A node's work
 is a generator: each ``next()`` runs on a bounded thread pool and either
 finishes (the node is done), raises (the node failed) or yields a number of
 seconds after which it wants to be stepped again (a poll of a building
-server).  A waiting node holds no thread, so a hundred servers building at
+server), or yields ``RELEASE``: its dependents may start now, and it is
+stepped again at once for what is left of its work (a resource already
+usable, whose own marks are still to be set).  A waiting node holds no thread, so a hundred servers building at
 once cost a timer each, not a parked thread each.
 
-A failure stops only the failed node's descendants; everything else runs to
-the end.  Past the deadline nothing new starts and waiting nodes are not
+A failure stops only the failed node's descendants (those not started
+already by its RELEASE); everything else runs to the end.  Past the deadline nothing new starts and waiting nodes are not
 stepped again; steps already running are let finish, so the record they
 write stays consistent.  Nodes with no work (``None``) complete at once (the
 graph's hub nodes).
@@ -29,6 +31,16 @@ import time
 DONE, FAILED, SKIPPED, TIMED_OUT = 'done', 'failed', 'skipped', 'timed_out'
 
 
+class _Release(object):
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'RELEASE'
+
+
+RELEASE = _Release()
+
+
 class Outcome(object):
     __slots__ = ('status', 'value', 'error', 'blocked_by')
 
@@ -40,14 +52,16 @@ class Outcome(object):
 
 
 def _step(gen):
-    """One step of a node's work: ('wait', seconds) | ('done', value) |
-    ('error', exception)."""
+    """One step of a node's work: ('wait', seconds) | ('release', None) |
+    ('done', value) | ('error', exception)."""
     try:
         delay = next(gen)
     except StopIteration as stop:
         return 'done', stop.value
     except BaseException as exc:  # noqa: B902 - the node failed; its error is reported
         return 'error', exc
+    if delay is RELEASE:
+        return 'release', None
     return 'wait', float(delay or 0)
 
 
@@ -77,18 +91,24 @@ class Scheduler(object):
         running = {}          # future -> (node, generator)
         timers = []           # heap of (due, tiebreak, node, generator)
         active = set()        # nodes started and not finished
+        released = set()      # nodes whose dependents have been let start
         counter = itertools.count()
         next_beat = self.clock() + self.heartbeat_interval
 
-        def finish(node, outcome):
-            outcomes[node] = outcome
-            active.discard(node)
-            if outcome.status != DONE:
+        def release(node):
+            if node in released:
                 return
+            released.add(node)
             for child in dependents[node]:
                 waiting_on[child] -= 1
                 if waiting_on[child] == 0 and child not in outcomes:
                     ready.append(child)
+
+        def finish(node, outcome):
+            outcomes[node] = outcome
+            active.discard(node)
+            if outcome.status == DONE:
+                release(node)
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency)
         try:
@@ -140,6 +160,9 @@ class Scheduler(object):
                         kind, value = future.result()
                         if kind == 'wait':
                             heapq.heappush(timers, (self.clock() + value, next(counter), node, gen))
+                        elif kind == 'release':
+                            release(node)
+                            running[pool.submit(_step, gen)] = (node, gen)
                         elif kind == 'done':
                             finish(node, Outcome(DONE, value=value))
                         else:

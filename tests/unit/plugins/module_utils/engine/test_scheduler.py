@@ -9,7 +9,7 @@ import threading
 import time
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import (
-    DONE, FAILED, SKIPPED, TIMED_OUT, Scheduler)
+    DONE, FAILED, RELEASE, SKIPPED, TIMED_OUT, Scheduler)
 
 
 class Recorder(object):
@@ -84,6 +84,56 @@ def test_failure_skips_only_descendants():
     assert out['z'].status == SKIPPED and out['z'].blocked_by == ['a']
     assert out['x'].status == DONE and out['y'].status == DONE
     assert set(rec.start) == {'a', 'x', 'y'}         # descendants never started
+
+
+def _releasing(log, name, after=0.2, fail=False):
+    """A node that lets its dependents start, then works on for ``after`` seconds."""
+    def gen():
+        log.append(('start', name))
+        yield RELEASE
+        log.append(('released', name))
+        time.sleep(after)
+        log.append(('end', name))
+        if fail:
+            raise RuntimeError('%s broke late' % name)
+        return name
+    return gen
+
+
+def test_release_lets_dependents_start_while_the_node_finishes():
+    log = []
+    deps = {'a': set(), 'b': {'a'}, 'c': {'b'}}
+    work = {'a': _releasing(log, 'a'), 'b': _releasing(log, 'b', after=0.0),
+            'c': _releasing(log, 'c', after=0.0)}
+    out = Scheduler(max_concurrency=3).run(deps, work)
+    assert all(o.status == DONE for o in out.values()) and out['a'].value == 'a'
+    # b and c ran to their end while a was still working after its release
+    assert log.index(('end', 'c')) < log.index(('end', 'a'))
+    assert log.index(('start', 'b')) > log.index(('start', 'a'))
+    assert log.count(('start', 'b')) == 1 and log.count(('start', 'c')) == 1
+
+
+def test_a_failure_after_release_fails_the_node_only():
+    log = []
+    deps = {'a': set(), 'b': {'a'}}
+    work = {'a': _releasing(log, 'a', after=0.05, fail=True), 'b': _releasing(log, 'b', after=0.0)}
+    out = Scheduler(max_concurrency=2).run(deps, work)
+    assert out['a'].status == FAILED and 'broke late' in str(out['a'].error)
+    assert out['b'].status == DONE        # started by the release: not undone
+
+
+def test_without_release_a_dependent_waits_for_the_end():
+    log = []
+
+    def plain():
+        log.append(('start', 'a'))
+        time.sleep(0.05)
+        log.append(('end', 'a'))
+        yield 0.0
+    deps = {'a': set(), 'b': {'a'}}
+    out = Scheduler(max_concurrency=2).run(deps, {'a': plain, 'b': _releasing(log, 'b', after=0.0)})
+    assert out['b'].status == DONE
+    assert log.index(('start', 'b')) > log.index(('end', 'a'))
 
 
 def test_max_concurrency_respected():
