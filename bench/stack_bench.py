@@ -10,7 +10,7 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
 1. Critical path: tests/localcloud/stack_templates/multi_tier.yaml (or ``--template``) at 20 ms a
    request, server build 3 s, volume build 1 s.  The lower bound is the longest path through the
    dependency graph the engine builds (implicit dependencies included, hubs free), each resource
-   costing its unavoidable serial round trips x latency plus its build time (table ``MIN`` below),
+   costing the round trips that must follow one another x latency plus its build time (table ``MIN`` below),
    plus one round trip for the token.  Create, no-change rerun and delete wall times are printed as
    ratios to it, the API calls per route (the cloud's /_localcloud/stats, reset before each phase)
    against the minimum, and where the create's and the delete's time went (each resource's wait
@@ -70,16 +70,17 @@ BUILD = {'server': 3.0, 'volume': 1.0}
 # ---------------------------------------------------------------------------------------------
 # The minimum each resource type costs the cloud, as routes the local cloud's stats name.
 #   calls:  the requests no client can avoid (any order);
-#   serial: how many of them must follow one another (each waits for the previous answer);
+#   path:   those of them that must follow one another before a dependent can start (each waits
+#           for the previous answer), in order; the rest can go beside or after them;
 #   build:  the local cloud's build kind the resource waits for between them.
 # Why these, per type:
 # - Neutron objects (Net, Subnet, Router, Port, FloatingIP, SecurityGroup): one POST; the stack
 #   marks that let a killed run find what it made go in one PUT .../tags after it, because
-#   Neutron refuses tags in a POST body (resources/neutron/common.py) -> 2 serial.  The POST
-#   answer already shows the status (ACTIVE / DOWN): no GET.  Delete: one DELETE (Neutron
-#   deletes synchronously, 204 = gone).
-# - SecurityGroup rules: one bulk POST of every rule (Neutron takes a list), beside the tags PUT
-#   (both only need the group's id) -> still 2 serial, 3 calls.  No rule: 2 calls.
+#   Neutron refuses tags in a POST body (resources/neutron/common.py).  No dependent needs the
+#   marks, so only the POST is on the path.  The POST answer already shows the status (ACTIVE /
+#   DOWN): no GET.  Delete: one DELETE (Neutron deletes synchronously, 204 = gone).
+# - SecurityGroup rules: one bulk POST of every rule (Neutron takes a list) after the group's
+#   POST: a port in the group expects its rules -> 2 on the path, 3 calls.  No rule: 2 calls.
 # - RouterInterface: one PUT add_router_interface / remove_router_interface; no tags, no GET.
 # - KeyPair: one POST / DELETE (no tags, found again by name).
 # - Server: POST, the build, then one GET that sees ACTIVE -> 2 serial + build.  Delete: DELETE
@@ -99,8 +100,17 @@ N = 'network /v2.0/'
 
 def _neutron(coll):
     return {'create': {'calls': {'POST ' + N + coll: 1, 'PUT ' + N + coll + '/{id}/tags': 1},
-                       'serial': 2},
-            'delete': {'calls': {'DELETE ' + N + coll + '/{id}': 1}, 'serial': 1}}
+                       'path': ['POST ' + N + coll]},
+            'delete': {'calls': {'DELETE ' + N + coll + '/{id}': 1},
+                       'path': ['DELETE ' + N + coll + '/{id}']}}
+
+
+def _serial(calls, build=None):
+    """A type whose needed calls all follow one another (in this order)."""
+    spec = {'calls': dict((route, 1) for route in calls), 'path': list(calls)}
+    if build:
+        spec['build'] = build
+    return spec
 
 
 VOLUME_GET = 'GET block-storage /v3/{id}/volumes/{id}'
@@ -112,29 +122,26 @@ MIN = {
     'OS::Neutron::FloatingIP': _neutron('floatingips'),
     'OS::Neutron::SecurityGroup': _neutron('security-groups'),   # + the rules' bulk POST, below
     'OS::Neutron::RouterInterface': {
-        'create': {'calls': {'PUT ' + N + 'routers/{id}/add_router_interface': 1}, 'serial': 1},
-        'delete': {'calls': {'PUT ' + N + 'routers/{id}/remove_router_interface': 1},
-                   'serial': 1}},
+        'create': _serial(['PUT ' + N + 'routers/{id}/add_router_interface']),
+        'delete': _serial(['PUT ' + N + 'routers/{id}/remove_router_interface'])},
     'OS::Nova::KeyPair': {
-        'create': {'calls': {'POST compute /v2.1/os-keypairs': 1}, 'serial': 1},
-        'delete': {'calls': {'DELETE compute /v2.1/os-keypairs/{name}': 1}, 'serial': 1}},
+        'create': _serial(['POST compute /v2.1/os-keypairs']),
+        'delete': _serial(['DELETE compute /v2.1/os-keypairs/{name}'])},
     'OS::Nova::Server': {
-        'create': {'calls': {'POST compute /v2.1/servers': 1, 'GET compute /v2.1/servers/{id}': 1},
-                   'serial': 2, 'build': 'server'},
-        'delete': {'calls': {'DELETE compute /v2.1/servers/{id}': 1,
-                             'GET compute /v2.1/servers/{id}': 1},
-                   'serial': 2, 'build': 'server_delete'}},
+        'create': _serial(['POST compute /v2.1/servers', 'GET compute /v2.1/servers/{id}'],
+                          'server'),
+        'delete': _serial(['DELETE compute /v2.1/servers/{id}', 'GET compute /v2.1/servers/{id}'],
+                          'server_delete')},
     'OS::Cinder::Volume': {
-        'create': {'calls': {'POST block-storage /v3/{id}/volumes': 1, VOLUME_GET: 1},
-                   'serial': 2, 'build': 'volume'},
-        'delete': {'calls': {'DELETE block-storage /v3/{id}/volumes/{id}': 1, VOLUME_GET: 1},
-                   'serial': 2, 'build': 'volume_delete'}},
+        'create': _serial(['POST block-storage /v3/{id}/volumes', VOLUME_GET], 'volume'),
+        'delete': _serial(['DELETE block-storage /v3/{id}/volumes/{id}', VOLUME_GET],
+                          'volume_delete')},
     'OS::Cinder::VolumeAttachment': {
-        'create': {'calls': {'POST compute /v2.1/servers/{id}/os-volume_attachments': 1,
-                             VOLUME_GET: 1}, 'serial': 2, 'build': 'volume_attach'},
-        'delete': {'calls': {'DELETE compute /v2.1/servers/{id}/os-volume_attachments/{id}': 1,
-                             VOLUME_GET: 1}, 'serial': 2}},
-    'OS::Heat::Value': {'create': {'calls': {}, 'serial': 0}, 'delete': {'calls': {}, 'serial': 0}},
+        'create': _serial(['POST compute /v2.1/servers/{id}/os-volume_attachments', VOLUME_GET],
+                          'volume_attach'),
+        'delete': _serial(['DELETE compute /v2.1/servers/{id}/os-volume_attachments/{id}',
+                           VOLUME_GET])},
+    'OS::Heat::Value': {'create': _serial([]), 'delete': _serial([])},
 }
 SG_RULES = 'POST ' + N + 'security-group-rules'
 TOKEN = 'POST identity /v3/auth/tokens'
@@ -158,12 +165,22 @@ def stack_definition(template_path, parameters=None):
     return sd, graph
 
 
-def resource_cost(defn, phase, latency, builds):
+def path_of(defn, phase):
+    """(the routes that must follow one another for this resource, its build kind)."""
     spec = MIN.get(defn.type)
     if spec is None:
         raise SystemExit('stack_bench: no minimum cost for %s: add it to MIN' % defn.type)
     spec = spec[phase]
-    return spec['serial'] * latency + builds.get(spec.get('build'), 0.0)
+    path = list(spec['path'])
+    if defn.type == 'OS::Neutron::SecurityGroup' and phase == 'create' and \
+            (defn.properties or {}).get('rules'):
+        path.append(SG_RULES)
+    return path, spec.get('build')
+
+
+def resource_cost(defn, phase, latency, builds):
+    path, build = path_of(defn, phase)
+    return len(path) * latency + builds.get(build, 0.0)
 
 
 def longest_path(graph, cost):
@@ -368,10 +385,9 @@ def profile(ph, sd, graph, phase_name, latency, builds):
     # The bound again with each needed call costed at what this cloud answered it in, this run
     # (mean client-side time of its route): what a perfect engine would do against this cloud.
     def observed(defn):
-        spec = MIN[defn.type][phase_name]
-        token_free = [r for r in spec['calls'] if r in client]
-        return (sum(client[r]['mean_ms'] / 1000.0 for r in token_free)
-                + builds.get(spec.get('build'), 0.0))
+        path, build = path_of(defn, phase_name)
+        return (sum(client[r]['mean_ms'] / 1000.0 for r in path if r in client)
+                + builds.get(build, 0.0))
     obs_len, obs_chain = longest_path(graph, observed)
     token = client.get(TOKEN, {'mean_ms': 1000 * latency})['mean_ms'] / 1000.0
     return {'observed_bound_s': obs_len + token,

@@ -57,6 +57,9 @@ class Driver(object):
         ctx.physical_id = plugin.create(ctx)
         assert ctx.physical_id
         self.poll(plugin.check_create_complete, ctx)
+        later = plugin.create_later(ctx)     # as the engine does, once the object is usable
+        if later is not None:
+            later()
         self.made.append((plugin, ctx))
         return plugin, ctx
 

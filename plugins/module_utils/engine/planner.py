@@ -15,6 +15,10 @@ FAILED resource (when the plugin says it cannot be reused), a CHECK_FAILED
 one, or a changed property that is not update_allowed replaces it; other
 changes update it in place; restricted_actions in the environment forbid
 update or replace with an error naming the resource.
+
+One rule of ours: a resource COMPLETE whose create still owed work done
+after its dependents started (``UNFINISHED`` in its data: the stack marks
+of a Neutron object, resource_tasks) is updated, which finishes that work.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -27,6 +31,8 @@ from ..errors import ResourceFailure
 from ..resources.base import ResourceContext
 
 KEEP, CREATE, UPDATE, REPLACE, DELETE = 'keep', 'create', 'update', 'replace', 'delete'
+# The row's data key saying its create's deferred work (create_later) is not done.
+UNFINISHED = 'create_unfinished'
 
 
 class Decision(object):
@@ -101,6 +107,9 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
             return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
     meta_changed = normalised(metadata) != normalised(row.get('metadata'))
     if not changed:
+        if (row.get('data') or {}).get(UNFINISHED):
+            # not the user's update: restricted_actions do not forbid it
+            return Decision(UPDATE, reason='its create is unfinished')
         if meta_changed:
             return _checked(Decision(UPDATE, reason='metadata'), name, restricted)
         return Decision(KEEP)

@@ -8,6 +8,13 @@ still busy (poll_delay) and returns when the resource is done.  Every transition
 committed and recorded as a Heat event before the next cloud call: the
 row (with its intended physical name) before the create call, the physical
 id the moment create returns it, the status when it settles.
+
+What a create owes once its object is usable (the plugin's create_later:
+the stack marks of a Neutron object) is done after the resource is COMPLETE
+and its dependents are let start (the scheduler's RELEASE): each such call
+was a round trip on the stack's critical path.  Until it is done the row
+says so (planner.UNFINISHED), so a run killed in between, or a failure of
+that call, is finished by the next run's update of the resource.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,7 +28,8 @@ import uuid
 from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
-from .planner import CREATE, KEEP, REPLACE, UPDATE
+from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE
+from .scheduler import RELEASE
 
 
 class HookPending(StackersError):
@@ -117,13 +125,33 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
                 ctx.physical_id = plugin.create(ctx)
             row = run.save(row, ctx)     # the physical id, the moment it is known
         yield from _poll(run, row, ctx, plugin.check_create_complete, plugin)
+        later = plugin.create_later(ctx)
     except Exception as exc:  # noqa: B902 - recorded as the resource's failure, then re-raised
         _failed(run, row, ctx, 'CREATE', exc)
         raise
+    if later is not None:
+        ctx.data[UNFINISHED] = True
     row = _complete(run, row, ctx, plugin, 'CREATE')
     if role == 'current':
         run.publish(row)
+    if later is not None:
+        # A replacement ('new') is published by _replace once the roles
+        # have moved: its dependents must not start before that.
+        if role == 'current':
+            yield RELEASE
+        row = _finish(run, row, ctx, later, 'CREATE')
     return row
+
+
+def _finish(run, row, ctx, later, action):
+    """Run a create's deferred work, then clear the row's UNFINISHED."""
+    try:
+        later()
+    except Exception as exc:  # noqa: B902 - recorded; the flag stays for the next run
+        _failed(run, row, ctx, action, exc)
+        raise
+    ctx.data.pop(UNFINISHED, None)
+    return run.save(row, ctx, touch=False)
 
 
 def _context(run, row, *args, **kwargs):
@@ -216,6 +244,11 @@ def _update(run, row, plugin, props, masked, metadata, requires, decision):
     ctx = _context(run, row, props, action='UPDATE', changed=decision.changed,
                    old_properties=row.get('properties'))
     try:
+        if ctx.data.get(UNFINISHED):
+            later = plugin.create_later(ctx)
+            if later is not None:
+                later()
+            ctx.data.pop(UNFINISHED)
         if decision.changed:
             plugin.update(ctx)
             yield from _poll(run, row, ctx, plugin.check_update_complete, plugin)

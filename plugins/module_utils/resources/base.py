@@ -12,6 +12,8 @@ The engine owns everything else (ordering, the record, events, polling):
   (ctx)`` is polled until True.  The same pairs exist for update, delete,
   suspend and resume.  A ``check_*`` handler never sleeps: the engine polls
   it on its own timer, so no thread waits on a building server.
+- ``create_later(ctx)`` is what a create owes that no dependent waits for
+  (a Neutron object's stack marks): the engine runs it off the critical path.
 - Failures raise ``ResourceFailure`` with the cloud's real reason, or let the
   typed Cloud* errors of sdk.py propagate; the engine reports them as Heat
   does (``resource_status_reason``).
@@ -176,6 +178,13 @@ class ResourcePlugin(object):
 
     # -- lifecycle -------------------------------------------------------------
     def create(self, ctx):
+        return None
+
+    def create_later(self, ctx):
+        """What the create still owes once the object is usable, as a
+        zero-argument callable (None: nothing).  The engine calls it after
+        the resource is COMPLETE and its dependents have started, and again
+        on a later run when it did not finish: it must be idempotent."""
         return None
 
     def check_create_complete(self, ctx):

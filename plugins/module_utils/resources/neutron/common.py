@@ -11,8 +11,12 @@ openstacksdk's ``conn.network``.
 - Stack marks: Neutron (up to 2026.2 at least) refuses ``tags`` in a POST
   body except on ports, and even there only with the
   ``tag-ports-during-bulk-creation`` extension (without it the tags are
-  silently dropped), so the marks are set by one ``PUT .../tags`` right after
-  the POST, as Heat sets user tags.
+  silently dropped), so the marks are set by one ``PUT .../tags`` after the
+  POST.  No dependent needs them, so that PUT is ``create_later``: it runs
+  once the resource is COMPLETE and its dependents have started, not on the
+  critical path.  When the template gives ``tags``, they are the resource's
+  own (its ``show`` lists them): they go in a PUT right after the POST,
+  before the resource is COMPLETE, as Heat sets them, with the marks.
 - ``show`` is the object as Neutron answers it (server-side key names such as
   ``admin_state_up`` and ``router:external``), with the engine's marks hidden.
 - Neutron deletes synchronously: a 204 means gone, no poll GET is spent.
@@ -227,9 +231,17 @@ class NeutronPlugin(ResourcePlugin):
         body.pop('tags', None)
         obj = sdk.call(self.fn(ctx, 'create'), retry_writes=False, **body)
         ctx.physical_id = obj.id
-        obj = self.mark(ctx, obj, self.user_tags(ctx))
+        user_tags = self.user_tags(ctx)
+        if user_tags:
+            obj = self.mark(ctx, obj, user_tags)
         ctx.live = as_dict(obj)
         return obj.id
+
+    def create_later(self, ctx):
+        """The stack marks alone (the user's tags went with the create)."""
+        if not self.taggable or self.user_tags(ctx):
+            return None
+        return lambda: self.set_user_tags(ctx, None)
 
     def check_create_complete(self, ctx):
         if not self.has_status:

@@ -93,10 +93,15 @@ class Port(NeutronPlugin):
             body['tags'] = ctx.tags(user_tags)
         obj = sdk.call(ctx.conn.network.create_port, retry_writes=False, **body)
         ctx.physical_id = obj.id
-        if not in_post:
+        if user_tags and not in_post:
             obj = self.mark(ctx, obj, user_tags)
         ctx.live = as_dict(obj)
         return obj.id
+
+    def create_later(self, ctx):
+        if TAGS_IN_POST in extensions(ctx.conn):
+            return None      # the marks went in the POST
+        return super(Port, self).create_later(ctx)
 
     def update(self, ctx):
         diff = self.prop_diff(ctx)

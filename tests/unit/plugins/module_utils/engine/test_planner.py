@@ -175,3 +175,16 @@ def test_created():
     assert planner.created({'action': 'CREATE', 'status': 'FAILED', 'physical_id': None})
     assert planner.created({'action': 'INIT', 'physical_id': 'x'})
     assert not planner.created({'action': 'DELETE', 'status': 'COMPLETE', 'physical_id': 'x'})
+
+
+def test_a_complete_row_whose_create_is_unfinished_is_updated():
+    owed = dict(row(value='a'), data={planner.UNFINISHED: True})
+    decision = decide(defn(), owed, TestResource(), props(value='a'))
+    assert decision.action == UPDATE and decision.changed == frozenset()
+    assert decision.reason == 'its create is unfinished'
+    # a real change still names what changed; the update finishes the create too
+    assert decide(defn(), owed, TestResource(), props(value='b')).changed == {'value'}
+    # finishing our own create is not the user's update: restricted_actions allow it
+    assert decide(defn(), owed, TestResource(), props(value='a'),
+                  restricted=(UPDATE,)).action == UPDATE
+    assert decide(defn(), row(value='a'), TestResource(), props(value='a')).action == KEEP

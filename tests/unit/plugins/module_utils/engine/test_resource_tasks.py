@@ -9,6 +9,8 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks as rt
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.planner import UNFINISHED
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import RELEASE
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
@@ -275,3 +277,107 @@ def test_a_slow_action_is_first_looked_at_after_a_wait(make_run, monkeypatch):
     assert first > 0 and Slow.checks == []        # no call before the first wait
     row, polls = drive(gen)
     assert Slow.checks == ['pid-slow'] and polls == 0 and row['status'] == 'COMPLETE'
+
+
+class Later(TestResource):
+    """A create that owes work after the object is usable (a Neutron object's marks)."""
+    calls = []
+    fail = False
+
+    def create_later(self, ctx):
+        def later():
+            Later.calls.append(ctx.physical_id)
+            if Later.fail:
+                raise CloudConflict('tags refused')
+        return later
+
+    def needs_replace_failed(self, ctx):
+        return False          # the object is fine: only its marks are missing
+
+
+def _until_release(gen):
+    """Step a task until it releases its dependents; the steps before it."""
+    steps = []
+    while True:
+        step = next(gen)
+        if step is RELEASE:
+            return steps
+        steps.append(step)
+
+
+@pytest.fixture
+def later(monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Later)
+    monkeypatch.setattr(Later, 'calls', [])
+    monkeypatch.setattr(Later, 'fail', False)
+    return Later
+
+
+def test_deferred_work_runs_after_the_resource_is_complete_and_released(make_run, later):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    gen = rt.apply_resource(run, 'a')
+    _until_release(gen)
+    row = run.store.resources(run.stack['id'])[0]
+    # COMPLETE, published and its event out before the deferred call; the row says it is owed
+    assert row['status'] == 'COMPLETE' and row['data'][UNFINISHED] is True
+    assert run.sd.resource_data['a']['reference_id'] == row['physical_id']
+    assert run.events[-1]['resource_status'] == 'COMPLETE' and later.calls == []
+    result, _polls = drive(gen)
+    assert later.calls == [row['physical_id']]
+    row = run.store.resources(run.stack['id'])[0]
+    assert UNFINISHED not in (row['data'] or {}) and result['status'] == 'COMPLETE'
+    assert [e['resource_status'] for e in run.events] == ['IN_PROGRESS', 'COMPLETE']
+
+
+def test_a_run_killed_after_release_is_finished_by_the_next(make_run, later):
+    text = 'resources:\n  a: {type: OS::Heat::TestResource}\n'
+    run, _graph = make_run(text)
+    gen = rt.apply_resource(run, 'a')
+    _until_release(gen)
+    gen.close()                                  # killed before the deferred call
+    run2, _graph = make_run(text, store=run.store)
+    drive(rt.apply_resource(run2, 'a'))
+    decision = run2.decisions['a']
+    assert decision.action == 'update' and decision.reason == 'its create is unfinished'
+    row = run2.store.resources(run2.stack['id'])[0]
+    assert later.calls == [row['physical_id']] and UNFINISHED not in (row['data'] or {})
+    assert (row['action'], row['status']) == ('UPDATE', 'COMPLETE')
+    run3, _graph = make_run(text, store=run.store)
+    assert drive(rt.apply_resource(run3, 'a'))[0].action == 'keep'
+
+
+def test_a_failed_deferred_call_fails_the_resource_and_is_tried_again(make_run, later):
+    text = 'resources:\n  a: {type: OS::Heat::TestResource}\n'
+    run, _graph = make_run(text)
+    later.fail = True
+    gen = rt.apply_resource(run, 'a')
+    _until_release(gen)
+    with pytest.raises(CloudConflict):
+        drive(gen)
+    row = run.store.resources(run.stack['id'])[0]
+    assert (row['action'], row['status']) == ('CREATE', 'FAILED')
+    assert row['status_reason'] == 'Conflict: resources.a: tags refused'
+    assert row['data'][UNFINISHED] is True
+    later.fail = False
+    run2, _graph = make_run(text, store=run.store)
+    drive(rt.apply_resource(run2, 'a'))
+    assert run2.decisions['a'].action == 'update' and len(later.calls) == 2
+    row = run2.store.resources(run2.stack['id'])[0]
+    assert row['status'] == 'COMPLETE' and UNFINISHED not in (row['data'] or {})
+
+
+def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, later):
+    old = 'resources:\n  a: {type: OS::Heat::TestResource, properties: {value: x, update_replace: true}}\n'
+    run, _graph = make_run(old)
+    drive(rt.apply_resource(run, 'a'))
+    run2, _graph = make_run(old.replace('value: x', 'value: y'), store=run.store)
+    steps = []
+    gen = rt.apply_resource(run2, 'a')
+    try:
+        while True:
+            steps.append(next(gen))
+    except StopIteration:
+        pass
+    decision = run2.decisions['a']
+    # dependents move to the new one only when _replace publishes it, after its marks
+    assert RELEASE not in steps and decision.action == 'replace' and len(later.calls) == 2

@@ -24,8 +24,10 @@ def test_create_by_network_name_with_port(make_ctx, conn, obj, marks):
     assert FloatingIP().create(ctx) == FID
     conn.network.create_ip.assert_called_once_with(
         floating_network_id=NET, subnet_id=SUB, port_id=PORT, fixed_ip_address='10.0.0.5')
-    assert conn.network.set_tags.call_args[0][1] == marks
+    conn.network.set_tags.assert_not_called()
     assert FloatingIP().check_create_complete(ctx) is True
+    FloatingIP().create_later(ctx)()
+    assert conn.network.set_tags.call_args[0][1] == marks
 
 
 def test_update_moves_the_association_in_place(make_ctx, conn):

@@ -29,6 +29,18 @@ def test_create_posts_heat_body_then_marks(make_ctx, conn, obj, marks):
     # the create's answer is already ACTIVE: no GET
     assert Net().check_create_complete(ctx) is True
     conn.network.get_network.assert_not_called()
+    assert Net().create_later(ctx) is None      # the marks went with the user's tags
+
+
+def test_marks_without_user_tags_wait_for_create_later(make_ctx, conn, obj, marks):
+    conn.network.create_network.return_value = obj(id=UUID, status='ACTIVE', tags=[])
+    ctx = make_ctx('OS::Neutron::Net', {})
+    assert Net().create(ctx) == UUID
+    conn.network.set_tags.assert_not_called()
+    later = Net().create_later(ctx)
+    later()
+    res, tags = conn.network.set_tags.call_args[0]
+    assert res.id == UUID and tags == marks
 
 
 def test_check_create_complete_polls_a_building_network(make_ctx, conn, obj):

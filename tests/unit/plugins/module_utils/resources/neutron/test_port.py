@@ -39,6 +39,17 @@ def test_create_body_as_heat(make_ctx, conn, obj, marks):
     assert conn.network.set_tags.call_args[0][1] == ['t'] + marks
     assert Port().check_create_complete(ctx) is True   # DOWN is built, as in Heat
     conn.network.get_port.assert_not_called()
+    assert Port().create_later(ctx) is None     # the marks went with the user's tags
+
+
+def test_marks_alone_come_later(make_ctx, conn, obj, marks):
+    conn.network.create_port.return_value = _port(obj)
+    ctx = make_ctx('OS::Neutron::Port', {'network': NET})
+    assert Port().create(ctx) == PID
+    conn.network.set_tags.assert_not_called()
+    Port().create_later(ctx)()
+    res, tags = conn.network.set_tags.call_args[0]
+    assert res.id == PID and tags == marks
 
 
 def test_tags_in_the_post_when_neutron_takes_them(make_ctx, conn, obj, marks):
@@ -48,6 +59,7 @@ def test_tags_in_the_post_when_neutron_takes_them(make_ctx, conn, obj, marks):
     Port().create(ctx)
     kwargs = conn.network.create_port.call_args[1]
     assert kwargs['tags'] == marks and kwargs['fixed_ips'] == []
+    assert Port().create_later(ctx) is None
     conn.network.set_tags.assert_not_called()
 
 

@@ -15,6 +15,8 @@ def test_create_update_delete(make_ctx, conn, obj, marks):
     ctx = make_ctx('OS::Neutron::QoSPolicy', {'description': 'd'})
     assert QoSPolicy().create(ctx) == QID
     conn.network.create_qos_policy.assert_called_once_with(name='st-res-abc', description='d', shared=False)
+    conn.network.set_tags.assert_not_called()      # the marks come later, off the path
+    QoSPolicy().create_later(ctx)()
     assert conn.network.set_tags.call_args[0][1] == marks
     assert QoSPolicy().attributes(ctx, ctx.live)['rules'] == []
     upd = make_ctx('OS::Neutron::QoSPolicy', {'description': 'e', 'shared': True}, physical_id=QID,

@@ -107,6 +107,7 @@ def test_rule_create_and_find(make_ctx, conn, obj):
         security_group_id=SG, remote_group_id=OTHER, direction='ingress', ethertype='IPv4',
         protocol='tcp', port_range_min='80', port_range_max='80')
     conn.network.set_tags.assert_not_called()   # rules carry no tags
+    assert SecurityGroupRule().create_later(ctx) is None
     conn.network.security_group_rules.return_value = [
         obj(id='x', direction='ingress', ethertype='IPv4', protocol='tcp', port_range_min=22,
             port_range_max=22, security_group_id=SG),

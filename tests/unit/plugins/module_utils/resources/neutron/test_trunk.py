@@ -25,6 +25,8 @@ def test_create_resolves_ports(make_ctx, conn, obj, marks):
     conn.network.create_trunk.assert_called_once_with(
         name='st-res-abc', port_id=P1,
         sub_ports=[{'port_id': P2, 'segmentation_type': 'vlan', 'segmentation_id': 100}])
+    conn.network.set_tags.assert_not_called()
+    Trunk().create_later(ctx)()
     assert conn.network.set_tags.call_args[0][1] == marks
     conn.network.get_trunk.return_value = obj(id=TID, status='ACTIVE')
     assert Trunk().check_create_complete(ctx) is True   # BUILD in the answer: one GET
