@@ -37,8 +37,11 @@ STALE = 15.0
 # object changed before it is not missed: it is read with its own GET).
 SKEW = datetime.timedelta(minutes=10)
 
-# A list answers polls only when at least this many objects of the kind are
-# polling (for one, its own GET says the same for less).
+# A list answers polls only when at least this many objects of the kind may
+# ask on this tick: the asker and the others polling that have not asked
+# within JOIN_WINDOW (those that have were answered already; counting them
+# made the second of two objects starting together list for itself alone,
+# beside the first one's GET).  For one, its own GET says the same for less.
 MIN_BATCH = 2
 
 _MISSING = object()
@@ -91,7 +94,9 @@ class Batch(object):
             # have been made after an older list started.
             if listing is None or listing.started < now - JOIN_WINDOW or listing.started < first:
                 listing = None
-                if len(self._asking) >= MIN_BATCH:
+                coming = sum(1 for other, (_first, last) in self._asking.items()
+                             if other != obj_id and now - last > JOIN_WINDOW)
+                if coming + 1 >= MIN_BATCH:
                     listing = self._listing = _Listing(now)
                     owner = True
             else:

@@ -62,7 +62,7 @@ def test_polls_arriving_together_share_one_list_call():
     batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True)
     # each asked once before (their previous poll): three objects are polling
     for key in 'abc':
-        batch._ask(key, poll_batch.time.monotonic())
+        batch._ask(key, poll_batch.time.monotonic() - 1)
     got = {}
     threads = [threading.Thread(target=lambda k=k: got.setdefault(k, batch.fetch(k))) for k in 'abc']
     for t in threads:
@@ -77,7 +77,7 @@ def test_polls_arriving_together_share_one_list_call():
 def test_an_old_list_is_not_an_answer():
     cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
     batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    batch._ask('b', clock.now)
+    batch._ask('b', clock.now - 1)
     assert batch.fetch('a') == 'A'
     clock.now += poll_batch.JOIN_WINDOW / 2
     assert batch.fetch('b') == 'B'            # joins the list of a moment ago
@@ -91,14 +91,14 @@ def test_an_old_list_is_not_an_answer():
 def test_missing_from_a_whole_list_is_gone_from_a_narrowed_one_is_read():
     cloud, clock = Cloud({'b': 'B'}), Clock()
     whole = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    whole._ask('b', clock.now)
+    whole._ask('b', clock.now - 1)
     assert whole.fetch('a') is None and cloud.gets == []
     narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
-    narrowed._ask('b', clock.now)
+    narrowed._ask('b', clock.now - 1)
     cloud.objects = {'b': 'B'}
     cloud.get_one = lambda obj_id: cloud.gets.append(obj_id) or 'A-by-get'
     narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
-    narrowed._ask('b', clock.now)
+    narrowed._ask('b', clock.now - 1)
     assert narrowed.fetch('a') == 'A-by-get' and cloud.gets == ['a']
 
 
@@ -108,7 +108,7 @@ def test_a_failed_list_fails_every_poll_that_joined_it():
     def broken():
         raise CloudTransient('503')
     batch = poll_batch.Batch(lambda i: 'X', broken, authoritative=True, clock=clock)
-    batch._ask('b', clock.now)
+    batch._ask('b', clock.now - 1)
     with pytest.raises(CloudTransient):
         batch.fetch('a')
     with pytest.raises(CloudTransient):      # the same list's answer, within the window
@@ -148,16 +148,18 @@ def test_server_lists_ask_for_recent_changes_and_volume_lists_for_all():
 def test_a_list_started_before_an_objects_first_poll_does_not_answer_it():
     # A volume made just after another poll's list started is not in that list: the
     # whole list would say "gone" of a volume that exists.
-    cloud, clock = Cloud({'a': 'A'}), Clock()
+    cloud, clock = Cloud({'a': 'A', 'c': 'C'}), Clock()
     batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    batch._ask('b', clock.now)
+    batch._ask('b', clock.now - 1)
+    batch._ask('c', clock.now - 1)
     assert batch.fetch('a') == 'A' and cloud.lists == 1      # a's list, before 'new' existed
     cloud.objects['new'] = 'NEW'
     clock.now += poll_batch.JOIN_WINDOW / 3                  # within the window of a's list
     assert batch.fetch('new') == 'NEW'                       # its own look, not a's list
-    assert cloud.lists == 2
+    assert cloud.lists == 2                                  # c may still ask on this tick
     clock.now += poll_batch.JOIN_WINDOW / 3
-    assert batch.fetch('a') == 'A' and cloud.lists == 2      # the newer list answers a too
+    assert batch.fetch('c') == 'C' and cloud.lists == 2      # the newer list answers c too
+    assert cloud.gets == []
 
 
 def test_fetch_existing_fails_a_missing_object_as_the_services_get():
@@ -172,3 +174,19 @@ def test_fetch_existing_fails_a_missing_object_as_the_services_get():
     other = mock.Mock()          # another run: v9 no longer polling beside it
     other.block_storage.get_volume.return_value = 'V'
     assert poll_batch.batch(other, 'volume').fetch_existing('v1') == 'V'
+
+
+def test_two_objects_starting_together_do_not_list_for_one():
+    # The first poll of two objects made together: the first asker knows of no other and
+    # reads its own; the second must not list for itself alone beside that GET.
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
+    assert batch.fetch('a') == 'A'
+    clock.now += 0.002
+    assert batch.fetch('b') == 'B'
+    assert (cloud.gets, cloud.lists) == (['a', 'b'], 0)
+    clock.now += 0.5                          # the next tick: both polling, one list
+    assert batch.fetch('b') == 'B'
+    clock.now += 0.002
+    assert batch.fetch('a') == 'A'
+    assert (cloud.gets, cloud.lists) == (['a', 'b'], 1)

@@ -5,6 +5,8 @@ __metaclass__ = type
 
 import base64
 
+import time
+
 import pytest
 from openstack import exceptions as sdk_exc
 
@@ -170,6 +172,7 @@ def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
                                          Obj(id='s-2', status='BUILD')]
     conn.compute.get_server.return_value = Obj(id='s-2', status='BUILD')
     assert Server().check_create_complete(two) is False   # alone: its own GET
+    time.sleep(poll_batch.JOIN_WINDOW * 1.2)              # the next tick
     conn.compute.get_server.reset_mock()
     conn.compute.get_server.return_value = Obj(id='s-3', status='DELETED', task_state=None)
     assert Server().check_create_complete(one) is True    # two polling: one list
