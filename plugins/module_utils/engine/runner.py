@@ -25,6 +25,7 @@ from ..errors import ParameterError, StackLocked, StackNotFound, StackersError, 
 from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
+from . import prefetch
 from .converge import action_steps, converge_steps, delete_steps
 from .resource_tasks import HookPending, failure_reason
 from .run_state import StackRun
@@ -237,7 +238,9 @@ def _converge(request, conn, store, vault, stack, sd, graph, hidden, inputs, act
     for row in run_.rows.values():
         policies.setdefault(row['name'], (row.get('data') or {}).get('deletion_policy'))
     deps, work = converge_steps(run_, graph, policies)
-    status, reason = _summarise(_schedule(request, store, run_, deps, work), stack_fields['action'])
+    with prefetch.started(run_):
+        outcomes = _schedule(request, store, run_, deps, work)
+    status, reason = _summarise(outcomes, stack_fields['action'])
     if status == 'FAILED' and request.rollback and rollback_of is None:
         return _rollback(request, conn, store, vault, run_, action, reason, hidden)
     return _finish(request, store, run_, stack_fields['action'], status, reason, before, hidden)

@@ -176,7 +176,20 @@ class ResourcePlugin(object):
         schema = cls.heat_type().properties.get(prop)
         return schema is not None and schema.update_allowed
 
+    # Where create looks something up by name (an image, a flavor, an
+    # external network): paths into the properties, asked when the run
+    # starts (engine/prefetch.py) for the values the template gives without
+    # a resource reference.  None: nothing to ask; (): ask with no value.
+    prefetch_properties = None
+
     # -- lifecycle -------------------------------------------------------------
+    def prefetch(self, ctx):
+        """Ask now what create will look up, keeping the answers for the run
+        (sdk.remembered); ``ctx.properties`` holds the known values of
+        ``prefetch_properties`` only.  A failure is not kept: create asks
+        again and reports it."""
+        return None
+
     def create(self, ctx):
         return None
 

@@ -21,6 +21,11 @@ class FloatingIP(NeutronPlugin):
     drift_keys = {'port_id': 'port_id', 'fixed_ip_address': 'fixed_ip_address',
                   'floating_ip_address': 'floating_ip_address'}
 
+    prefetch_properties = (('floating_network',),)
+
+    def prefetch(self, ctx):
+        lookup_id(ctx, 'network', ctx.properties.get('floating_network'))
+
     def create_body(self, ctx):
         body = super(FloatingIP, self).create_body(ctx)
         body['floating_network_id'] = lookup_id(ctx, 'network', body.pop('floating_network'))

@@ -85,6 +85,12 @@ class Port(NeutronPlugin):
         body['network_id'] = lookup_id(ctx, 'network', body.pop('network'))
         return self._prepare(ctx, body)
 
+    # the extensions say whether the marks can go in the POST
+    prefetch_properties = ()
+
+    def prefetch(self, ctx):
+        extensions(ctx.conn)
+
     def create(self, ctx):
         body = self.create_body(ctx)
         user_tags = body.pop('tags', None)

@@ -37,6 +37,12 @@ class Router(NeutronPlugin):
     collection = 'routers'
     has_status = True
     drift_keys = {'name': 'name', 'admin_state_up': 'admin_state_up'}
+    prefetch_properties = (('external_gateway_info', 'network'),)
+
+    def prefetch(self, ctx):
+        info = ctx.properties.get('external_gateway_info')
+        if isinstance(info, dict):
+            lookup_id(ctx, 'network', info.get('network'))
 
     def _agents(self, body):
         one = body.pop('l3_agent_id', None)

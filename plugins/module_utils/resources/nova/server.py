@@ -38,6 +38,14 @@ class Server(ResourcePlugin):
         return ctx.properties.get('name') or ctx.physical_name
 
     # -- create ----------------------------------------------------------------------
+    prefetch_properties = (('image',), ('flavor',))
+
+    def prefetch(self, ctx):
+        if ctx.properties.get('flavor'):
+            common.flavor_id(ctx.conn, ctx.properties['flavor'])
+        if ctx.properties.get('image'):
+            common.image_id(ctx.conn, ctx.properties['image'])
+
     def create(self, ctx):
         props, conn = ctx.properties, ctx.conn
         if props.get('personality'):

@@ -128,3 +128,10 @@ def test_subnets_and_network_cost_requests_only_when_asked(make_ctx, conn):
     assert 'subnets' not in attrs and 'network' not in attrs and attrs['network_id'] == NET
     conn.network.get_subnet.assert_not_called()
     conn.network.get_network.assert_not_called()
+
+
+def test_prefetch_reads_the_extensions_once_for_every_port(make_ctx, conn, obj):
+    conn.network.create_port.return_value = _port(obj)
+    Port().prefetch(make_ctx('OS::Neutron::Port', {}))
+    Port().create(make_ctx('OS::Neutron::Port', {'network': NET}))
+    conn.network.extensions.assert_called_once_with()

@@ -6,6 +6,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudNotFound
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.floatingip import FloatingIP
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.router import (
     Router, RouterInterface)
 
@@ -85,3 +86,17 @@ def test_interface_by_port_and_old_reference_format(make_ctx, conn, obj):
     conn.network.ports.return_value = []
     ctx.physical_id = None
     assert RouterInterface().find(ctx) is None
+
+
+def test_prefetch_of_the_gateway_network_serves_the_router_and_floating_ips(make_ctx, conn, obj):
+    conn.network.networks.return_value = [obj(id=NET)]
+    conn.network.create_router.return_value = obj(id=RID, status='ACTIVE', tags=[])
+    early = make_ctx('OS::Neutron::Router', {'external_gateway_info': {'network': 'public'}})
+    Router().prefetch(early)
+    FloatingIP().prefetch(make_ctx('OS::Neutron::FloatingIP', {'floating_network': 'public'}))
+    conn.network.networks.assert_called_once_with(name='public')
+    Router().create(make_ctx('OS::Neutron::Router', {'external_gateway_info': {'network': 'public'}}))
+    assert conn.network.networks.call_count == 1
+    assert conn.network.create_router.call_args[1]['external_gateway_info'] == {'network_id': NET}
+    Router().prefetch(make_ctx('OS::Neutron::Router', {}))   # no gateway: nothing to ask
+    assert conn.network.networks.call_count == 1

@@ -182,3 +182,16 @@ def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
     # not in the (changes-since) list: read by id, here already deleted
     assert Server().check_delete_complete(three) is True
     conn.compute.get_server.assert_called_once_with('s-3')
+
+
+def test_prefetch_looks_up_what_create_will_and_create_reuses_it(conn):
+    conn.compute.flavors.return_value = [Obj(id='1', name='m1.tiny')]
+    conn.image.images.return_value = [Obj(id=IMG, name='cirros')]
+    conn.compute.create_server.return_value = Obj(id=SRV)
+    early = make_ctx(conn, T, {'image': 'cirros', 'flavor': 'm1.tiny'})
+    Server().prefetch(early)
+    conn.compute.flavors.assert_called_once_with(details=False)
+    conn.image.images.assert_called_once_with(name='cirros')
+    Server().create(make_ctx(conn, T, _props(image='cirros')))
+    assert conn.compute.flavors.call_count == 1 and conn.image.images.call_count == 1
+    assert conn.compute.create_server.call_args.kwargs['image_id'] == IMG
