@@ -22,6 +22,7 @@ import time
 import weakref
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
+from . import sdk_speed
 
 try:
     from openstack import exceptions as _sdk
@@ -224,3 +225,4 @@ def _memoize_attribute_scan():
 
 if _sdk_resource is not None:
     _memoize_attribute_scan()
+sdk_speed.apply()
