@@ -137,6 +137,8 @@ def delete_quietly(fn, *args, **kwargs):
 
 
 # The SDK service a Heat type's handlers talk to first (its name prefix).
+# A volume attachment is made and removed through Nova, and watched through Cinder.
+_BOTH = {'OS::Cinder::VolumeAttachment': ('compute', 'block_storage')}
 _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
              ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'))
 # Services whose requests negotiate a microversion (the version document is read on first use).
@@ -167,7 +169,7 @@ def remembered(conn, key, compute, forget=False):
 
 
 def warm(conn, type_name):
-    """Read the version document of the service ``type_name`` uses, once.
+    """Read the version document of the services ``type_name`` uses, once.
 
     openstacksdk negotiates a microversion on every compute and
     block-storage request and reads the service's version document on the
@@ -176,11 +178,18 @@ def warm(conn, type_name):
     against the local cloud).  The first resource of a service reads it
     here and the others of that service wait (``remembered``); other
     services are not held.  Neutron and Glance requests read no version
-    document per request: their proxies are only made (no request)."""
-    service = next((svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
-    if service is None or conn is None:
+    document per request: their proxies are only made (no request).  A
+    volume attachment calls Nova and watches Cinder: both are read (two
+    deleted side by side each read Nova's, traced in a stack delete)."""
+    if conn is None:
         return
+    services = _BOTH.get(type_name) or tuple(
+        svc for prefix, svc in _SERVICES if type_name.startswith(prefix))[:1]
+    for service in services:
+        _warm_service(conn, service)
 
+
+def _warm_service(conn, service):
     def make():
         try:
             with translated():
