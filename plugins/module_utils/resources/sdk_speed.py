@@ -1,13 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Where openstacksdk spends this engine's CPU, made cheaper.
+"""Where openstacksdk, keystoneauth and requests spend this engine's CPU, made cheaper.
 
 Measured on a stack create against the local cloud (issue 5), nearly all of
 the engine process's CPU is spent below the engine, per API call and per SDK
-object: the SDK matches every key of an answer against every field of its
-class with ``str.lower``, and reads each field through two Python-level
-attribute lookups when it makes a dict of an object (three times per object).
+object: requests scans the whole environment three times a request for
+proxies, the SDK matches every key of an answer against every field of its
+class with ``str.lower``, reads each field through two Python-level attribute
+lookups when it makes a dict of an object (three times per object), and
+keystoneauth parses the token's expiry date several times a request.
 
 Each speedup here replaces one library function, and only when that function
 is the one it was written against: its source text (the lines of its code,
@@ -22,7 +24,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import hashlib
+import os
 
 try:
     from openstack import fields as _fields
@@ -31,18 +35,33 @@ try:
 except ImportError:  # pragma: no cover - openstacksdk is a runtime requirement
     _resource = None
 try:
+    from keystoneauth1 import _utils as _ksa_utils
+except ImportError:  # pragma: no cover
+    _ksa_utils = None
+try:
+    import urllib.request as _urllib_request
+    from urllib.parse import urlsplit as _urlsplit
+
+    import requests.models as _requests_models
+    import requests.sessions as _requests_sessions
+    import requests.utils as _requests_utils
     from requests.structures import CaseInsensitiveDict as _CaseInsensitiveDict
 except ImportError:  # pragma: no cover
-    _CaseInsensitiveDict = dict
+    _requests_utils = None
 
 # The digests of the functions the speedups were written against (sha256 of
-# their source lines, first 16 hex digits): openstacksdk 4.22.
+# their source lines, first 16 hex digits): openstacksdk 4.22, keystoneauth1
+# 5.18, requests 2.34.
 DIGESTS = {
     'Resource._consume_attrs': '80f3c09b20cb0935',
     'Resource._get_mapping': '810fb389c5dbe8b5',
     'Resource._attr_to_dict': '959bf0c803f2d05b',
+    'to_key_val_list': 'bcd3e2541135e62a',
+    'get_environ_proxies': '82ec73259a8328d0',
+    'should_bypass_proxies': '1113a55be201c306',
+    'parse_isotime': '64f32d4261aa3f5a',
 }
-# Memos are bounded: they hold one entry per resource class in
+# Memos are bounded: they hold one entry per resource class or cloud host in
 # practice; an unusual caller that makes many only costs them their memo.
 MEMO_LIMIT = 1024
 
@@ -250,6 +269,84 @@ def _attr_to_dict(original):
     return attr_to_dict
 
 
+# -- requests: proxies from the environment ------------------------------------------------------
+
+def _environ_data():
+    data = getattr(os.environ, '_data', None)
+    return data if isinstance(data, dict) else None
+
+
+def _get_environ_proxies(original):
+    """requests reads the proxies of the environment for every request:
+    three scans of all of ``os.environ`` (decoding every name), ~12% of the
+    engine's CPU.  The answer depends on the URL's host and port, the
+    ``no_proxy`` argument and the environment, so it is kept per (URL
+    network location, ``no_proxy``) for as long as the environment is equal
+    to the one it was read from: any change of any variable (``no_proxy``,
+    ``https_proxy``, ...) empties the memo and is seen by the next request.
+    The comparison is of ``os.environ``'s own dict (a C-level comparison, no
+    decoding); without one, or for anything unusual, requests reads it."""
+    kept = {'environ': None, 'answers': {}}
+
+    def get_environ_proxies(url, no_proxy=None):
+        data = _environ_data()
+        if data is None or not isinstance(url, str):
+            return original(url, no_proxy=no_proxy)
+        try:
+            key = (_urlsplit(url).netloc, no_proxy)
+            hash(key)
+        except (TypeError, ValueError):
+            return original(url, no_proxy=no_proxy)
+        environ, answers = kept['environ'], kept['answers']
+        if environ != data:
+            environ, answers = dict(data), {}
+            kept['environ'], kept['answers'] = environ, answers
+        found = answers.get(key)
+        if found is None:
+            found = original(url, no_proxy=no_proxy)
+            if data != environ:     # changed while it was read: not kept
+                return found
+            _bounded(answers)
+            answers[key] = dict(found)
+            return found
+        return dict(found)
+    return get_environ_proxies
+
+
+def _to_key_val_list(original):
+    """requests asks whether a value has ``items()`` through a runtime
+    ``Protocol`` check (5 us in Python 3.11), seven times a request, most of
+    them for plain dicts; for the mapping types requests itself passes, the
+    answer is known: their items."""
+    known = (dict, collections.OrderedDict, _CaseInsensitiveDict)
+
+    def to_key_val_list(value):
+        if type(value) in known:
+            return list(value.items())
+        return original(value)
+    return to_key_val_list
+
+
+# -- keystoneauth: the token's dates -------------------------------------------------------------
+
+def _parse_isotime(original):
+    """keystoneauth parses the token's expiry (an ISO 8601 string) each time
+    it checks whether the token is still good: four times a request.  The
+    answer is an immutable datetime that depends only on the string."""
+    parsed = {}
+
+    def parse_isotime(timestr):
+        if not isinstance(timestr, str):
+            return original(timestr)
+        found = parsed.get(timestr)
+        if found is None:
+            found = original(timestr)
+            _bounded(parsed)
+            parsed[timestr] = found
+        return found
+    return parse_isotime
+
+
 def apply():
     """Install every speedup whose library function is the expected one;
     answers {name: installed}."""
@@ -262,4 +359,18 @@ def apply():
             [cls], '_get_mapping', DIGESTS['Resource._get_mapping'], _get_mapping)
         done['Resource._attr_to_dict'] = install(
             [cls], '_attr_to_dict', DIGESTS['Resource._attr_to_dict'], _attr_to_dict)
+    if _requests_utils is not None:
+        stock = (_requests_utils.getproxies is _urllib_request.getproxies_environment
+                 and _requests_utils.proxy_bypass is _urllib_request.proxy_bypass_environment)
+        bypass = _requests_utils.should_bypass_proxies
+        if stock and source_digest(bypass) == DIGESTS['should_bypass_proxies']:
+            done['get_environ_proxies'] = install(
+                [_requests_utils, _requests_sessions], 'get_environ_proxies',
+                DIGESTS['get_environ_proxies'], _get_environ_proxies)
+        done['to_key_val_list'] = install(
+            [_requests_utils, _requests_sessions, _requests_models], 'to_key_val_list',
+            DIGESTS['to_key_val_list'], _to_key_val_list)
+    if _ksa_utils is not None:
+        done['parse_isotime'] = install(
+            [_ksa_utils], 'parse_isotime', DIGESTS['parse_isotime'], _parse_isotime)
     return done

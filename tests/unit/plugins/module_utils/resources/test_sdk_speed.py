@@ -6,12 +6,19 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import collections
 import copy
+import datetime
 import itertools
 import types
 import warnings
 
 import pytest
+import requests
+import requests.models
+import requests.sessions
+import requests.utils
+from keystoneauth1 import _utils as ksa_utils
 from openstack import fields, resource
 from openstack.compute.v2.server import Server
 from openstack.network.v2.network import Network
@@ -129,10 +136,11 @@ def _variants(body):
 def test_all_are_applied_at_import_and_once():
     assert sdk.sdk_speed is sdk_speed                   # importing sdk applies them
     assert all(sdk_speed.apply().values())
-    assert sorted(sdk_speed.apply()) == sorted(sdk_speed.DIGESTS)
+    assert sorted(sdk_speed.apply()) == sorted(sdk_speed.DIGESTS.keys() - {'should_bypass_proxies'})
     before = resource.Resource._consume_attrs
     sdk_speed.apply()
     assert resource.Resource._consume_attrs is before
+    assert requests.sessions.get_environ_proxies is requests.utils.get_environ_proxies
 
 
 def test_a_function_that_is_not_the_expected_one_is_left_alone():
@@ -268,3 +276,120 @@ def test_a_value_the_fast_read_cannot_convert_is_the_sdks_to_handle():
         except Exception as exc:  # noqa: B902
             got = ('raised', type(exc))
         assert got == want, name
+
+
+# -- requests: proxies ---------------------------------------------------------------------------
+
+PROXY_VARS = ('http_proxy', 'https_proxy', 'all_proxy', 'no_proxy', 'ftp_proxy',
+              'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'FTP_PROXY', 'REQUEST_METHOD',
+              'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NETRC')
+URLS = ('https://cloud.example.com:13000/v3/auth/tokens', 'https://cloud.example.com:5000/v3',
+        'https://user@cloud.example.com:13000/v3', 'http://127.0.0.1:9696/v2.0/ports/p1',
+        'http://127.0.0.1:9696/v2.0/networks', 'https://api.other.org/compute/v2.1/servers',
+        'http://[::1]:8080/x', 'file:///etc/hosts')
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in PROXY_VARS:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def _check_proxies(urls=URLS, no_proxy_args=(None,)):
+    original = requests.utils.get_environ_proxies.stackers_original
+    for _round in range(2):                     # the second from the memo
+        for url in urls:
+            for arg in no_proxy_args:
+                want = original(url, no_proxy=arg)
+                got = requests.utils.get_environ_proxies(url, no_proxy=arg)
+                assert got == want, (url, arg)
+                got['changed'] = 'by the caller'          # each caller gets its own
+
+
+def _proxies(url):
+    return requests.Session().merge_environment_settings(url, {}, None, None, None)
+
+
+def test_no_proxies_in_the_environment(clean_env):
+    _check_proxies()
+    assert _proxies(URLS[0])['proxies'] == {}
+
+
+def test_a_proxy_set_and_changed_during_the_run_is_seen(clean_env):
+    clean_env.setenv('https_proxy', 'http://proxy.example.com:3128')
+    clean_env.setenv('HTTP_PROXY', 'http://upper.example.com:3128')
+    _check_proxies()
+    assert _proxies(URLS[0])['proxies']['https'] == 'http://proxy.example.com:3128'
+    clean_env.setenv('https_proxy', 'http://other.example.com:8080')
+    _check_proxies()
+    assert _proxies(URLS[0])['proxies']['https'] == 'http://other.example.com:8080'
+    clean_env.setenv('ftp_proxy', 'http://ftp.example.com:21')      # any *_proxy variable
+    assert _proxies(URLS[0])['proxies']['ftp'] == 'http://ftp.example.com:21'
+    clean_env.delenv('https_proxy')
+    _check_proxies()
+    assert 'https' not in _proxies(URLS[0])['proxies']
+
+
+@pytest.mark.parametrize('name', ['no_proxy', 'NO_PROXY'])
+def test_no_proxy_hosts_bypass_the_proxy(clean_env, name):
+    clean_env.setenv('https_proxy', 'http://proxy.example.com:3128')
+    clean_env.setenv('http_proxy', 'http://proxy.example.com:3128')
+    clean_env.setenv(name, '127.0.0.1,.example.com, api.other.org:443')
+    _check_proxies(no_proxy_args=(None, 'cloud.example.com:13000', '10.0.0.0/8'))
+    assert _proxies('http://127.0.0.1:9696/v2.0/ports')['proxies'] == {}
+    assert _proxies('https://cloud.example.com:13000/v3')['proxies'] == {}
+    assert _proxies('https://elsewhere.net/v3')['proxies']['https'] == 'http://proxy.example.com:3128'
+    clean_env.setenv(name, '*')
+    _check_proxies()
+    assert _proxies('https://elsewhere.net/v3')['proxies'] == {}
+
+
+def test_ca_bundles_and_netrc_come_from_the_environment_as_requests_reads_them(clean_env, tmp_path):
+    clean_env.setenv('CURL_CA_BUNDLE', '/etc/curl.pem')
+    assert _proxies(URLS[0])['verify'] == '/etc/curl.pem'
+    clean_env.setenv('REQUESTS_CA_BUNDLE', '/etc/requests.pem')
+    assert _proxies(URLS[0])['verify'] == '/etc/requests.pem'
+    netrc = tmp_path / 'netrc'
+    netrc.write_text('machine cloud.example.com login demo password secret\n')
+    clean_env.setenv('NETRC', str(netrc))
+    prepared = requests.Session().prepare_request(requests.Request('GET', URLS[0]))
+    assert prepared.headers['Authorization'].startswith('Basic ')
+    prepared = requests.Session().prepare_request(requests.Request('GET', 'https://api.other.org/'))
+    assert 'Authorization' not in prepared.headers
+
+
+def test_to_key_val_list_is_requests(monkeypatch):
+    original = requests.utils.to_key_val_list.stackers_original
+    assert requests.sessions.to_key_val_list is requests.utils.to_key_val_list
+    assert requests.models.to_key_val_list is requests.utils.to_key_val_list
+    for value in ({}, {'a': 1, 'b': None}, collections.OrderedDict([('b', 1), ('a', 2)]),
+                  CaseInsensitiveDict({'Accept': 'x', 'X-Auth-Token': 't'}), [('a', 1)], (('a', 1),),
+                  None, resource.utils.Munch(a=1)):
+        assert requests.utils.to_key_val_list(value) == original(value)
+    for bad in ('string', b'bytes', True, 3):
+        with pytest.raises(ValueError):
+            requests.utils.to_key_val_list(bad)
+    session = requests.Session()
+    session.headers['X-Mine'] = 'yes'
+    prepared = session.prepare_request(requests.Request(
+        'POST', 'http://127.0.0.1/x', params={'a': '1'}, data={'k': 'v'}, headers={'Accept': 'a/b'}))
+    assert prepared.url == 'http://127.0.0.1/x?a=1' and prepared.body == 'k=v'
+    assert prepared.headers['X-Mine'] == 'yes' and prepared.headers['Accept'] == 'a/b'
+
+
+# -- keystoneauth: the token's dates -------------------------------------------------------------
+
+def test_parse_isotime_is_keystoneauths():
+    original = ksa_utils.parse_isotime.stackers_original
+    for text in ('2026-11-30T05:56:16Z', '2026-11-30T05:56:16.123456+02:00', '2026-11-30',
+                 '2026-11-30T05:56:16.293449'):
+        for _round in range(2):
+            got = ksa_utils.parse_isotime(text)
+            assert got == original(text) and got.tzinfo is not None
+            assert isinstance(got, datetime.datetime)
+    for bad in ('not a date', None, 12):
+        with pytest.raises(ValueError):
+            original(bad)
+        with pytest.raises(ValueError):
+            ksa_utils.parse_isotime(bad)
