@@ -148,10 +148,10 @@ def _finish(run, row, ctx, later, action):
     try:
         later()
     except Exception as exc:  # noqa: B902 - recorded; the flag stays for the next run
-        _failed(run, row, ctx, action, exc)
+        _failed(run, run.rows.get(row['uuid'], row), ctx, action, exc)
         raise
     ctx.data.pop(UNFINISHED, None)
-    return run.save(row, ctx, touch=False)
+    return run.save_data(row, ctx)
 
 
 def _context(run, row, *args, **kwargs):

@@ -91,6 +91,13 @@ class StackRun(RowAttributes):
             self.rows[saved['uuid']] = saved
         return saved
 
+    def save_data(self, row, ctx):
+        """Commit ``ctx``'s data on the run's newest copy of ``row``: once a
+        resource is published, readers may have added to its attribute cache
+        (attributes.py), which an older copy would write over."""
+        with self._lock:
+            return self.save(self.rows.get(row['uuid'], row), ctx, touch=False)
+
     def forget(self, row):
         if not self.check_mode:
             self.store.delete_resource(row['uuid'])

@@ -322,10 +322,13 @@ def test_deferred_work_runs_after_the_resource_is_complete_and_released(make_run
     assert row['status'] == 'COMPLETE' and row['data'][UNFINISHED] is True
     assert run.sd.resource_data['a']['reference_id'] == row['physical_id']
     assert run.events[-1]['resource_status'] == 'COMPLETE' and later.calls == []
+    # a dependent, started by the release, reads an attribute the row had not cached
+    run._keep(row['uuid'], {'read_meanwhile': 'x'})
     result, _polls = drive(gen)
     assert later.calls == [row['physical_id']]
     row = run.store.resources(run.stack['id'])[0]
     assert UNFINISHED not in (row['data'] or {}) and result['status'] == 'COMPLETE'
+    assert row['attrs']['read_meanwhile'] == 'x'      # not written over by the finish
     assert [e['resource_status'] for e in run.events] == ['IN_PROGRESS', 'COMPLETE']
 
 
