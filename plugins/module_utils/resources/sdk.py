@@ -137,8 +137,9 @@ def delete_quietly(fn, *args, **kwargs):
 
 
 # The SDK service a Heat type's handlers talk to first (its name prefix).
-# A volume attachment is made and removed through Nova, and watched through Cinder.
-_BOTH = {'OS::Cinder::VolumeAttachment': ('compute', 'block_storage')}
+# A volume attachment is made and removed through Nova (and watched through
+# Cinder, whose document the volume polls read first: poll_batch).
+_FIRST = {'OS::Cinder::VolumeAttachment': 'compute'}
 _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
              ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'))
 # Services whose requests negotiate a microversion (the version document is read on first use).
@@ -179,17 +180,20 @@ def warm(conn, type_name):
     here and the others of that service wait (``remembered``); other
     services are not held.  Neutron and Glance requests read no version
     document per request: their proxies are only made (no request).  A
-    volume attachment calls Nova and watches Cinder: both are read (two
-    deleted side by side each read Nova's, traced in a stack delete)."""
+    volume attachment's first call is Nova's (two deleted side by side each
+    read Nova's document, traced in a stack delete, while Cinder's was read
+    first and held back their calls); Cinder's is read by the polls
+    (poll_batch), off the way to that call."""
     if conn is None:
         return
-    services = _BOTH.get(type_name) or tuple(
-        svc for prefix, svc in _SERVICES if type_name.startswith(prefix))[:1]
-    for service in services:
-        _warm_service(conn, service)
+    service = _FIRST.get(type_name) or next(
+        (svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
+    if service is not None:
+        warm_service(conn, service)
 
 
-def _warm_service(conn, service):
+def warm_service(conn, service):
+    """``warm`` for one SDK service by its name ('compute', 'block_storage' ...)."""
     def make():
         try:
             with translated():

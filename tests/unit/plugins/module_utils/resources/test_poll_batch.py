@@ -140,6 +140,9 @@ def test_server_lists_ask_for_recent_changes_and_volume_lists_for_all():
     volumes = poll_batch.batch(conn, 'volume')
     assert set(volumes._list_all()) == {'v1'} and volumes._authoritative is True
     conn.block_storage.volumes.assert_called_once_with(details=True)
+    # each kind's first polls read their service's version document once, first
+    conn.compute.get_endpoint_data.assert_called_once_with()
+    conn.block_storage.get_endpoint_data.assert_called_once_with()
     conn.compute.get_server.side_effect = None
     conn.compute.get_server.return_value = 'one'
     assert servers._get_one('s9') == 'one'
