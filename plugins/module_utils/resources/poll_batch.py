@@ -158,6 +158,7 @@ def _servers(conn):
 
 def _volumes(conn):
     _warmed(conn, 'block_storage')
+
     def list_all():
         # every volume of the project: one missing is gone
         volumes = sdk.call(lambda: list(conn.block_storage.volumes(details=True)))
