@@ -126,6 +126,12 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
             row = run.save(row, ctx)     # the physical id, the moment it is known
         yield from _poll(run, row, ctx, plugin.check_create_complete, plugin)
         later = plugin.create_later(ctx)
+        if later is not None and role != 'current':
+            # A replacement ('new') is published by _replace once the roles
+            # have moved: no dependent starts before that, so nothing is won
+            # by doing this after its COMPLETE.
+            later()
+            later = None
     except Exception as exc:  # noqa: B902 - recorded as the resource's failure, then re-raised
         _failed(run, row, ctx, 'CREATE', exc)
         raise
@@ -135,10 +141,7 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
     if role == 'current':
         run.publish(row)
     if later is not None:
-        # A replacement ('new') is published by _replace once the roles
-        # have moved: its dependents must not start before that.
-        if role == 'current':
-            yield RELEASE
+        yield RELEASE
         row = _finish(run, row, ctx, later, 'CREATE')
     return row
 

@@ -384,3 +384,5 @@ def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, l
     decision = run2.decisions['a']
     # dependents move to the new one only when _replace publishes it, after its marks
     assert RELEASE not in steps and decision.action == 'replace' and len(later.calls) == 2
+    new = run2.current('a')
+    assert new['status'] == 'COMPLETE' and UNFINISHED not in (new['data'] or {})
