@@ -132,19 +132,15 @@ class Batch(object):
 
 def batch(conn, kind):
     """The run's batch of ``kind`` ('server' | 'volume'): one per connection
-    (one connection per run)."""
+    (one connection per run).  The first polls of a kind come together (a
+    tick): its factory reads the service's version document once for them
+    (sdk.warm_service) before any of them calls; the attachments' polls are
+    the first Cinder calls of a delete."""
     return sdk.remembered(conn, ('poll-batch', kind), lambda: _FACTORIES[kind](conn))
 
 
-def _warmed(conn, service):
-    # The first polls of a kind come together (a tick); the service's
-    # version document is read once for them (sdk.warm), before any of them
-    # calls: the attachments' polls are the first Cinder calls of a delete.
-    sdk.warm_service(conn, service)
-
-
 def _servers(conn):
-    _warmed(conn, 'compute')
+    sdk.warm_service(conn, 'compute')
     since = (datetime.datetime.now(datetime.timezone.utc) - SKEW).strftime('%Y-%m-%dT%H:%M:%SZ')
 
     def list_all():
@@ -157,7 +153,7 @@ def _servers(conn):
 
 
 def _volumes(conn):
-    _warmed(conn, 'block_storage')
+    sdk.warm_service(conn, 'block_storage')
 
     def list_all():
         # every volume of the project: one missing is gone

@@ -170,7 +170,7 @@ def remembered(conn, key, compute, forget=False):
 
 
 def warm(conn, type_name):
-    """Read the version document of the services ``type_name`` uses, once.
+    """Read the version document of the service ``type_name`` calls first, once.
 
     openstacksdk negotiates a microversion on every compute and
     block-storage request and reads the service's version document on the
