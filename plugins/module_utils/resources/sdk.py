@@ -32,10 +32,6 @@ try:
     from keystoneauth1 import exceptions as _ksa
 except ImportError:  # pragma: no cover
     _ksa = None
-try:
-    from openstack import resource as _sdk_resource
-except ImportError:  # pragma: no cover
-    _sdk_resource = None
 
 # A write the cloud may have done before the fault is only retried when the
 # caller says it is safe (idempotent) — see call(retry_writes=...).
@@ -208,36 +204,6 @@ def warm_service(conn, service):
     remembered(conn, ('service', service), make)
 
 
-def _memoize_attribute_scan():
-    """openstacksdk rescans a resource class for its fields (every attribute
-    of every class in its MRO through isinstance) each time it builds an
-    object from an answer and each time it makes a dict of one: measured,
-    ~60% of this engine's CPU in a stack create (1.9 ms per port object; 0.7
-    with the scan kept).  A class's fields do not change once it is defined,
-    so the scan is kept per class and component kinds.  Applied once, only
-    to the SDK's own classmethod (a later SDK that changes it is left as it
-    is); the result is the same sequence the SDK computes."""
-    cls = getattr(_sdk_resource, 'Resource', None)
-    scan = getattr(cls, '_attributes_iterator', None)
-    original = getattr(scan, '__func__', None)
-    if original is None or getattr(original, '_stackers_memo', False):
-        return
-    found = {}
-
-    def attributes_iterator(klass, components=None):
-        if components is None:
-            components = (_sdk_resource.fields.Body, _sdk_resource.fields.Header)
-        key = (klass, components)
-        pairs = found.get(key)
-        if pairs is None:
-            pairs = found[key] = tuple(original(klass, components))
-        return iter(pairs)
-    attributes_iterator._stackers_memo = True
-    cls._attributes_iterator = classmethod(attributes_iterator)
-
-
-if _sdk_resource is not None:
-    _memoize_attribute_scan()
 # Nearly all of a stack run's CPU is spent in the SDK and requests per object
 # and per request; sdk_speed replaces the costliest of their functions where
 # it can give exactly what they give (and the library is the expected one).

@@ -141,31 +141,6 @@ def test_warm_leaves_a_failing_service_to_the_handler():
     sdk.warm(None, 'OS::Neutron::Net')
 
 
-def test_the_sdk_field_scan_is_kept_per_class_and_gives_what_the_sdk_computes():
-    from openstack import fields, resource
-    from openstack.block_storage.v3.volume import Volume
-    from openstack.compute.v2.server import Server
-    from openstack.network.v2.port import Port
-    scan = resource.Resource._attributes_iterator
-    assert getattr(scan.__func__, '_stackers_memo', False)      # applied at import
-    original = scan.__func__.__closure__                         # the SDK's function, kept
-    sdk_scan = [c.cell_contents for c in original if callable(c.cell_contents)
-                and getattr(c.cell_contents, '__name__', '') == '_attributes_iterator'][0]
-    for cls in (Port, Server, Volume):
-        for components in (None, fields.Body, (fields.Body,), (fields.Body, fields.Header),
-                           (fields.URI,), (fields.Computed,)):
-            args = () if components is None else (components,)
-            want = list(sdk_scan(cls, *args))
-            assert list(cls._attributes_iterator(*args)) == want
-            assert list(cls._attributes_iterator(*args)) == want       # again, from the memo
-    port = Port.existing(id='p1', name='n', fixed_ips=[{'ip_address': '10.0.0.5'}], tags=['a'])
-    assert port.to_dict(body=True, headers=False, computed=False, original_names=True)[
-        'fixed_ips'] == [{'ip_address': '10.0.0.5'}]
-    assert port.name == 'n' and port['tags'] == ['a']
-    sdk._memoize_attribute_scan()                                 # idempotent
-    assert resource.Resource._attributes_iterator.__func__ is scan.__func__
-
-
 def test_remembered_asks_once_per_run_and_key_and_keeps_only_answers():
     conn, asked = Conn(), []
 
