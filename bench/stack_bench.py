@@ -40,6 +40,7 @@ __metaclass__ = type
 
 import argparse
 import collections
+import datetime
 import json
 import os
 import re
@@ -336,12 +337,17 @@ def phase(cloud, name, store, state, template=None, parameters=None):
             '_clock0': clock0}
 
 
+def drop_private(ph):
+    """A phase's figures without what only its profile reads (kept out of the JSON)."""
+    for k in ('_events', '_requests', '_t0', '_clock0'):
+        ph.pop(k, None)
+
+
 def servers_ready(cloud, stack, phase_name, ph):
     """Resource name -> seconds into the phase at which Nova itself had the server built
     (``launched_at``) or gone (``terminated_at``), by Nova's clock (this machine's).  Here a
     server takes well over the configured build time from its POST to ACTIVE: the conductor,
     the scheduler and Neutron's port binding come before the fake driver's timed spawn."""
-    import datetime
     admin = cloud.sdk('localcloud-admin')
     try:
         query = {'all_projects': True}
@@ -469,8 +475,7 @@ def scenario_critical(cloud, workdir, args, out):
             phases[key]['profile'] = profile(phases[key], sd, graph, key, latency, BUILD,
                                              ready[key])
         for ph in phases.values():
-            for k in ('_events', '_requests', '_t0', '_clock0'):
-                ph.pop(k, None)
+            drop_private(ph)
         runs.append(phases)
     out['critical'] = {'template': os.path.relpath(args.template, ROOT),
                        'latency_ms': args.latency_ms, 'build_seconds': dict(BUILD),
@@ -608,8 +613,7 @@ def scale_child(args):
     try:
         for key, state in (('create', 'present'), ('rerun', 'present'), ('delete', 'absent')):
             ph = phase(cloud, name, store, state, path if state == 'present' else None)
-            for k in ('_events', '_requests', '_t0', '_clock0'):
-                ph.pop(k, None)
+            drop_private(ph)
             out[key] = ph
     finally:
         if 'delete' not in out:
