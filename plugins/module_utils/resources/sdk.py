@@ -22,7 +22,6 @@ import time
 import weakref
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
-from . import sdk_speed
 
 try:
     from openstack import exceptions as _sdk
@@ -203,8 +202,3 @@ def warm_service(conn, service):
         return True
     remembered(conn, ('service', service), make)
 
-
-# Nearly all of a stack run's CPU is spent in the SDK and requests per object
-# and per request; sdk_speed replaces the costliest of their functions where
-# it can give exactly what they give (and the library is the expected one).
-sdk_speed.apply()

@@ -189,7 +189,7 @@ def run_step(ctx, step):
 def supports_microversion(proxy, version):
     """Whether the service accepts ``version`` (discovered once per session)."""
     try:
-        from openstack import utils as _utils
+        from openstack import utils as sdk_utils
     except ImportError:  # pragma: no cover
         return False
-    return bool(sdk.call(_utils.supports_microversion, proxy, version))
+    return bool(sdk.call(sdk_utils.supports_microversion, proxy, version))
