@@ -26,6 +26,7 @@ from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
 from . import prefetch
+from .preflight import preflight
 from .converge import action_steps, converge_steps, delete_steps
 from .resource_tasks import HookPending, failure_reason
 from .run_state import StackRun
@@ -131,6 +132,7 @@ def _present(request, conn, store, vault, stack):
     except ParameterError as exc:
         _missing_hidden(request, inputs, stack, exc)
         raise
+    preflight(sd, conn)
     hidden = defs.hidden_values(sd)
     if request.check_mode:
         from .check import plan_and_check   # only check mode needs it

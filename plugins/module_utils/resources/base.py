@@ -182,6 +182,17 @@ class ResourcePlugin(object):
     # a resource reference.  None: nothing to ask; (): ask with no value.
     prefetch_properties = None
 
+    # Whether the type has checks that ask the cloud before any write
+    # (``preflight``): only those types cost the run a request up front.
+    has_preflight = False
+
+    def preflight(self, conn, properties):
+        """Heat's resource validation that needs to ask a service (made
+        before any write; Heat makes it at stack validation).  Returns
+        ``(property name or None, message)`` when the resource must be
+        refused, else None."""
+        return None
+
     # -- lifecycle -------------------------------------------------------------
     def prefetch(self, ctx):
         """Ask now what create will look up, keeping the answers for the run

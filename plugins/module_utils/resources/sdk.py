@@ -164,6 +164,22 @@ def remembered(conn, key, compute, forget=False):
         return found[key]
 
 
+def max_microversion(conn, service):
+    """The highest microversion ``service`` ('compute', 'block_storage')
+    speaks, as a (major, minor) tuple, or None when it has none; read from
+    its version document once per run (the same read ``warm`` makes)."""
+    def read():
+        with translated():
+            data = getattr(conn, service).get_endpoint_data()
+        found = getattr(data, 'max_microversion', None)
+        return tuple(found) if found else None
+    try:
+        return remembered(conn, ('max-microversion', service), read)
+    except _KSA_ERRORS as exc:   # discovery failures keystoneauth raises as its own
+        mapped = translate(exc)
+        raise mapped if mapped is not None else CloudError(str(exc)) from exc
+
+
 def warm(conn, type_name):
     """Read the version document of the service ``type_name`` calls first, once.
 

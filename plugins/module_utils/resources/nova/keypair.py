@@ -5,7 +5,11 @@
 
 The physical id is the key name (Nova's keypair identity).  Every property
 replaces the resource; the name is unique per user, so the old key pair has
-to go before the new one exists (Heat's prepare_for_replace)."""
+to go before the new one exists (Heat's prepare_for_replace).
+
+Like Heat (KeyPair.validate), a key pair without ``public_key`` is refused
+before anything is made when Nova speaks microversion 2.92 or later, where
+Nova no longer generates keys; ``type`` and ``user`` need 2.2 and 2.10."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,17 +20,37 @@ from ..base import ResourcePlugin
 from .common import as_dict
 
 
+# Heat's microversion floors for the properties (nova/keypair.py).
+MICROVERSION_KEY_TYPE = (2, 2)
+MICROVERSION_USER = (2, 10)
+MICROVERSION_PUBLIC_KEY = (2, 92)
+
+
 class KeyPair(ResourcePlugin):
     type_name = 'OS::Nova::KeyPair'
     replace_deletes_first = True
     # the engine stores these ctx.data keys encrypted
     secret_data = ('private_key',)
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        newest = sdk.max_microversion(conn, 'compute') or (2, 0)
+        unsupported = [key for key, floor in (('type', MICROVERSION_KEY_TYPE),
+                                              ('user', MICROVERSION_USER))
+                       if properties.get(key) and newest < floor]
+        if unsupported:
+            return (unsupported[0], 'Cannot use "%s" properties - nova does not support required '
+                    'api microversion.' % unsupported)
+        if not properties.get('public_key') and newest >= MICROVERSION_PUBLIC_KEY:
+            return ('public_key', 'The public_key property is required by the nova API version '
+                    'currently used.')
+        return None
 
     def create(self, ctx):
         props = ctx.properties
         attrs = {'name': props['name']}
         # Without a public key Nova generates the pair and answers the private
-        # key once (the SDK's keypair microversion, 2.10, still allows it).
+        # key once (a Nova below 2.92: preflight refuses it on newer ones).
         if props.get('public_key'):
             attrs['public_key'] = props['public_key']
         if props.get('type'):

@@ -43,3 +43,26 @@ def test_delete_find_check(conn):
     assert KeyPair().find(ctx) is None
     with pytest.raises(ResourceFailure, match='could not be found'):
         KeyPair().check(ctx)
+
+
+class _EndpointData(object):
+    def __init__(self, newest):
+        self.max_microversion = newest
+
+
+@pytest.mark.parametrize('newest, props, refused', [
+    ((2, 96), {'name': 'k'}, ('public_key', 'The public_key property is required by the nova API '
+                                           'version currently used.')),
+    ((2, 92), {'name': 'k', 'public_key': ''}, ('public_key', 'The public_key property is required '
+                                                              'by the nova API version currently used.')),
+    ((2, 96), {'name': 'k', 'public_key': 'ssh-ed25519 X'}, None),
+    ((2, 91), {'name': 'k'}, None),              # Nova still generates the pair
+    ((2, 1), {'name': 'k', 'public_key': 'p', 'type': 'x509'},
+     ('type', 'Cannot use "[\'type\']" properties - nova does not support required api microversion.')),
+    ((2, 9), {'name': 'k', 'public_key': 'p', 'user': 'u'},
+     ('user', 'Cannot use "[\'user\']" properties - nova does not support required api microversion.')),
+])
+def test_preflight_refuses_as_heat_validate_does(conn, newest, props, refused):
+    conn.compute.get_endpoint_data.return_value = _EndpointData(newest)
+    assert KeyPair.has_preflight
+    assert KeyPair().preflight(conn, props) == refused
