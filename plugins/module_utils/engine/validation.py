@@ -12,16 +12,40 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Mapping
+
 from .. import resources as _registry
 from ..hot import validate as _hot
 from . import graph as _graph
+
+
+class _Requires(Mapping):
+    """{resource: sorted names it requires}, read off the graph when asked.
+
+    Template validate only needs the graph built (a cycle refused), so a hub
+    fan (every port x every subnet of a network) is expanded only for the
+    names ``inspect`` reads, never for a validation."""
+
+    def __init__(self, graph):
+        self._graph = graph
+
+    def __getitem__(self, name):
+        if name not in self._graph or _graph.is_hub(self._graph, name):
+            raise KeyError(name)
+        return sorted(_graph.resource_requires(self._graph, name))
+
+    def __iter__(self):
+        return (node for node, hub in self._graph.nodes(data='hub') if not hub)
+
+    def __len__(self):
+        return sum(1 for _ in self)
 
 
 def dependencies(stack_definition, implicit=True):
     """{resource: sorted names it requires} of a StackDefinition (hubs
     expanded); ``implicit=False`` leaves Heat's implicit dependencies out, as
     its template validate does.  A cycle raises DependencyCycle."""
-    return _graph.requires_map(_graph.build_graph(stack_definition, implicit=implicit))
+    return _Requires(_graph.build_graph(stack_definition, implicit=implicit))
 
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None,

@@ -13,7 +13,7 @@ import inspect as pyinspect
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph, validation
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import DependencyCycle
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate as hot
 
@@ -43,6 +43,30 @@ def test_dependencies_include_heats_implicit_ones_unless_asked_not_to():
     sd = hot._definition(PORT_ON_SUBNET, (), None, None, None, None)
     assert validation.dependencies(sd) == {'net': [], 'sub': ['net'], 'port': ['net', 'sub']}
     assert validation.dependencies(sd, implicit=False)['port'] == ['net']
+
+
+def test_dependencies_expand_hubs_only_for_the_names_read(monkeypatch):
+    extra = ('  sub2: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, '
+             'cidr: 10.0.1.0/24}}\n')
+    extra += ''.join('  p%d: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n' % i
+                     for i in range(3))
+    sd = hot._definition(PORT_ON_SUBNET + extra, (), None, None, None, None)
+    build = graph.build_graph
+    monkeypatch.setattr(graph, 'build_graph',  # every fan through a hub
+                        lambda stack, implicit=True: build(stack, fan_limit=0, implicit=implicit))
+    expanded = []
+    real = graph.resource_requires
+    monkeypatch.setattr(graph, 'resource_requires',
+                        lambda g, name: expanded.append(name) or real(g, name))
+    requires = validation.dependencies(sd)
+    assert any(graph.is_hub(requires._graph, node) for node in requires._graph)
+    assert expanded == [] and len(requires) == 7  # hubs are not resources
+    assert requires['p1'] == ['net', 'sub', 'sub2'] and expanded == ['p1']
+    with pytest.raises(KeyError):
+        requires['no_such']
+    on_both = ['net', 'sub', 'sub2']
+    assert dict(requires) == {'net': [], 'sub': ['net'], 'sub2': ['net'], 'port': on_both,
+                              'p0': on_both, 'p1': on_both, 'p2': on_both}
 
 
 def test_inspect_reports_implicit_requirements():
