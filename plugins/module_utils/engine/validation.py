@@ -38,7 +38,7 @@ class _Requires(Mapping):
         return (node for node, hub in self._graph.nodes(data='hub') if not hub)
 
     def __len__(self):
-        return sum(1 for _ in self)
+        return sum(1 for name in self)
 
 
 def dependencies(stack_definition, implicit=True):

@@ -36,7 +36,7 @@ def test_a_resource_definition_starts_unresolved():
     assert (defn.type_info, defn.requires, defn.functions, defn.field_functions) == (None, None, (), ())
     assert repr(defn) == '<ResourceDefinition srv (OS::Nova::Server)>'
     with pytest.raises(AttributeError):
-        defn.anything_else = 1  # slots: a big stack holds thousands of these
+        setattr(defn, 'anything_else', 1)  # slots: a big stack holds thousands of these
 
 
 def test_outputs_name_what_they_require_and_resolve_when_enabled():
