@@ -55,8 +55,11 @@ units: venv
 sanity: venv
 	.ci/sanity $(SANITY_ARGS)
 
+# ansible-lint on the playbooks, then the layers of plugins/ (.importlinter,
+# docs/architecture.md) on the package as Ansible imports it from .build.
 lint: venv
 	cd $(CURDIR) && PATH="$(VBIN):$$PATH" $(VBIN)/ansible-lint --offline $(wildcard playbooks roles)
+	cd $(CURDIR) && PYTHONPATH=$(CURDIR)/.build $(VBIN)/lint-imports --no-cache
 
 # Differential tests against real Heat's verdicts. mk/conformance.mk owns the
 # real target (it builds the oracle's venv first); this stand-in only runs

@@ -56,9 +56,10 @@ KNOWN_VERDICT_DIFFERENCES = {
 
 
 def engine():
-    """Our validate module, or None while it does not exist yet."""
+    """Our validate entry points (hot/validate.py's, with the engine's
+    registry and graph bound in), or None while they do not exist yet."""
     try:
-        from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
+        from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation as validate
     except ImportError:
         return None
     return validate if hasattr(validate, 'inspect') else None

@@ -59,9 +59,10 @@ def nested_parameters(defn, strict, waiting=()):
 def validate_nested(stack, defn, nested_template, strict, waiting=()):
     """Validate ``nested_template`` (a loaded Template) as the stack that
     resource ``defn`` of ``stack`` stands for.  Errors keep the nested
-    file's name and line, and say which resource brought them in."""
-    from .stack import StackDefinition  # the nested stack is a StackDefinition too
+    file's name and line, and say which resource brought them in.
 
+    The nested stack is made by the parent's own class, so this module does
+    not import stack.py (which imports it)."""
     depth = getattr(stack, 'nested_depth', 0) + 1
     if depth > MAX_NESTED_DEPTH:
         raise TemplateError('Recursion depth exceeds %d.' % MAX_NESTED_DEPTH,
@@ -70,11 +71,11 @@ def validate_nested(stack, defn, nested_template, strict, waiting=()):
     params = nested_parameters(defn, strict, waiting)
     child_env = env.child(defn.name, params) if env is not None and hasattr(env, 'child') else None
     try:
-        nested = StackDefinition(nested_template, environment=child_env,
-                                 parameters=None if child_env is not None else params,
-                                 files=stack.files, stack_name=stack.stack_name,
-                                 stack_id=stack.stack_id, project_id=stack.project_id,
-                                 checker=stack.checker, parent_resource=defn.name)
+        nested = type(stack)(nested_template, environment=child_env,
+                             parameters=None if child_env is not None else params,
+                             files=stack.files, stack_name=stack.stack_name,
+                             stack_id=stack.stack_id, project_id=stack.project_id,
+                             checker=stack.checker, parent_resource=defn.name)
         nested.nested_depth = depth
         # Heat validates a nested stack without checking values
         # (strict_validate off), whatever the parent's mode.

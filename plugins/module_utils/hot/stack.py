@@ -15,76 +15,23 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import gc
 import re
 from collections.abc import Mapping, Sequence
 
-from ..errors import LocatedError, StackersError, TemplateError
+from ..errors import StackersError, TemplateError
 from . import functions as fns
 from .conditions import Conditions
 from .nested import validate_nested
 from .stack_inputs import (attribute_allowed, build_parameters, check_deletion_policy,
                            check_parameter_groups, check_properties, placeholder_reference_id,
                            provider_template, resolve_type, waiting_keys)
+from .stack_parts import Locator, OutputDefinition, ResourceDefinition
 from .template import Template
 from .update_policy import check_update_policy
 
 
 # Heat's rule for stack names.
 _STACK_NAME = re.compile(r'[a-zA-Z][a-zA-Z0-9_.-]{0,254}$')
-
-
-class ResourceDefinition(object):
-    """One enabled resource as the template defines it (functions parsed)."""
-
-    __slots__ = ('name', 'type', 'properties', 'metadata', 'depends_on', 'update_policy',
-                 'deletion_policy', 'external_id', 'condition', 'description', 'path',
-                 'type_info', 'requires', 'functions', 'field_functions')
-
-    def __init__(self, name, type, path, properties=None, metadata=None, depends_on=None,
-                 update_policy=None, deletion_policy=None, external_id=None, condition=None,
-                 description=None, functions=(), field_functions=()):
-        self.name = name
-        self.type = type
-        self.path = path
-        self.properties = properties
-        self.metadata = metadata
-        self.depends_on = depends_on
-        self.update_policy = update_policy
-        self.deletion_policy = deletion_policy
-        self.external_id = external_id
-        self.condition = condition
-        self.description = description
-        # Functions of properties and metadata (dependencies come from
-        # those), and of the other parsed fields, in parse order.
-        self.functions = functions
-        self.field_functions = field_functions
-        self.type_info = None
-        self.requires = None
-
-    def __repr__(self):
-        return '<ResourceDefinition %s (%s)>' % (self.name, self.type)
-
-
-class OutputDefinition(object):
-    """One output: ``value`` is parsed, or None when its condition is false."""
-
-    __slots__ = ('name', 'value', 'description', 'condition', 'enabled', 'path', 'functions')
-
-    def __init__(self, name, value, description, condition, enabled, path, functions=()):
-        self.name, self.value, self.description = name, value, description
-        self.condition, self.enabled, self.path = condition, enabled, path
-        self.functions = functions
-
-    def resolve(self):
-        return fns.resolve(self.value) if self.enabled else None
-
-    def required_resources(self):
-        """Resources the value refers to; [] when it cannot work anyway."""
-        try:
-            return sorted(set(fns.dependencies(self.value)))
-        except LocatedError:
-            return []
 
 
 class StackDefinition(object):
@@ -128,7 +75,7 @@ class StackDefinition(object):
 
     # -- error location -----------------------------------------------------
     def _located(self):
-        return _Locator(self.template)
+        return Locator(self.template)
 
     # -- lazily computed parts ---------------------------------------------
     @property
@@ -390,31 +337,3 @@ class StackDefinition(object):
         if getattr(defn.type_info, 'template', None) and (strict or getattr(self, 'nested_depth', 0)):
             waiting = waiting_keys(self, defn.functions, 'properties') if strict else ()
             validate_nested(self, defn, provider_template(self, defn), strict, waiting)
-
-
-class _Locator(object):
-    """Context manager adding file and line to errors about the template.
-
-    It also pauses the cyclic garbage collector while the outermost block
-    runs: building a big stack allocates hundreds of thousands of small
-    objects that all stay alive, and repeated full collections over them
-    would make the work grow faster than the template."""
-
-    __slots__ = ('template', 'paused')
-
-    def __init__(self, template):
-        self.template = template
-        self.paused = False
-
-    def __enter__(self):
-        if gc.isenabled():
-            gc.disable()
-            self.paused = True
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if self.paused:
-            gc.enable()
-        if exc is not None and isinstance(exc, LocatedError):
-            self.template.locate(exc)
-        return False

@@ -3,15 +3,25 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Entry points: ``validate_template`` (what ``openstack orchestration
 template validate`` answers) and ``inspect`` (everything the Heat oracle
-reports, in its shape, for differential tests)."""
+reports, in its shape, for differential tests).
+
+The template language knows neither the cloud nor the engine, so the two
+things validation needs from them come in as arguments (engine/validation.py
+binds them for the modules and the tests):
+
+- ``supported_types``: a container of the type names the collection can
+  create (the resource registry's ``PLUGINS``); the others are reported in
+  ``UnsupportedTypes``;
+- ``dependencies(stack, implicit)``: ``{resource: sorted names it
+  requires}`` of a StackDefinition, Heat's implicit dependencies included
+  when ``implicit``; it raises DependencyCycle for a cycle.
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ..engine import graph as _graph
 from ..errors import StackersError, TemplateError
-from .. import resources as _plugins
 from . import loader, versions
 from .parameters import MASK, ParameterSchema
 from .stack import StackDefinition
@@ -98,19 +108,20 @@ def _definition(template, environment, parameters, files, root, checker, **kw):
                            checker=checker, **kw)
 
 
-def _unsupported_types(sd):
+def _unsupported_types(sd, supported_types):
     """Types Heat knows that the collection cannot create (yet)."""
     names = set()
     for defn in sd.resources.values():
         info = defn.type_info
         plugin = getattr(info, 'plugin', None)
-        if plugin and not getattr(info, 'is_none', False) and not _plugins.is_supported(plugin):
+        if plugin and not getattr(info, 'is_none', False) and plugin not in supported_types:
             names.add(plugin)
     return sorted(names)
 
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None,
-                      checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False):
+                      checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False, *,
+                      supported_types, dependencies):
     """Validate as ``openstack orchestration template validate`` does and
     answer as it does (Description, Parameters, ParameterGroups), plus
     ``UnsupportedTypes`` and ``NotChecked``.
@@ -124,14 +135,15 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     template has groups, as in Heat's answer; ``Environment`` is the
     environment Heat would use (hidden parameter values masked).  Raises a
     StackersError (with file and line where known) for an invalid
-    template."""
+    template.  ``supported_types`` and ``dependencies``: see the module
+    docstring."""
     with loader.gc_paused():
         return _validate_template(template, environment, parameters, files, root, checker,
-                                  max_resources, strict)
+                                  max_resources, strict, supported_types, dependencies)
 
 
 def _validate_template(template, environment, parameters, files, root, checker, max_resources,
-                       strict):
+                       strict, supported_types, dependencies):
     sd = _definition(template, environment, parameters, files, root, checker)
     if max_resources is not None and max_resources >= 0 \
             and len(sd.template.resources) > max_resources:
@@ -139,7 +151,7 @@ def _validate_template(template, environment, parameters, files, root, checker, 
                                 % (len(sd.template.resources), max_resources), ('resources',))
     # Heat's template validate orders the resources by their explicit
     # dependencies only: implicit ones (and their cycles) wait for create.
-    sd.validate(strict=strict, graph_builder=lambda stack: _graph.build_graph(stack, implicit=strict))
+    sd.validate(strict=strict, graph_builder=lambda stack: dependencies(stack, strict))
     answer = {
         'Description': sd.template.description,
         'Parameters': sd.parameters.validate_output(),
@@ -147,7 +159,7 @@ def _validate_template(template, environment, parameters, files, root, checker, 
     if sd.parameter_groups:
         answer['ParameterGroups'] = sd.parameter_groups
     answer['Environment'] = _environment_shown(sd, parameters)
-    answer['UnsupportedTypes'] = _unsupported_types(sd)
+    answer['UnsupportedTypes'] = _unsupported_types(sd, supported_types)
     answer['NotChecked'] = list(sd.parameters.not_checked) + sd.not_checked
     return answer
 
@@ -181,12 +193,14 @@ def _error(exc, phase):
 
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, checker=None,
-            resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None):
+            resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None, *,
+            dependencies):
     """What the Heat oracle reports for the same inputs, in its shape:
     ``valid``, ``error`` ({phase, type, message} or None), ``conditions``,
     ``resources`` ({name: {type, requires}}), ``outputs`` ({name: {value} |
     {unresolved: [...]} | {error}}), ``resource_properties`` and
-    ``parameters``.  Never raises for an invalid template."""
+    ``parameters``.  Never raises for an invalid template.
+    ``dependencies``: see the module docstring."""
     result = {'valid': False, 'error': None, 'conditions': {}, 'resources': {},
               'outputs': {}, 'resource_properties': {}}
     try:
@@ -195,32 +209,32 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')
         return result
-    graph = None
+    requires = None
     try:
-        graph = sd.validate(strict=True, graph_builder=_graph.build_graph)
+        requires = sd.validate(strict=True, graph_builder=lambda stack: dependencies(stack, True))
         result['valid'] = True
     except StackersError as exc:
         result['error'] = _error(exc, 'validate')
     # As the oracle does: validation never sees live state, resolution does.
     sd.resource_data = resource_data if resource_data is not None else {}
-    _inspect_parts(sd, result, graph)
+    _inspect_parts(sd, result, requires, dependencies)
     return result
 
 
-def _requires(sd, graph):
+def _requires(sd, requires, dependencies):
     """name -> the resources it requires, Heat's implicit dependencies
-    included (from the graph; explicit ones only when there is none)."""
-    if graph is None:
+    included (explicit ones only when they cannot be computed)."""
+    if requires is None:
         try:
-            graph = _graph.build_graph(sd)
+            requires = dependencies(sd, True)
         except StackersError:
-            graph = None
-    if graph is not None:
-        return _graph.requires_map(graph)
+            requires = None
+    if requires is not None:
+        return requires
     return dict((name, sorted(defn.requires)) for name, defn in sd.resources.items())
 
 
-def _inspect_parts(sd, result, graph=None):
+def _inspect_parts(sd, result, requires, dependencies):
     try:
         result['parameters'] = dict((k, sd.parameters[k]) for k in sd.parameters
                                     if not str(k).startswith('OS::'))
@@ -233,7 +247,7 @@ def _inspect_parts(sd, result, graph=None):
         result['conditions_error'] = _error(exc, 'conditions')
     try:
         sd.compute_references()
-        requires = _requires(sd, graph)
+        requires = _requires(sd, requires, dependencies)
         for name, defn in sd.resources.items():
             result['resources'][name] = {'type': defn.type, 'requires': requires[name]}
     except StackersError as exc:

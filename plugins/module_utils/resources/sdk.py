@@ -217,4 +217,3 @@ def warm_service(conn, service):
             pass   # a discovery failure: the same, the handler's call reports it
         return True
     remembered(conn, ('service', service), make)
-

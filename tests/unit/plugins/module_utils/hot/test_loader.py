@@ -81,34 +81,6 @@ def test_oversized_document_is_refused_with_heats_limit():
     assert 'exceeds maximum allowed size (524288 bytes)' in str(exc.value)
 
 
-def test_alias_bomb_is_refused_before_expanding():
-    lines = ['a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]']
-    prev = 'a'
-    for name in 'bcdefg':
-        lines.append('%s: &%s [%s]' % (name, name, ', '.join(['*' + prev] * 10)))
-        prev = name
-    with pytest.raises(TemplateError) as exc:
-        loader.load_text('\n'.join(lines), 'bomb.yaml')
-    assert 'expands to more than' in str(exc.value)
-
-
-def test_honest_aliases_are_fine():
-    doc = loader.load_text('a: &x {k: v}\nb: *x\n', 'ok.yaml')
-    assert doc.data['b'] == {'k': 'v'}
-
-
-def test_recursive_alias_is_refused():
-    with pytest.raises(TemplateError) as exc:
-        loader.load_text('0: &0 [*0]', 'rec.yaml')
-    assert 'recursive' in str(exc.value)
-
-
-@pytest.mark.parametrize('text', ['<<: {a: 1}', '? [1, 2]\n: x'])
-def test_merge_keys_and_complex_keys_are_refused(text):
-    with pytest.raises(TemplateError):
-        loader.load_text(text, 'k.yaml')
-
-
 def test_error_class_is_the_callers():
     with pytest.raises(EnvironmentError_):
         loader.load_text('a: [', 'env.yaml', error_cls=EnvironmentError_)
@@ -141,45 +113,3 @@ def test_json_that_yaml_cannot_read_has_no_lines():
     doc = loader.load_text('{"a": "\\ud83d\\ude00",\n "b": 1}', 't.json')
     assert doc.data == {'a': '\U0001f600', 'b': 1}
     assert doc.line_of(('b',)) is None
-
-
-@pytest.mark.parametrize('text, path, line', [
-    ('a:\n  b: [1, !!binary "\xe9"]\n', ('a', 'b', 1), 2),
-    ('a:\n  b: {c: 1, <<: {d: 2}}\n', ('a', 'b'), 2),
-    ('a:\n  - x\n  - {? [1]: 2}\n', ('a', 1), 3),
-])
-def test_errors_name_path_and_line(text, path, line):
-    with pytest.raises(TemplateError) as exc:
-        loader.load_text(text, 'e.yaml')
-    assert (exc.value.path, exc.value.line) == (path, line)
-
-
-def test_node_limit_names_the_first_node_past_it():
-    with pytest.raises(TemplateError) as exc:
-        loader.load_text('a:\n- 1\n- [2, 3]\n- 4\n', 'n.yaml', max_nodes=4)
-    assert exc.value.line == 3 and 'more than 4 nodes' in str(exc.value)
-    assert loader.load_text('a:\n- 1\n- [2, 3]\n- 4\n', 'n.yaml', max_nodes=7).data == {'a': [1, [2, 3], 4]}
-
-
-def test_keys_of_other_types_and_timestamps():
-    doc = loader.load_text('2: a\ntrue: b\nnull: c\n2001-01-01: d\nx: 2001-01-01 10:00:00\n')
-    assert doc.data == {2: 'a', True: 'b', None: 'c', '2001-01-01': 'd', 'x': '2001-01-01 10:00:00'}
-
-
-def test_the_yaml_constructor_keeps_no_nodes():
-    loader.load_text('a: [1, 2.5, yes, null]\n')
-    with pytest.raises(TemplateError):
-        loader.load_text('a: !!binary "\xe9"\n')
-    assert not loader._scalar_constructor.constructed_objects
-    assert not loader._scalar_constructor.recursive_objects
-
-
-def test_nesting_as_deep_as_libyaml_allows_loads():
-    # libyaml refuses more than 1000 levels; the builder must not give up first.
-    depth = 900
-    assert loader.load_text('a: ' + '[' * depth + ']' * depth).data['a'] != []
-
-
-def test_tags_resolve_as_pyyaml_resolves_them():
-    text = 'a: [! 1, "2", \'3\', !!int "4", ! {b: 1}, ! [c], !!str 5, 6, ~, "", yes]\n'
-    assert loader.load_text(text).data == {'a': [1, '2', '3', 4, {'b': 1}, ['c'], '5', 6, None, '', True]}

@@ -10,7 +10,24 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     DependencyCycle, EnvironmentError_, ParameterError, StackersError, TemplateError)
-from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.validation import dependencies
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate as hot_validate
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+
+
+class validate(object):
+    """hot/validate.py's entry points given the registry and the graph, as
+    engine/validation.py gives them (hot/ imports neither)."""
+
+    @staticmethod
+    def validate_template(*args, **kwargs):
+        return hot_validate.validate_template(*args, supported_types=PLUGINS,
+                                              dependencies=dependencies, **kwargs)
+
+    @staticmethod
+    def inspect(*args, **kwargs):
+        return hot_validate.inspect(*args, dependencies=dependencies, **kwargs)
+
 
 TEMPLATE = '''heat_template_version: 2018-08-31
 description: A small stack
@@ -312,3 +329,44 @@ def test_inspect_reports_partial_results():
     result = validate.inspect(text)
     assert result['valid']
     assert result['outputs']['flavor']['error']['phase'] == 'output'
+
+
+# What hot/validate.py is given is what it uses: the supported types and the
+# dependencies come from the caller, never from an import of its own.
+def test_supported_types_are_the_callers():
+    text = 'heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Nova::Server}\n' \
+           '  b: {type: OS::Heat::None}\n  c: {type: OS::Heat::Value, properties: {value: 1}}\n'
+    answer = hot_validate.validate_template(text, supported_types=(), dependencies=dependencies)
+    # OS::Heat::None creates nothing: never listed.
+    assert answer['UnsupportedTypes'] == ['OS::Heat::Value', 'OS::Nova::Server']
+    answer = hot_validate.validate_template(text, supported_types={'OS::Nova::Server'},
+                                            dependencies=dependencies)
+    assert answer['UnsupportedTypes'] == ['OS::Heat::Value']
+
+
+def test_dependencies_are_the_callers():
+    asked = []
+
+    def fake(stack, implicit):
+        asked.append((sorted(stack.resources), implicit))
+        return {'net': [], 'port': ['net'], 'extra': ['port']}
+
+    result = hot_validate.inspect(TEMPLATE, parameters={'flavor': 'm1.small'}, dependencies=fake)
+    assert asked == [(['extra', 'net', 'port'], True)]
+    assert result['resources']['extra'] == {'type': 'OS::Heat::None', 'requires': ['port']}
+    hot_validate.validate_template(TEMPLATE, supported_types=PLUGINS, dependencies=fake)
+    hot_validate.validate_template(TEMPLATE, supported_types=PLUGINS, dependencies=fake, strict=True)
+    # template validate leaves Heat's implicit dependencies out; create does not.
+    assert [call[1] for call in asked[1:]] == [False, True]
+
+
+def test_a_cycle_the_dependencies_find_fails_validation():
+    def cyclic(stack, implicit):
+        raise DependencyCycle('Circular dependency found between resources: net -> port -> net')
+
+    with pytest.raises(DependencyCycle):
+        hot_validate.validate_template(TEMPLATE, supported_types=PLUGINS, dependencies=cyclic)
+    result = hot_validate.inspect(TEMPLATE, dependencies=cyclic)
+    assert not result['valid'] and result['error']['type'] == 'DependencyCycle'
+    # the explicit requirements still show, as without a graph
+    assert result['resources']['port']['requires'] == ['net']
