@@ -91,8 +91,8 @@ def test_rerun_changes_nothing(stacks):
     assert result['changed'] is False
     assert resource_events(result['events']) == []
     after = stacks.rows()
-    assert dict((n, r['physical_id']) for n, r in after.items()) == dict(
-        (n, r['physical_id']) for n, r in before.items())
+    assert dict((n, r.physical_id) for n, r in after.items()) == dict(
+        (n, r.physical_id) for n, r in before.items())
     assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
 
 
@@ -105,9 +105,9 @@ def test_parameter_change_updates_only_affected_resources(stacks):
         ('a', 'UPDATE', 'IN_PROGRESS'), ('a', 'UPDATE', 'COMPLETE'),
         ('b', 'UPDATE', 'IN_PROGRESS'), ('b', 'UPDATE', 'COMPLETE')]
     after = stacks.rows()
-    assert all(after[n]['physical_id'] == before[n]['physical_id'] for n in 'abc')
-    assert after['c']['updated_time'] == before['c']['updated_time']
-    assert after['a']['properties']['value'] == 'two'
+    assert all(after[n].physical_id == before[n].physical_id for n in 'abc')
+    assert after['c'].updated_time == before['c'].updated_time
+    assert after['a'].properties['value'] == 'two'
     outputs = dict((o['output_key'], o['output_value']) for o in result['stack']['outputs'])
     assert outputs['out'] == 'two'
 
@@ -124,10 +124,10 @@ resources:
 
 def test_replacement_creates_new_then_deletes_old_after_dependents(stacks):
     stacks.run(REPLACE)
-    old = stacks.rows()['a']['physical_id']
+    old = stacks.rows()['a'].physical_id
     result = stacks.run(REPLACE, parameters={'fixed': 'y'})
     events = result['events']
-    new = stacks.rows()['a']['physical_id']
+    new = stacks.rows()['a'].physical_id
     assert new != old
     create_new = index(events, 'a', 'CREATE', 'COMPLETE')
     assert events[create_new]['physical_resource_id'] == new
@@ -137,7 +137,7 @@ def test_replacement_creates_new_then_deletes_old_after_dependents(stacks):
     # b refers to a: it moves to the new one before the old one goes
     assert index(events, 'b', 'UPDATE', 'COMPLETE') < delete_old
     assert index(events, 'a', 'DELETE', 'COMPLETE') < len(events) - 1
-    assert stacks.rows()['b']['properties']['value'] == new
+    assert stacks.rows()['b'].properties['value'] == new
     # d's value (b's reference id) did not change: kept
     assert 'd' not in [e['resource_name'] for e in events]
     # only the current row is left
@@ -146,7 +146,7 @@ def test_replacement_creates_new_then_deletes_old_after_dependents(stacks):
         rows = store.resources(store.get_stack('st')['id'])
     finally:
         store.close()
-    assert sorted((r['name'], r['role']) for r in rows) == [('a', 'current'), ('b', 'current'), ('d', 'current')]
+    assert sorted((r.name, r.role) for r in rows) == [('a', 'current'), ('b', 'current'), ('d', 'current')]
 
 
 def test_removed_resources_deleted_after_their_users(stacks):
@@ -194,7 +194,7 @@ def test_failure_names_resource_and_reason_and_spares_other_branches(stacks):
     assert 'child' not in names and 'grandchild' not in names
     assert events[-1]['resource_status'] == 'FAILED'
     rows = stacks.rows()
-    assert rows['bad']['status'] == 'FAILED' and rows['other']['status'] == 'COMPLETE'
+    assert rows['bad'].status == 'FAILED' and rows['other'].status == 'COMPLETE'
     assert 'child' not in rows
     views = dict((r['resource_name'], r) for r in result['resources'])
     assert views['bad']['resource_status'] == 'CREATE_FAILED'
@@ -207,7 +207,7 @@ def test_failed_resource_replaced_on_next_run(stacks):
     assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
     rows = stacks.rows()
     assert set(rows) == {'bad', 'child', 'grandchild', 'other'}
-    assert all(r['status'] == 'COMPLETE' for r in rows.values())
+    assert all(r.status == 'COMPLETE' for r in rows.values())
     assert index(result['events'], 'bad', 'CREATE', 'COMPLETE') >= 0
 
 
@@ -238,8 +238,8 @@ resources:
     assert result['stack']['stack_status'] == 'ROLLBACK_COMPLETE', result['stack']
     rows = stacks.rows()
     assert sorted(rows) == ['keep']
-    assert rows['keep']['properties']['value'] == 'one'
-    assert rows['keep']['physical_id'] == first['physical_id']
+    assert rows['keep'].properties['value'] == 'one'
+    assert rows['keep'].physical_id == first.physical_id
     events = result['events']
     assert index(events, 'st', 'UPDATE', 'FAILED') < index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
     assert index(events, 'bad', 'DELETE', 'COMPLETE') > index(events, 'st', 'ROLLBACK', 'IN_PROGRESS')
@@ -297,7 +297,7 @@ def test_suspend_users_first_and_resume_in_order(stacks, monkeypatch):
     assert Recording.calls == [('suspend', 'c'), ('suspend', 'b'), ('suspend', 'a')]
     assert index(result['events'], 'c', 'SUSPEND', 'COMPLETE') < index(
         result['events'], 'b', 'SUSPEND', 'IN_PROGRESS')
-    assert all(r['action'] == 'SUSPEND' and r['status'] == 'COMPLETE'
+    assert all(r.action == 'SUSPEND' and r.status == 'COMPLETE'
                for r in stacks.rows().values())
     again = stacks.run(name='st', state='suspended')
     assert again['changed'] is False and len(Recording.calls) == 3
@@ -319,7 +319,7 @@ def test_lock_held_by_a_live_run_refuses_at_once(stacks):
     assert time.monotonic() - t0 < 0.9
     with pytest.raises(StackLocked):
         stacks.run(name='st', state='absent')
-    assert stacks.rows()['a']['properties']['value'] == 'one'
+    assert stacks.rows()['a'].properties['value'] == 'one'
     store.close()
 
 
@@ -335,7 +335,7 @@ def test_lock_timeout_waits_for_the_holder(stacks):
         release.join()
         store.close()
     assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
-    assert stacks.rows()['a']['properties']['value'] == 'two'
+    assert stacks.rows()['a'].properties['value'] == 'two'
 
 
 def test_dead_owner_lock_taken_over(stacks):
@@ -378,16 +378,16 @@ def test_crash_mid_create_is_found_not_recreated(stacks, monkeypatch):
     assert first['stack']['stack_status'] == 'CREATE_FAILED'
     row = stacks.rows()['a']
     # the intended name was committed before the call; the id never was
-    assert row['physical_id'] is None and row['physical_name'] == Crashing.creates[0]
-    assert (row['action'], row['status']) == ('CREATE', 'IN_PROGRESS')
+    assert row.physical_id is None and row.physical_name == Crashing.creates[0]
+    assert (row.action, row.status) == ('CREATE', 'IN_PROGRESS')
     monkeypatch.setattr(Crashing, 'crash', False)
     second = stacks.run(text)
     assert second['stack']['stack_status'] == 'UPDATE_COMPLETE'
     assert len(Crashing.creates) == 1                       # no duplicate create
-    assert Crashing.finds == [row['physical_name']]
+    assert Crashing.finds == [row.physical_name]
     row = stacks.rows()['a']
-    assert row['physical_id'] == 'id-' + row['physical_name']
-    assert row['status'] == 'COMPLETE'
+    assert row.physical_id == 'id-' + row.physical_name
+    assert row.status == 'COMPLETE'
 
 
 HIDDEN = '''
