@@ -90,21 +90,6 @@ def test_plugin_cached_and_unsupported_type_refused(make_run):
         run.plugin('OS::Heat::SoftwareConfig', 'x')
 
 
-def test_events_are_stored_and_masked(make_run):
-    run, _graph = make_run(TEMPLATE)
-    run.log.stack('CREATE', 'IN_PROGRESS', 'Stack CREATE started')
-    run.log.resource(row_of(run, 'v', 'OS::Heat::Value'), 'CREATE', 'FAILED',
-              'bad value hunter2-secret here')
-    stored = run.store.events(run.stack['id'])
-    assert [e['seq'] for e in stored] == [1, 2]
-    assert stored[0]['resource_type'] == 'OS::Heat::Stack'
-    assert stored[0]['physical_resource_id'] == run.stack['id']
-    assert stored[1]['resource_status_reason'] == 'bad value ***** here'
-    assert stored[1]['physical_resource_id'] == 'p-v'
-    assert 'hunter2' not in repr(run.log.events)
-    assert 'stack_id' not in run.log.events[0] and 'seq' not in run.log.events[0]
-
-
 def test_mask_uses_the_stack_salt(make_run):
     run, _graph = make_run(TEMPLATE)
     masked = run.masker.mask({'a': ['hunter2-secret']})
