@@ -24,8 +24,9 @@ from typing import Any, Dict, List, Optional, Sequence
 class StackRequest:
     """The options of heat_stack (see the module's docs); ``checker`` asks
     the cloud about service constraints, ``project_id`` is the pseudo
-    parameter OS::project_id."""
+    parameter OS::project_id.  Every option but ``name`` goes by keyword."""
     name: str
+    _: dataclasses.KW_ONLY
     state: str = 'present'
     template: Optional[str] = None
     environment: Sequence[str] = ()

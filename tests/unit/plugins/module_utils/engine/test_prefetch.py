@@ -10,7 +10,6 @@ from unittest import mock
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import prefetch
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks as rt
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.port import Port
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.router import Router
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova.server import Server

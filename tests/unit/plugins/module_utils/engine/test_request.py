@@ -7,6 +7,8 @@ __metaclass__ = type
 
 import dataclasses
 
+import pytest
+
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.request import StackRequest
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack
@@ -35,3 +37,5 @@ def test_runner_still_offers_the_request():
     request = StackRequest('st', template='t.yaml')
     assert (request.name, request.state, request.rollback) == ('st', 'present', False)
     assert request == StackRequest(name='st', template='t.yaml')
+    with pytest.raises(TypeError):
+        StackRequest('st', 'absent')       # options by keyword only
