@@ -31,7 +31,7 @@ REFRESH_WORKERS = 8
 
 class RowAttributes(object):
     """StackRun's attribute methods (it provides plugin, rows, save, masker,
-    publish, context, ``_lock`` and ``_attr_cache``)."""
+    seam, context, ``_lock`` and ``_attr_cache``)."""
 
     def attribute(self, row, key):
         """What ``get_attr`` of a published row's ``key`` gives: the cached
@@ -162,7 +162,7 @@ class RowAttributes(object):
         with self._lock:
             self._attr_cache[row.uuid] = entry
             if keep:
-                self.publish(row)
+                self.seam.publish(row)
 
     def _entry(self, row_uuid):
         with self._lock:

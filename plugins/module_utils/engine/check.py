@@ -122,7 +122,7 @@ def plan_and_check(env, planned):
     request, stack, vault = env.request, planned.stack, env.vault
     run = StackRun(env.store, vault, env.conn, stack, planned.sd,
                    secret_values=planned.hidden.values(), check_mode=True)
-    run.prepare(planned.graph)
+    run.seam.prepare(planned.graph, run.rows.values())
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
     items, diff = plan(run, planned.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)

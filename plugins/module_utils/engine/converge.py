@@ -53,7 +53,7 @@ def converge_steps(run, graph, deletion_policies):
     rows = list(run.rows.values())
     used_by = _used_by(rows)
     new_users = {}
-    for name, needs in run.requires.items():
+    for name, needs in run.seam.requires.items():
         for need in needs:
             new_users.setdefault(need, set()).add(name)
 

@@ -113,7 +113,7 @@ def diff(env, planned):
     from .check import plan as check_plan
     probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
                      secret_values=planned.hidden.values(), check_mode=True)
-    probe.prepare(planned.graph)
+    probe.seam.prepare(planned.graph, probe.rows.values())
     _items, changes = check_plan(probe, planned.graph)
     planned.sd.resource_data.clear()   # the run publishes its own rows
     return changes
@@ -177,7 +177,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     for row in list(run.rows.values()):
         if row.role == NEW:       # an interrupted replacement: delete it
             run.set_roles([(row.uuid, OLD)])
-    run.prepare(planned.graph)
+    run.seam.prepare(planned.graph, run.rows.values())
     recorded = rollback_of or action
     fields = dict(action=recorded, status='IN_PROGRESS',
                   status_reason='Stack %s started' % recorded,

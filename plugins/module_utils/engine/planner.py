@@ -159,15 +159,15 @@ class Desired:
 
 def desired(run, name, unknown_names=(), unknown_attrs=()):
     """The ``Desired`` of resource ``name`` in ``run``'s definition (see
-    StackRun.resolve_properties for the unknowns)."""
+    Seam.resolve_properties for the unknowns)."""
     defn = run.sd.resources[name]
-    props, unknown = run.resolve_properties(name, unknown_names, unknown_attrs)
+    props, unknown = run.seam.resolve_properties(name, unknown_names, unknown_attrs)
     registry_ = getattr(run.sd.environment, 'registry', None)
     external_id = None
     if defn.external_id is not None:
         external_id = run.sd.resolve(defn.external_id, defn.path + ('external_id',)) or None
     return Desired(name=name, props=props, masked=run.masker.mask(props),
-                   metadata=run.resolve_metadata(name), external_id=external_id,
+                   metadata=run.seam.resolve_metadata(name), external_id=external_id,
                    unknown=frozenset(unknown),
                    restricted=frozenset(registry_.restricted_actions(name)
                                         if registry_ is not None else ()))

@@ -75,7 +75,7 @@ def apply_resource(run, name):
         facts = _delete_facts(run, name, row.data)
         if facts != row.facts:
             row = run.save(row.replace(data=facts))
-        run.publish(row)
+        run.seam.publish(row)
         return decision
     hook = 'pre-create' if decision.action == CREATE else 'pre-update'
     if _hooked(run, name, hook):
@@ -84,7 +84,7 @@ def apply_resource(run, name):
                          'Paused until Hook %s is cleared' % hook)
         raise HookPending('resource "%s" is paused by its %s hook' % (name, hook), resource=name)
     step = _Step(run=run, want=want, plugin=run.plugin(defn.type, name),
-                 requires=sorted(run.requires.get(name, ())))
+                 requires=sorted(run.seam.requires.get(name, ())))
     if decision.action == CREATE:
         resume = row if decision.reason == 'resume' else None
         if row is not None and resume is None:
@@ -151,7 +151,7 @@ def _create(step, role, resume=None):
         ctx.data[UNFINISHED] = True
     row = _complete(run, row, ctx, 'CREATE')
     if role == CURRENT:
-        run.publish(row)
+        run.seam.publish(row)
     if later is not None:
         yield RELEASE
         row = _finish(run, row, ctx, later)
@@ -275,7 +275,7 @@ def _update(step, row, decision):
         raise
     row = _complete(run, row.replace(properties=want.masked,
                                      metadata=run.masker.mask(want.metadata)), ctx, 'UPDATE')
-    run.publish(row)
+    run.seam.publish(row)
     return row
 
 
@@ -292,7 +292,7 @@ def _replace(step, old):
     row = yield from _create(step, NEW)
     run.set_roles([(old.uuid, OLD), (row.uuid, CURRENT)])
     row = row.replace(role=CURRENT)
-    run.publish(row)
+    run.seam.publish(row)
     return row
 
 

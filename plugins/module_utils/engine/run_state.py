@@ -10,9 +10,9 @@ so secrets are always split off and encrypted on the way to the store.  The
 run's events are its ``log`` (events.py); what it masks, its ``masker``
 (secrets.py).
 
-It is also the *resource data seam* the template functions read:
-``get_resource``/``get_attr`` of a resource answer from its record row
-(reference id, and the attributes of attributes.py), once published.
+What the template functions read of its rows goes through its ``seam``
+(seam.py); the attributes they read are computed by the methods of
+attributes.py it inherits.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,12 +22,11 @@ __metaclass__ = type
 import threading
 
 from .. import resources as registry
-from ..hot import functions as fns
-from ..resources.base import ResourceContext, effective_properties
-from . import graph as _graph
-from .attributes import RowAttributes, _Attributes
+from ..resources.base import ResourceContext
+from .attributes import RowAttributes
 from .events import EventLog
 from .records import CURRENT, Rows
+from .seam import Seam
 from .secrets import Masker
 
 
@@ -48,7 +47,7 @@ class StackRun(RowAttributes):
         self.rows = Rows()              # uuid -> ResourceRow (this run's view of the record)
         self._attr_cache = {}           # uuid -> _Known: a row's attributes learnt in this run
         self.decisions = {}             # name -> planner Decision
-        self.requires = {}              # name -> names it requires (prepare)
+        self.seam = Seam(definition, self)
         if stack is not None and stack.get('id'):
             for row in store.resources(stack['id']):
                 self.rows[row.uuid] = row
@@ -127,70 +126,3 @@ class StackRun(RowAttributes):
             properties=properties if properties is not None else (row.properties or {}),
             old_properties=old_properties, changed=changed, metadata=row.metadata,
             data=data, action=action)
-
-    # -- the seam the template functions read ---------------------------------
-    def publish(self, row):
-        """Make a completed row what get_resource/get_attr of its name see."""
-        if self.sd is None:
-            return
-        self.sd.resource_data[row.name] = {'reference_id': row.reference_id,
-                                           'attrs': _Attributes(self, row)}
-
-    def prepare(self, graph):
-        """Take the definition's graph: each resource's requirements (hubs
-        expanded), and the record's settled rows as what functions read."""
-        self.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
-        self.publish_record()
-
-    def publish_record(self):
-        for row in self.rows.values():
-            if row.role == CURRENT and row.status == 'COMPLETE' and \
-                    row.name in self.sd.resources:
-                self.publish(row)
-
-    def resolve_properties(self, name, unknown_names=(), unknown_attrs=()):
-        """(effective properties, names of properties whose value depends on
-        ``unknown_names`` (resources to be made) or on attributes of
-        ``unknown_attrs`` (resources to be updated, whose id stays)): the
-        properties as the resource's handlers get them."""
-        defn = self.sd.resources[name]
-        props = defn.properties or {}
-        unknown = set()
-        resolved = {}
-        for key, snippet in props.items():
-            if unknown_names and set(fns.dependencies(snippet)) & set(unknown_names):
-                unknown.add(key)
-                continue
-            if unknown_attrs and attribute_references(snippet) & set(unknown_attrs):
-                unknown.add(key)
-                continue
-            resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
-        return effective_properties(defn.type, resolved), unknown
-
-    def resolve_metadata(self, name):
-        defn = self.sd.resources[name]
-        if defn.metadata is None:
-            return None
-        return self.sd.resolve(defn.metadata, defn.path + ('metadata',))
-
-
-def attribute_functions(snippet):
-    """Every get_attr in a parsed snippet, nested ones included."""
-    if isinstance(snippet, fns.Function):
-        if hasattr(snippet, 'attribute_path'):
-            yield snippet
-        yield from attribute_functions(snippet.args)
-    elif isinstance(snippet, dict):
-        for value in snippet.values():
-            yield from attribute_functions(value)
-    elif isinstance(snippet, (list, tuple)):
-        for value in snippet:
-            yield from attribute_functions(value)
-
-
-def attribute_references(snippet, out=None):
-    """Names of the resources whose attributes a parsed snippet reads."""
-    out = set() if out is None else out
-    for function in attribute_functions(snippet):
-        out.update(function.own_dependencies())
-    return out

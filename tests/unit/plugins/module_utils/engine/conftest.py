@@ -14,7 +14,6 @@ import hashlib
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph as _graph
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import phases, runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run_state import StackRun
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
@@ -110,6 +109,5 @@ def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=Fa
     hidden = defs.hidden_values(sd)
     run = StackRun(store, vault, None, stack, sd, secret_values=hidden.values(),
                    check_mode=check_mode)
-    run.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
-    run.publish_record()
+    run.seam.prepare(graph, run.rows.values())
     return run, graph

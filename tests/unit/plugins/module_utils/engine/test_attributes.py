@@ -72,7 +72,7 @@ def settle(run, name, type_name, physical_id, live, data=None):
     ctx.live = None if live is None else dict(live)
     ctx.data.update(data or {})
     row = resource_tasks._complete(run, row, ctx, 'CREATE')
-    run.publish(row)
+    run.seam.publish(row)
     return row
 
 
@@ -188,7 +188,7 @@ def test_a_row_taking_an_action_forgets_what_was_read(make_run):
     ctx = run.context(row)
     ctx.live = dict(PORT_LIVE)
     row = resource_tasks._complete(run, row, ctx, 'UPDATE')
-    run.publish(row)
+    run.seam.publish(row)
     assert run.sd.resource_data['port']['attrs']['subnets'][0]['name'] == 'renamed'
     assert conn.network.get_port.call_count == 2
 
@@ -270,6 +270,6 @@ def test_a_template_reading_a_cheap_attribute_makes_no_request(make_run):
     run, _graph = make_run(template)
     run.conn = conn = cloud()
     settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
-    props, _unknown = run.resolve_properties('ip')
+    props, _unknown = run.seam.resolve_properties('ip')
     assert props['value'] == '10.0.0.5'
     assert conn.mock_calls == []

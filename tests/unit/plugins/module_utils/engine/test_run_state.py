@@ -8,7 +8,6 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import run_state
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
@@ -97,25 +96,6 @@ def test_mask_uses_the_stack_salt(make_run):
     assert run.masker.mask('plain') == 'plain'
 
 
-def test_resolve_properties_and_the_seam(make_run):
-    run, _graph = make_run(TEMPLATE)
-    props, unknown = run.resolve_properties('v', unknown_names={'r'})
-    assert unknown == {'value'} and props['value'] is None
-    # RandomString keeps its value as secret data: attributes come from it live
-    r = run.save(row_of(run, 'r', reference_id='the-value'),
-                 ResourceContext(physical_id='p-r', data={'value': 'the-value'}))
-    run.publish(r)
-    props, unknown = run.resolve_properties('v')
-    assert unknown == set() and props['value'] == 'the-value'
-    v = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='ref-v'))
-    run.publish(v)
-    assert run.resolve_properties('w')[0]['value'] == 'ref-v'
-    # an attribute reference is unknown when the resource is being updated
-    assert run.resolve_properties('v', unknown_attrs={'r'})[1] == {'value'}
-    assert run.resolve_properties('w', unknown_attrs={'v'})[1] == set()
-    assert run.resolve_properties('s')[0]['value'] == 'x hunter2-secret'
-
-
 def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
     calls = []
 
@@ -134,7 +114,7 @@ def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
     assert run.attributes(live) == {'value': 'live'}
     assert run.attributes(live) == {'value': 'live'}
     assert calls == ['w']
-    run.publish(live)
+    run.seam.publish(live)
     attrs = run.sd.resource_data['w']['attrs']
     assert attrs['value'] == 'live'
     assert attrs['show'] is None                 # a known attribute not given: None
@@ -172,27 +152,10 @@ def test_uncached_attributes_are_left_out_of_the_cache_and_read_live(make_run, m
     cached = run.cacheable_attributes(plugin, ctx)
     assert cached == {'value': 'v'} and reads == []      # never evaluated, never stored
     row = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv', attrs=cached))
-    run.publish(row)
+    run.seam.publish(row)
     attrs = run.sd.resource_data['v']['attrs']
     assert attrs['value'] == 'v' and reads == []          # from the cache
     assert repr(attrs['console']) == 'lazy' and reads[0] == 'show'   # read live when asked
-
-
-def test_publish_record_only_complete_current_desired_rows(make_run):
-    run, _graph = make_run(TEMPLATE)
-    run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv'))
-    run.save(row_of(run, 'w', 'OS::Heat::Value', status='FAILED', reference_id='rw'))
-    run.save(row_of(run, 'gone', 'OS::Heat::Value', reference_id='rg'))
-    run.save(row_of(run, 's', 'OS::Heat::Value', reference_id='rs', role='old'))
-    run.publish_record()
-    assert sorted(run.sd.resource_data) == ['v']
-
-
-def test_attribute_references(make_run):
-    run, _graph = make_run(TEMPLATE)
-    defs = run.sd.resources
-    assert run_state.attribute_references(defs['v'].properties) == {'r'}
-    assert run_state.attribute_references(defs['w'].properties) == set()
 
 
 def test_rows_by_name_index_follows_every_change(make_run):
