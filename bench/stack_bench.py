@@ -60,7 +60,7 @@ sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
 from lc_helpers import Cloud, ids, start_cloud, stop_cloud  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph as graphs  # noqa: E402
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import run_state  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import events as engine_events  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs  # noqa: E402
 
@@ -246,7 +246,7 @@ class Observer(object):
 
     def install(self):
         from keystoneauth1 import session as ks_session
-        record = run_state.StackRun._record
+        record = engine_events.EventLog._record
         request = ks_session.Session._send_request    # absolute URLs, one per HTTP request
         obs = self
 
@@ -267,7 +267,7 @@ class Observer(object):
                     with obs.lock:
                         obs.requests.append((start, time.monotonic(), method, url))
 
-        run_state.StackRun._record = _record
+        engine_events.EventLog._record = _record
         ks_session.Session._send_request = _request
 
     def start(self):

@@ -30,14 +30,14 @@ REFRESH_WORKERS = 8
 
 
 class RowAttributes(object):
-    """StackRun's attribute methods (it provides plugin, rows, save, mask,
-    publish, context, ``_lock`` and ``_attr_cache``)."""
+    """StackRun's attribute methods (it provides plugin, rows, save, masker,
+    seam, context, ``_lock`` and ``_attr_cache``)."""
 
     def attribute(self, row, key):
         """What ``get_attr`` of a published row's ``key`` gives: the cached
         value; a costly attribute the cache lacks (any, when the row caches
         nothing) computed now, once per run; an uncached one read live."""
-        plugin = self.plugin(row['type'], row['name'])
+        plugin = self.plugin(row.type, row.name)
         if key in plugin.uncached_attributes:
             return self.live_attribute(row, key)
         declared = key == 'show' or key in plugin.heat_type().attributes
@@ -50,7 +50,7 @@ class RowAttributes(object):
 
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
-        plugin = self.plugin(row['type'], row['name'])
+        plugin = self.plugin(row.type, row.name)
         return self._known(row, plugin, _all_names(plugin))
 
     def cacheable_attributes(self, plugin, ctx):
@@ -60,13 +60,13 @@ class RowAttributes(object):
         computed on use."""
         if ctx.live is None or plugin.secret_data:
             return None
-        return self.mask(_computed(plugin, ctx, _cheap_names(plugin)))
+        return self.masker.mask(_computed(plugin, ctx, _cheap_names(plugin)))
 
     def live_attribute(self, row, key):
         """An attribute the plugin never lets the cache keep, computed now
         (from this run's live read of the row)."""
-        plugin = self.plugin(row['type'], row['name'])
-        entry = self._entry(row['uuid'])
+        plugin = self.plugin(row.type, row.name)
+        entry = self._entry(row.uuid)
         with entry.lock:
             ctx = self._live(row, entry)
         return (plugin.attributes(ctx, ctx.live, names={key}) or {}).get(key)
@@ -80,9 +80,9 @@ class RowAttributes(object):
         todo = []
         for name in sorted(uses):
             row = self.current(name)
-            if row is None or row.get('status') != 'COMPLETE' or row.get('physical_id') is None:
+            if row is None or row.status != 'COMPLETE' or row.physical_id is None:
                 continue
-            plugin = self.plugin(row['type'], row['name'])
+            plugin = self.plugin(row.type, row.name)
             names = _all_names(plugin) if uses[name] is None else [
                 n for n in sorted(uses[name]) if n not in plugin.uncached_attributes]
             if names:
@@ -99,11 +99,11 @@ class RowAttributes(object):
         """The row's attributes as this run knows them, with those of
         ``names`` it lacks computed from one live read of the row per run
         (concurrent readers wait for that one) and kept in the row."""
-        entry = self._entry(row['uuid'])
+        entry = self._entry(row.uuid)
         with entry.lock:
             if entry.attrs is None:
-                entry.attrs = dict(row.get('attrs') or {})
-                entry.cached = row.get('attrs') is not None
+                entry.attrs = dict(row.attrs or {})
+                entry.cached = row.attrs is not None
             # A cache holds every cheap attribute the plugin gave: only the
             # costly ones it lacks are left to compute.
             want = [n for n in names if n not in entry.attrs and n not in entry.asked and
@@ -117,14 +117,14 @@ class RowAttributes(object):
             ctx = self._live(row, entry)
             got = _computed(plugin, ctx, want)
             if keep and ctx.live is not None:
-                masked = self.mask(got)
+                masked = self.masker.mask(got)
                 # A row with a cache gives it as the record keeps it (masked);
                 # one without gives what it computes, and starts a cache only
                 # when that holds no secret (a TestResource's hidden value).
                 if entry.cached or masked == got:
                     got = masked
                     entry.cached = True
-                    self._keep(row['uuid'], got)
+                    self._keep(row.uuid, got)
             merged = dict(got)
             merged.update(entry.attrs)        # a value already given stays as given
             entry.attrs = merged              # replaced, never changed: readers hold it
@@ -136,33 +136,33 @@ class RowAttributes(object):
         holds the row settled (check mode never writes: see save)."""
         with self._lock:
             current = self.rows.get(row_uuid)
-            if current is None or current.get('status') != 'COMPLETE':
+            if current is None or current.status != 'COMPLETE':
                 return
             merged = dict(attrs)
-            merged.update(current.get('attrs') or {})
-            self.save(dict(current, attrs=merged), touch=False)
+            merged.update(current.attrs or {})
+            self.save(current.replace(attrs=merged), touch=False)
 
     def _refresh(self, row, plugin, names):
         plugin, ctx = self._read_live(row)
         if ctx.live is None:
             return
         keep = not plugin.secret_data
-        if keep and row.get('attrs') is None:
+        if keep and row.attrs is None:
             names = _first_cache(plugin, names)
         got = _computed(plugin, ctx, names)
         entry = _Known()
         entry.ctx = ctx                       # what the outputs read next comes from this read
         if keep:
-            attrs = dict(row.get('attrs') or {})
-            attrs.update(self.mask(got))
-            row = self.save(dict(row, attrs=attrs), touch=False)
+            attrs = dict(row.attrs or {})
+            attrs.update(self.masker.mask(got))
+            row = self.save(row.replace(attrs=attrs), touch=False)
         else:
             entry.attrs = got
             entry.asked.update(names)
         with self._lock:
-            self._attr_cache[row['uuid']] = entry
+            self._attr_cache[row.uuid] = entry
             if keep:
-                self.publish(row)
+                self.seam.publish(row)
 
     def _entry(self, row_uuid):
         with self._lock:
@@ -179,7 +179,7 @@ class RowAttributes(object):
 
     def _read_live(self, row):
         """(plugin, ctx) of a row with the live object read into ctx.live."""
-        plugin = self.plugin(row['type'], row['name'])
+        plugin = self.plugin(row.type, row.name)
         ctx = self.context(row)
         ctx.live = plugin.show(ctx)
         return plugin, ctx

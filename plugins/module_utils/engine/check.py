@@ -16,7 +16,8 @@ __metaclass__ = type
 
 from ..errors import CloudNotFound, StackersError
 from . import graph as _graph
-from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE
+from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
+from .records import CURRENT
 from .resource_tasks import failure_reason
 from .run_state import StackRun
 from .scheduler import Scheduler
@@ -26,29 +27,27 @@ UNKNOWN = '<known after apply>'
 
 
 def _check_one(run, row, results):
-    plugin = run.plugin(row['type'], row['name'])
+    plugin = run.plugin(row.type, row.name)
     ctx = run.context(row, action='CHECK')
-    entry = {'resource_name': row['name'], 'resource_type': row['type'],
-             'physical_resource_id': row.get('physical_id') or '', 'drift': []}
+    entry = {'resource_name': row.name, 'resource_type': row.type,
+             'physical_resource_id': row.physical_id or '', 'drift': []}
     try:
-        if row.get('physical_id') is None and row.get('status') != 'COMPLETE':
-            ctx.fail('the resource was never created (%s_%s)' % (row.get('action'),
-                                                                 row.get('status')))
+        if row.physical_id is None and row.status != 'COMPLETE':
+            ctx.fail('the resource was never created (%s_%s)' % (row.action, row.status))
         plugin.check(ctx)
         live = ctx.live if ctx.live is not None else plugin.show(ctx)
         if live is None:
-            raise CloudNotFound('%s %s not found' % (row['type'], row.get('physical_id')))
+            raise CloudNotFound('%s %s not found' % (row.type, row.physical_id))
         entry['drift'] = sorted(plugin.drift(ctx, live) or [])
         entry['resource_status'], entry['resource_status_reason'] = 'CHECK_COMPLETE', \
             'state changed'
     except StackersError as exc:
         entry['resource_status'] = 'CHECK_FAILED'
-        entry['resource_status_reason'] = failure_reason(exc, row['name'])
+        entry['resource_status_reason'] = failure_reason(exc, row.name)
         entry['gone'] = isinstance(exc, CloudNotFound)
-    results[row['name']] = entry
+    results[row.name] = entry
     status = entry['resource_status'].split('_')[1]
-    run.event(dict(row, physical_id=row.get('physical_id')), 'CHECK', status,
-              entry['resource_status_reason'])
+    run.log.resource(row, 'CHECK', status, entry['resource_status_reason'])
     return entry
     yield  # pragma: no cover - a generator the scheduler can run
 
@@ -56,8 +55,8 @@ def _check_one(run, row, results):
 def stack_check(run, max_concurrency=10):
     """name -> check entry for every current row (reads only)."""
     results = {}
-    rows = [r for r in run.rows.values() if r['role'] == 'current']
-    work = dict((('chk', r['uuid']), (lambda r=r: _check_one(run, r, results))) for r in rows)
+    rows = [r for r in run.rows.values() if r.role == CURRENT]
+    work = dict((('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
     Scheduler(max_concurrency=max_concurrency).run(dict((k, set()) for k in work), work)
     return results
 
@@ -68,8 +67,8 @@ def mark_failed_checks(run, results):
     for name, entry in results.items():
         row = run.current(name)
         if row is not None and entry['resource_status'] == 'CHECK_FAILED':
-            run.save(dict(row, action='CHECK', status='FAILED',
-                          status_reason=entry['resource_status_reason']))
+            run.save(row.replace(action='CHECK', status='FAILED',
+                                 status_reason=entry['resource_status_reason']))
 
 
 def plan(run, graph, check_results=None, converge=False):
@@ -84,11 +83,10 @@ def plan(run, graph, check_results=None, converge=False):
         row = run.current(name)
         if converge and row is not None and check_results and \
                 check_results.get(name, {}).get('resource_status') == 'CHECK_FAILED':
-            row = dict(row, action='CHECK', status='FAILED')
-        inputs = run.decision_inputs(name, unknown, updated)
-        masked, unknown_keys = inputs['masked'], inputs['unknown']
+            row = row.replace(action='CHECK', status='FAILED')
+        want = desired(run, name, unknown, updated)
         try:
-            decision = run.decide(name, row, inputs)
+            decision = decide_desired(run, row, want)
             action, reason = decision.action, decision.reason
         except StackersError as exc:
             action, reason = 'error', str(exc)
@@ -101,27 +99,32 @@ def plan(run, graph, check_results=None, converge=False):
             item['reason'] = reason
         items.append(item)
         if action != KEEP:
-            after = dict(masked)
-            for key in unknown_keys:
+            after = dict(want.masked)
+            for key in want.unknown:
                 after[key] = UNKNOWN
             diff.append({'resource_name': name, 'action': action,
                          'replacement': action == REPLACE,
-                         'before': (row or {}).get('properties') if action != CREATE else None,
+                         'before': row.properties if row is not None and action != CREATE
+                         else None,
                          'after': after})
     for row in run.rows.values():
-        if row['role'] != 'current' or row['name'] not in sd.resources:
-            items.append({'resource_name': row['name'], 'resource_type': row['type'],
+        if row.role != CURRENT or row.name not in sd.resources:
+            items.append({'resource_name': row.name, 'resource_type': row.type,
                           'action': DELETE})
-            diff.append({'resource_name': row['name'], 'action': DELETE, 'replacement': False,
-                         'before': row.get('properties'), 'after': None})
+            diff.append({'resource_name': row.name, 'action': DELETE, 'replacement': False,
+                         'before': row.properties, 'after': None})
     return items, diff
 
 
-def plan_and_check(request, conn, store, vault, stack, sd, graph, hidden):
-    run = StackRun(store, vault, conn, stack, sd, secret_values=hidden.values(), check_mode=True)
-    run.prepare(graph)
+def plan_and_check(env, planned):
+    """Check mode's answer for ``planned`` (a request.Plan): the stack
+    check of the record, the plan and the diff; nothing written."""
+    request, stack, vault = env.request, planned.stack, env.vault
+    run = StackRun(env.store, vault, env.conn, stack, planned.sd,
+                   secret_values=planned.hidden.values(), check_mode=True)
+    run.seam.prepare(planned.graph, run.rows.values())
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
-    items, diff = plan(run, graph, results, converge=request.converge)
+    items, diff = plan(run, planned.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)
     view = stack_view(stack, run, vault.decrypt(stack['outputs']) if stack and
                       stack.get('outputs') else None)
@@ -134,7 +137,7 @@ def plan_and_check(request, conn, store, vault, stack, sd, graph, hidden):
             'Stack CHECK completed successfully'
     result = {'changed': changed, 'stack': view, 'plan': items,
               'check': sorted(results.values(), key=lambda e: e['resource_name']),
-              'resources': resource_views(run), 'events': run.events}
+              'resources': resource_views(run), 'events': run.log.events}
     if request.diff:
         result['diff'] = diff
     return result

@@ -23,6 +23,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from . import graph as _graph
+from .records import CURRENT, OLD
 from .resource_tasks import action_row, apply_resource, delete_row
 
 
@@ -30,8 +31,8 @@ def _used_by(rows):
     """name -> names whose record rows required it."""
     users = {}
     for row in rows:
-        for need in row.get('requires') or ():
-            users.setdefault(need, set()).add(row['name'])
+        for need in row.requires or ():
+            users.setdefault(need, set()).add(row.name)
     return users
 
 
@@ -52,7 +53,7 @@ def converge_steps(run, graph, deletion_policies):
     rows = list(run.rows.values())
     used_by = _used_by(rows)
     new_users = {}
-    for name, needs in run.requires.items():
+    for name, needs in run.seam.requires.items():
         for need in needs:
             new_users.setdefault(need, set()).add(name)
 
@@ -63,7 +64,7 @@ def converge_steps(run, graph, deletion_policies):
             if user in desired:
                 out.update((('res', user), ('cleanup', user)))
             else:
-                out.update(('del', r['uuid']) for r in rows if r['name'] == user)
+                out.update(('del', r.uuid) for r in rows if r.name == user)
         return out
 
     for name in desired:
@@ -74,27 +75,27 @@ def converge_steps(run, graph, deletion_policies):
         deps[key] |= after_users(name) - set([key])
         work[key] = (lambda n=name: _cleanup(run, n, deletion_policies))
     for row in rows:
-        if row['role'] == 'current' and row['name'] in desired:
+        if row.role == CURRENT and row.name in desired:
             continue
-        key = ('del', row['uuid'])
-        deps[key] = after_users(row['name']) - set([key])
-        if row['name'] in desired:
-            deps[key].add(('res', row['name']))
+        key = ('del', row.uuid)
+        deps[key] = after_users(row.name) - set([key])
+        if row.name in desired:
+            deps[key].add(('res', row.name))
         work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
     return _closed(deps), work
 
 
 def _cleanup(run, name, deletion_policies):
-    for row in run.rows_of(name, 'old'):
+    for row in run.rows_of(name, OLD):
         yield from delete_row(run, row, _policy(row, deletion_policies))
 
 
 def _policy(row, deletion_policies):
-    if (row.get('data') or {}).get('adopted'):
+    if row.facts.get('adopted'):
         return 'adopted'
-    if row['name'] in deletion_policies:
-        return deletion_policies[row['name']]
-    return (row.get('data') or {}).get('deletion_policy')
+    if row.name in deletion_policies:
+        return deletion_policies[row.name]
+    return row.facts.get('deletion_policy')
 
 
 def _closed(deps):
@@ -108,25 +109,23 @@ def delete_steps(run, deletion_policies):
     used_by = _used_by(rows)
     deps, work = {}, {}
     for row in rows:
-        key = ('del', row['uuid'])
-        deps[key] = set(('del', r['uuid']) for r in rows
-                        if r['name'] in used_by.get(row['name'], ()) and r is not row)
+        key = ('del', row.uuid)
+        deps[key] = set(('del', r.uuid) for r in rows
+                        if r.name in used_by.get(row.name, ()) and r is not row)
         work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
     return _closed(deps), work
 
 
 def action_steps(run, action):
     """Suspend (users first) or resume (dependencies first) every resource."""
-    rows = [r for r in run.rows.values() if r['role'] == 'current']
-    by_name = dict((r['name'], r) for r in rows)
+    rows = [r for r in run.rows.values() if r.role == CURRENT]
+    by_name = dict((r.name, r) for r in rows)
     deps, work = {}, {}
-    start, check = (('suspend', 'check_suspend_complete') if action == 'SUSPEND'
-                    else ('resume', 'check_resume_complete'))
     for row in rows:
-        key = ('act', row['name'])
-        needs = set(('act', n) for n in row.get('requires') or () if n in by_name)
+        key = ('act', row.name)
+        needs = set(('act', n) for n in row.requires or () if n in by_name)
         deps[key] = needs
-        work[key] = (lambda r=row: action_row(run, r, action, start, check))
+        work[key] = (lambda r=row: action_row(run, r, action))
     if action == 'SUSPEND':
         reverse = dict((key, set()) for key in deps)
         for key, needs in deps.items():

@@ -84,7 +84,7 @@ def build(inputs, stack_name, stack_id=None, project_id=None, checker=None):
                 for e in inputs.get('environment') or ()]
     root = None
     return _definition(tdoc, envs, inputs.get('parameters') or {}, inputs.get('files') or None,
-                       root, checker, stack_name=stack_name, stack_id=stack_id,
+                       root, checker=checker, stack_name=stack_name, stack_id=stack_id,
                        project_id=project_id)
 
 

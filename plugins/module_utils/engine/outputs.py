@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import StackersError
-from .run_state import attribute_functions
+from .seam import attribute_functions
 
 
 def output_attributes(sd):

@@ -25,7 +25,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import dataclasses
 import json
+from typing import Any, Dict, FrozenSet, Optional
 
 from ..errors import ResourceFailure
 from ..resources.base import ResourceContext
@@ -54,9 +56,9 @@ def normalised(value):
 
 def created(row):
     """True when the row stands for an object that exists (or may exist)."""
-    if row is None or row.get('physical_id') is None and row.get('action') in (None, 'INIT'):
+    if row is None or row.physical_id is None and row.action in (None, 'INIT'):
         return False
-    if row.get('action') == 'DELETE' and row.get('status') == 'COMPLETE':
+    if row.action == 'DELETE' and row.status == 'COMPLETE':
         return False
     return True
 
@@ -72,7 +74,7 @@ def changed_keys(new_props, old_props, unknown=()):
     return keys
 
 
-def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(),
+def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricted=(),
            external_id=None, conn=None):
     """The Decision for resource ``defn`` (a ResourceDefinition) given its
     current record ``row`` (or None), its plugin instance and the new
@@ -80,34 +82,34 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
     values are not known yet (plan only)."""
     name = defn.name
     if external_id is not None:
-        if row is not None and row.get('physical_id') not in (None, external_id):
+        if row is not None and row.physical_id not in (None, external_id):
             raise ResourceFailure('Resource "%s": the external_id cannot change (from %s to %s)'
-                                  % (name, row.get('physical_id'), external_id), resource=name)
-        if row is not None and row.get('status') == 'COMPLETE':
+                                  % (name, row.physical_id, external_id), resource=name)
+        if row is not None and row.status == 'COMPLETE':
             return Decision(KEEP)
         return Decision(CREATE, reason='adopt')
     if not created(row):
         return Decision(CREATE)
-    if row.get('status') == 'IN_PROGRESS' and row.get('action') == 'CREATE':
+    if row.status == 'IN_PROGRESS' and row.action == 'CREATE':
         return Decision(CREATE, reason='resume')
-    if getattr(plugin, 'never_update', False) and row.get('type') == defn.type and \
-            row.get('status') == 'COMPLETE':
+    if getattr(plugin, 'never_update', False) and row.type == defn.type and \
+            row.status == 'COMPLETE':
         return Decision(KEEP)   # OS::Heat::None: Heat never updates nor replaces it
-    if row.get('type') != defn.type:
-        return _checked(Decision(REPLACE, reason='type changed from %s' % row.get('type')),
+    if row.type != defn.type:
+        return _checked(Decision(REPLACE, reason='type changed from %s' % row.type),
                         name, restricted)
-    changed = changed_keys(new_props, row.get('properties'), unknown)
+    changed = changed_keys(new_props, row.properties, unknown)
     # A resource left IN_PROGRESS by a killed run is updated again (the
     # handlers are idempotent); one left FAILED is replaced unless the plugin
     # can tell the object is fine (Heat's needs_replace_failed).
-    if row.get('status') == 'FAILED':
+    if row.status == 'FAILED':
         ctx = _ctx(defn, row, new_props, changed, conn)
-        if row.get('action') == 'CHECK' or plugin.needs_replace_failed(ctx):
-            reason = '%s_%s' % (row.get('action'), row.get('status'))
+        if row.action == 'CHECK' or plugin.needs_replace_failed(ctx):
+            reason = '%s_%s' % (row.action, row.status)
             return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
-    meta_changed = normalised(metadata) != normalised(row.get('metadata'))
+    meta_changed = normalised(metadata) != normalised(row.metadata)
     if not changed:
-        if (row.get('data') or {}).get(UNFINISHED):
+        if row.facts.get(UNFINISHED):
             # not the user's update: restricted_actions do not forbid it
             return Decision(UPDATE, reason='its create is unfinished')
         if meta_changed:
@@ -125,9 +127,9 @@ def decide(defn, row, plugin, new_props, unknown=(), metadata=None, restricted=(
 
 def _ctx(defn, row, new_props, changed, conn):
     return ResourceContext(conn=conn, name=defn.name, type_name=defn.type,
-                           physical_name=row.get('physical_name'), physical_id=row.get('physical_id'),
-                           properties=new_props, old_properties=row.get('properties'),
-                           changed=changed, data=dict(row.get('data') or {}))
+                           physical_name=row.physical_name, physical_id=row.physical_id,
+                           properties=new_props, old_properties=row.properties,
+                           changed=changed, data=dict(row.facts))
 
 
 def _checked(decision, name, restricted):
@@ -136,3 +138,44 @@ def _checked(decision, name, restricted):
                               % (name, decision.action, decision.reason or 'properties changed'),
                               resource=name, action=decision.action)
     return decision
+
+
+@dataclasses.dataclass(frozen=True)
+class Desired:
+    """What the template wants of one resource, as the planner weighs it
+    against its row: the effective properties (``props``, as the handlers
+    get them, and ``masked``, as the record keeps them), ``metadata``, the
+    adopted ``external_id``, the ``unknown`` property names (depending on
+    resources to be made or updated: a plan's guess) and the environment's
+    ``restricted`` actions."""
+    name: str
+    props: Dict[str, Any]
+    masked: Dict[str, Any]
+    metadata: Any = None
+    external_id: Optional[str] = None
+    unknown: FrozenSet[str] = frozenset()
+    restricted: FrozenSet[str] = frozenset()
+
+
+def desired(run, name, unknown_names=(), unknown_attrs=()):
+    """The ``Desired`` of resource ``name`` in ``run``'s definition (see
+    Seam.resolve_properties for the unknowns)."""
+    defn = run.sd.resources[name]
+    props, unknown = run.seam.resolve_properties(name, unknown_names, unknown_attrs)
+    registry_ = getattr(run.sd.environment, 'registry', None)
+    external_id = None
+    if defn.external_id is not None:
+        external_id = run.sd.resolve(defn.external_id, defn.path + ('external_id',)) or None
+    return Desired(name=name, props=props, masked=run.masker.mask(props),
+                   metadata=run.seam.resolve_metadata(name), external_id=external_id,
+                   unknown=frozenset(unknown),
+                   restricted=frozenset(registry_.restricted_actions(name)
+                                        if registry_ is not None else ()))
+
+
+def decide_desired(run, row, want):
+    """The Decision for ``want`` (a Desired) and its record ``row``."""
+    defn = run.sd.resources[want.name]
+    return decide(defn, row, run.plugin(defn.type, want.name), want.masked,
+                  unknown=want.unknown, metadata=run.masker.mask(want.metadata),
+                  restricted=want.restricted, external_id=want.external_id, conn=run.conn)

@@ -21,14 +21,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import dataclasses
 import math
 import time
 import uuid
+from typing import Any, List
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
-from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE
+from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
+from .records import CURRENT, NEW, OLD, ResourceRow
 from .scheduler import RELEASE
 
 
@@ -64,69 +67,78 @@ def _hooked(run, name, hook):
 def apply_resource(run, name):
     """Create, update, replace or keep one desired resource."""
     defn = run.sd.resources[name]
-    plugin = run.plugin(defn.type, name)
     row = run.current(name)
-    inputs = run.decision_inputs(name)
-    props, masked, metadata = inputs['props'], inputs['masked'], inputs['metadata']
-    external_id = inputs['external_id']
-    decision = run.decide(name, row, inputs)
+    want = desired(run, name)
+    decision = decide_desired(run, row, want)
     run.decisions[name] = decision
     if decision.action == KEEP:
-        facts = _delete_facts(run, name, row.get('data'))
-        if facts != (row.get('data') or {}):
-            row = run.save(dict(row, data=facts))
-        run.publish(row)
+        facts = _delete_facts(run, name, row.data)
+        if facts != row.facts:
+            row = run.save(row.replace(data=facts))
+        run.seam.publish(row)
         return decision
     hook = 'pre-create' if decision.action == CREATE else 'pre-update'
     if _hooked(run, name, hook):
-        run.event(row or {'name': name, 'type': defn.type},
-                  'CREATE' if decision.action == CREATE else 'UPDATE', 'IN_PROGRESS',
-                  'Paused until Hook %s is cleared' % hook)
+        run.log.resource(row or ResourceRow(uuid='', name=name, type=defn.type),
+                         'CREATE' if decision.action == CREATE else 'UPDATE', 'IN_PROGRESS',
+                         'Paused until Hook %s is cleared' % hook)
         raise HookPending('resource "%s" is paused by its %s hook' % (name, hook), resource=name)
-    requires = sorted(run.requires.get(name, ()))
+    step = _Step(run=run, want=want, plugin=run.plugin(defn.type, name),
+                 requires=sorted(run.seam.requires.get(name, ())))
     if decision.action == CREATE:
         resume = row if decision.reason == 'resume' else None
         if row is not None and resume is None:
             run.forget(row)    # a record of something that no longer exists
-        yield_from = _create(run, defn, plugin, props, masked, metadata, requires, 'current',
-                             resume=resume, external_id=external_id)
+        work = _create(step, CURRENT, resume=resume)
     elif decision.action == UPDATE:
-        yield_from = _update(run, row, plugin, props, masked, metadata, requires, decision)
+        work = _update(step, row, decision)
     else:
-        yield_from = _replace(run, defn, row, plugin, props, masked, metadata, requires)
-    result = yield from yield_from
+        work = _replace(step, row)
+    result = yield from work
     return result if result is not None else decision
 
 
-def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=None,
-            external_id=None):
-    name = defn.name
+@dataclasses.dataclass(frozen=True)
+class _Step:
+    """One desired resource's step: the run, what the template wants of it,
+    its plugin and the names it requires (kept in its row)."""
+    run: Any
+    want: Desired
+    plugin: Any
+    requires: List[str]
+
+
+def _create(step, role, resume=None):
+    run, want, plugin = step.run, step.want, step.plugin
+    defn = run.sd.resources[want.name]
+    changes = dict(properties=want.masked, metadata=run.masker.mask(want.metadata),
+                   requires=step.requires)
     if resume is not None:
-        row = dict(resume, properties=masked, metadata=run.mask(metadata), requires=requires)
+        row = resume.replace(**changes)
     else:
-        row = {'uuid': str(uuid.uuid4()), 'stack_id': run.stack['id'], 'name': name,
-               'role': role, 'type': defn.type,
-               'physical_name': physical_name(run.stack['name'], name,
-                                              limit=plugin.physical_name_limit),
-               'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'state changed',
-               'properties': masked, 'metadata': run.mask(metadata), 'requires': requires}
+        row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=run.stack['id'], name=want.name,
+                          role=role, type=defn.type,
+                          physical_name=physical_name(run.stack['name'], want.name,
+                                                      limit=plugin.physical_name_limit),
+                          action='CREATE', status='IN_PROGRESS', status_reason='state changed',
+                          **changes)
     row = run.save(row)                  # the intended name is on disk before the call
-    run.event(row, 'CREATE', 'IN_PROGRESS')
-    ctx = _context(run, row, props, action='CREATE')
+    run.log.resource(row, 'CREATE', 'IN_PROGRESS')
+    ctx = _context(run, row, want.props, action='CREATE')
     try:
-        if external_id:
-            ctx.physical_id = external_id
+        if want.external_id:
+            ctx.physical_id = want.external_id
             if plugin.show(ctx) is None:
-                ctx.fail('The external resource %s does not exist' % external_id)
+                ctx.fail('The external resource %s does not exist' % want.external_id)
         elif ctx.physical_id is None:
             if resume is not None:
                 ctx.physical_id = plugin.find(ctx)
             if ctx.physical_id is None:
                 ctx.physical_id = plugin.create(ctx)
             row = run.save(row, ctx)     # the physical id, the moment it is known
-        yield from _poll(run, row, ctx, plugin.check_create_complete, plugin)
+        yield from _poll(run, row, ctx, plugin.check_create_complete)
         later = plugin.create_later(ctx)
-        if later is not None and role != 'current':
+        if later is not None and role != CURRENT:
             # A replacement ('new') is published by _replace once the roles
             # have moved: no dependent starts before that, so nothing is won
             # by doing this after its COMPLETE.
@@ -137,34 +149,35 @@ def _create(run, defn, plugin, props, masked, metadata, requires, role, resume=N
         raise
     if later is not None:
         ctx.data[UNFINISHED] = True
-    row = _complete(run, row, ctx, plugin, 'CREATE')
-    if role == 'current':
-        run.publish(row)
+    row = _complete(run, row, ctx, 'CREATE')
+    if role == CURRENT:
+        run.seam.publish(row)
     if later is not None:
         yield RELEASE
-        row = _finish(run, row, ctx, later, 'CREATE')
+        row = _finish(run, row, ctx, later)
     return row
 
 
-def _finish(run, row, ctx, later, action):
+def _finish(run, row, ctx, later):
     """Run a create's deferred work, then clear the row's UNFINISHED."""
     try:
         later()
     except Exception as exc:  # noqa: B902 - recorded; the flag stays for the next run
-        _failed(run, run.rows.get(row['uuid'], row), ctx, action, exc)
+        _failed(run, run.rows.get(row.uuid, row), ctx, 'CREATE', exc)
         raise
     ctx.data.pop(UNFINISHED, None)
     return run.save_data(row, ctx)
 
 
-def _context(run, row, *args, **kwargs):
+def _context(run, row, properties=None, **kwargs):
     """The handlers' context, the SDK's proxy of their service made first
     (once per run and service: sdk.warm)."""
-    warm(run.conn, row['type'])
-    return run.context(row, *args, **kwargs)
+    warm(run.conn, row.type)
+    return run.context(row, properties, **kwargs)
 
 
-def _poll(run, row, ctx, check, plugin):
+def _poll(run, row, ctx, check):
+    plugin = run.plugin(row.type, row.name)
     data = dict(ctx.data)
     started = time.monotonic()
     # Actions the plugin knows are never done at once (a server's build, a
@@ -219,33 +232,35 @@ def _delete_facts(run, name, data):
     return data
 
 
-def _complete(run, row, ctx, plugin, action):
-    ctx.data = _delete_facts(run, row['name'], ctx.data)
-    row = dict(row, action=action, status='COMPLETE', status_reason='state changed',
-               reference_id=plugin.reference_id(ctx),
-               attrs=run.cacheable_attributes(plugin, ctx))
-    if row['reference_id'] is not None and not isinstance(row['reference_id'], str):
-        row['reference_id'] = str(row['reference_id'])
+def _complete(run, row, ctx, action):
+    plugin = run.plugin(row.type, row.name)
+    ctx.data = _delete_facts(run, row.name, ctx.data)
+    reference_id = plugin.reference_id(ctx)
+    if reference_id is not None and not isinstance(reference_id, str):
+        reference_id = str(reference_id)
+    row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
+                      reference_id=reference_id, attrs=run.cacheable_attributes(plugin, ctx))
     row = run.save(row, ctx)
-    run.event(row, action, 'COMPLETE')
+    run.log.resource(row, action, 'COMPLETE')
     return row
 
 
 def _failed(run, row, ctx, action, exc):
-    reason = failure_reason(exc, row['name'])
-    row = dict(row, action=action, status='FAILED', status_reason=run.masked_text(reason))
+    reason = failure_reason(exc, row.name)
+    row = row.replace(action=action, status='FAILED', status_reason=run.masker.text(reason))
     run.save(row, ctx)
-    run.event(dict(row, physical_id=ctx.physical_id), action, 'FAILED', reason)
+    run.log.resource(row.replace(physical_id=ctx.physical_id), action, 'FAILED', reason)
     if isinstance(exc, ResourceFailure) and exc.resource is None:
-        exc.resource = row['name']
+        exc.resource = row.name
 
 
-def _update(run, row, plugin, props, masked, metadata, requires, decision):
-    row = run.save(dict(row, action='UPDATE', status='IN_PROGRESS',
-                        status_reason='state changed', requires=requires))
-    run.event(row, 'UPDATE', 'IN_PROGRESS')
-    ctx = _context(run, row, props, action='UPDATE', changed=decision.changed,
-                   old_properties=row.get('properties'))
+def _update(step, row, decision):
+    run, want, plugin = step.run, step.want, step.plugin
+    row = run.save(row.replace(action='UPDATE', status='IN_PROGRESS',
+                               status_reason='state changed', requires=step.requires))
+    run.log.resource(row, 'UPDATE', 'IN_PROGRESS')
+    ctx = _context(run, row, want.props, action='UPDATE', changed=decision.changed,
+                   old_properties=row.properties)
     try:
         if ctx.data.get(UNFINISHED):
             later = plugin.create_later(ctx)
@@ -254,72 +269,79 @@ def _update(run, row, plugin, props, masked, metadata, requires, decision):
             ctx.data.pop(UNFINISHED)
         if decision.changed:
             plugin.update(ctx)
-            yield from _poll(run, row, ctx, plugin.check_update_complete, plugin)
+            yield from _poll(run, row, ctx, plugin.check_update_complete)
     except Exception as exc:  # noqa: B902 - recorded, then re-raised
         _failed(run, row, ctx, 'UPDATE', exc)
         raise
-    row = _complete(run, dict(row, properties=masked, metadata=run.mask(metadata)), ctx, plugin,
-                    'UPDATE')
-    run.publish(row)
+    row = _complete(run, row.replace(properties=want.masked,
+                                     metadata=run.masker.mask(want.metadata)), ctx, 'UPDATE')
+    run.seam.publish(row)
     return row
 
 
-def _replace(run, defn, old, plugin, props, masked, metadata, requires):
+def _replace(step, old):
     """Heat's convergence order: the new one is made, dependents move to it,
     and the old one is deleted by the cleanup step; a type whose new object
     cannot coexist with the old (a unique name) deletes the old first."""
-    run.event(old, 'UPDATE', 'IN_PROGRESS', 'Replacing the resource')
-    if plugin.replace_deletes_first:
+    run = step.run
+    run.log.resource(old, 'UPDATE', 'IN_PROGRESS', 'Replacing the resource')
+    if step.plugin.replace_deletes_first:
         yield from delete_row(run, old)
-        row = yield from _create(run, defn, plugin, props, masked, metadata, requires, 'current')
+        row = yield from _create(step, CURRENT)
         return row
-    row = yield from _create(run, defn, plugin, props, masked, metadata, requires, 'new')
-    run.set_roles([(old['uuid'], 'old'), (row['uuid'], 'current')])
-    row = dict(row, role='current')
-    run.publish(row)
+    row = yield from _create(step, NEW)
+    run.set_roles([(old.uuid, OLD), (row.uuid, CURRENT)])
+    row = row.replace(role=CURRENT)
+    run.seam.publish(row)
     return row
 
 
 def delete_row(run, row, policy=None):
     """Delete what one row stands for (Heat's deletion_policy applied)."""
-    plugin = run.plugin(row['type'], row['name'])
+    plugin = run.plugin(row.type, row.name)
     ctx = _context(run, row, action='DELETE')
-    if _hooked(run, row['name'], 'pre-delete') and row['role'] == 'current':
-        run.event(row, 'DELETE', 'IN_PROGRESS', 'Paused until Hook pre-delete is cleared')
-        raise HookPending('resource "%s" is paused by its pre-delete hook' % row['name'],
-                          resource=row['name'])
-    row = run.save(dict(row, action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
-    run.event(row, 'DELETE', 'IN_PROGRESS')
+    if _hooked(run, row.name, 'pre-delete') and row.role == CURRENT:
+        run.log.resource(row, 'DELETE', 'IN_PROGRESS', 'Paused until Hook pre-delete is cleared')
+        raise HookPending('resource "%s" is paused by its pre-delete hook' % row.name,
+                          resource=row.name)
+    row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
+    run.log.resource(row, 'DELETE', 'IN_PROGRESS')
     try:
-        if ctx.physical_id is None and row.get('physical_name'):
+        if ctx.physical_id is None and row.physical_name:
             ctx.physical_id = plugin.find(ctx)    # a create interrupted before its commit
         if ctx.physical_id is not None and policy not in ('Retain', 'adopted'):
             if policy == 'Snapshot' and plugin.snapshot is not None:
                 plugin.snapshot(ctx)
-                yield from _poll(run, row, ctx, plugin.check_snapshot_complete, plugin)
+                yield from _poll(run, row, ctx, plugin.check_snapshot_complete)
             plugin.delete(ctx)
-            yield from _poll(run, row, ctx, plugin.check_delete_complete, plugin)
+            yield from _poll(run, row, ctx, plugin.check_delete_complete)
     except Exception as exc:  # noqa: B902 - recorded, then re-raised
         _failed(run, row, ctx, 'DELETE', exc)
         raise
-    run.event(dict(row, physical_id=ctx.physical_id), 'DELETE', 'COMPLETE')
+    run.log.resource(row.replace(physical_id=ctx.physical_id), 'DELETE', 'COMPLETE')
     run.forget(row)
 
 
-def action_row(run, row, action, start, check):
+# Heat's handlers of suspend and resume: (start, check) on the plugin.
+ACTION_HANDLERS = {'SUSPEND': ('suspend', 'check_suspend_complete'),
+                   'RESUME': ('resume', 'check_resume_complete')}
+
+
+def action_row(run, row, action):
     """Suspend or resume one resource (Heat's handle_suspend/resume)."""
-    plugin = run.plugin(row['type'], row['name'])
+    plugin = run.plugin(row.type, row.name)
+    start, check = ACTION_HANDLERS[action]
     ctx = _context(run, row, action=action)
-    row = run.save(dict(row, action=action, status='IN_PROGRESS', status_reason='state changed'))
-    run.event(row, action, 'IN_PROGRESS')
+    row = run.save(row.replace(action=action, status='IN_PROGRESS', status_reason='state changed'))
+    run.log.resource(row, action, 'IN_PROGRESS')
     try:
         getattr(plugin, start)(ctx)
-        yield from _poll(run, row, ctx, getattr(plugin, check), plugin)
+        yield from _poll(run, row, ctx, getattr(plugin, check))
     except Exception as exc:  # noqa: B902 - recorded, then re-raised
         _failed(run, row, ctx, action, exc)
         raise
-    run.save(dict(row, status='COMPLETE'), ctx)
-    run.event(row, action, 'COMPLETE')
+    run.save(row.replace(status='COMPLETE'), ctx)
+    run.log.resource(row, action, 'COMPLETE')
 
 
 __all__ = ['apply_resource', 'delete_row', 'action_row', 'HookPending', 'CREATE', 'UPDATE',

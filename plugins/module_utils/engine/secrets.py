@@ -137,3 +137,23 @@ def secret_strings(values):
         else:
             out.add(str(value))
     return out
+
+
+class Masker(object):
+    """A run's secrets (the string forms of its hidden parameter values) and
+    the stack's salt: what the run masks before anything is stored or shown."""
+
+    def __init__(self, secret_values=(), salt=''):
+        self.secrets = secret_strings(secret_values)
+        self.salt = salt or ''
+
+    def mask(self, value):
+        """``value`` as the record keeps it (see ``mask``)."""
+        return mask(value, self.secrets, self.salt)
+
+    def text(self, text):
+        """A message with every secret in it replaced by ``*****``."""
+        for secret in self.secrets:
+            if secret and secret in text:
+                text = text.replace(secret, '*****')
+        return text

@@ -11,7 +11,8 @@ engine's worker threads behind a lock: writes are tiny and SQLite
 serialises writers anyway.  WAL mode lets a second process read (and be
 refused by the stack lock) while a run writes.
 
-Rows are plain dicts; JSON columns are decoded.  Secrets never reach the
+Stacks and events are plain dicts; resources are ``records.ResourceRow``s
+(converted here, at the boundary); JSON columns are decoded.  Secrets never reach the
 file in clear: ``secrets.py`` encrypts what is stored and masks what is
 compared.
 """
@@ -28,6 +29,7 @@ import time
 import uuid
 
 from ..errors import StackLocked, StoreError
+from .records import ResourceRow
 
 SCHEMA_VERSION = 1
 
@@ -231,23 +233,27 @@ class Store(object):
         def read(db):
             return db.execute('SELECT %s FROM resources WHERE stack_id=? ORDER BY seq'
                               % ','.join(_RESOURCE_COLS), (stack_id,)).fetchall()
-        rows = [self._row(_RESOURCE_COLS, _JSON_RESOURCE, r) for r in self._tx(read)]
-        return [r for r in rows if roles is None or r['role'] in roles]
+        rows = [ResourceRow(**self._row(_RESOURCE_COLS, _JSON_RESOURCE, r))
+                for r in self._tx(read)]
+        return [r for r in rows if roles is None or r.role in roles]
 
     def save_resource(self, row, touch=True):
-        """Insert or replace a resource row (a dict with ``uuid``; missing
-        columns are NULL); returns the row.  ``touch=False`` keeps its
-        updated_time (a cache written, not a change of the resource)."""
-        row = dict(row)
-        row.setdefault('uuid', str(uuid.uuid4()))
-        if touch or not row.get('updated_time'):
-            row['updated_time'] = now_iso()
-        row.setdefault('created_time', row['updated_time'])
-        if row.get('seq') is None:
+        """Insert or replace a ``ResourceRow``; returns it as stored (times
+        and seq filled in).  ``touch=False`` keeps its updated_time (a cache
+        written, not a change of the resource)."""
+        changes = {}
+        if touch or not row.updated_time:
+            changes['updated_time'] = now_iso()
+        if row.created_time is None:
+            changes['created_time'] = changes.get('updated_time', row.updated_time)
+        if row.seq is None:
             with self._lock:
                 self._seq += 1
-                row['seq'] = int(time.time() * 1000) * 1000 + self._seq % 1000
-        values = [_dumps(row.get(c)) if c in _JSON_RESOURCE else row.get(c) for c in _RESOURCE_COLS]
+                changes['seq'] = int(time.time() * 1000) * 1000 + self._seq % 1000
+        if changes:
+            row = row.replace(**changes)
+        values = [_dumps(v) if c in _JSON_RESOURCE else v
+                  for c, v in ((c, getattr(row, c)) for c in _RESOURCE_COLS)]
 
         def write(db):
             db.execute('INSERT OR REPLACE INTO resources (%s) VALUES (%s)'

@@ -48,18 +48,19 @@ def dependencies(stack_definition, implicit=True):
     return _Requires(_graph.build_graph(stack_definition, implicit=implicit))
 
 
-def validate_template(template, environment=(), parameters=None, files=None, root=None,
+def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False):
     """What ``openstack orchestration template validate`` answers (with
     ``strict``: what stack create checks first); see hot/validate.py.  Types
     are supported when the registry has a plugin for them at the call."""
-    return _hot.validate_template(template, environment, parameters, files, root, checker,
-                                  max_resources, strict, supported_types=_registry.PLUGINS,
-                                  dependencies=dependencies)
+    return _hot.validate_template(template, environment, parameters, files, root,
+                                  checker=checker, max_resources=max_resources, strict=strict,
+                                  supported_types=_registry.PLUGINS, dependencies=dependencies)
 
 
-def inspect(template, environment=(), parameters=None, files=None, root=None, checker=None,
+def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,
             resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None):
     """What the Heat oracle reports for the same inputs; see hot/validate.py."""
-    return _hot.inspect(template, environment, parameters, files, root, checker, resource_data,
-                        stack_name, stack_id, project_id, dependencies=dependencies)
+    return _hot.inspect(template, environment, parameters, files, root, checker=checker,
+                        resource_data=resource_data, stack_name=stack_name, stack_id=stack_id,
+                        project_id=project_id, dependencies=dependencies)

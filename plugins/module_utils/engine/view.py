@@ -9,6 +9,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..hot.parameters import MASK
+from .records import CURRENT
 
 
 def _status(action, status):
@@ -60,18 +61,18 @@ def parameters_view(sd):
 
 
 def resource_views(run):
-    rows = [r for r in run.rows.values() if r['role'] == 'current']
+    rows = [r for r in run.rows.values() if r.role == CURRENT]
     required_by = {}
     for r in rows:
-        for need in r.get('requires') or ():
-            required_by.setdefault(need, []).append(r['name'])
+        for need in r.requires or ():
+            required_by.setdefault(need, []).append(r.name)
     out = []
-    for row in sorted(rows, key=lambda r: r['name']):
-        out.append({'resource_name': row['name'], 'logical_resource_id': row['name'],
-                    'resource_type': row['type'],
-                    'physical_resource_id': row.get('physical_id') or '',
-                    'resource_status': _status(row.get('action'), row.get('status')),
-                    'resource_status_reason': row.get('status_reason'),
-                    'updated_time': row.get('updated_time'),
-                    'required_by': sorted(required_by.get(row['name'], ()))})
+    for row in sorted(rows, key=lambda r: r.name):
+        out.append({'resource_name': row.name, 'logical_resource_id': row.name,
+                    'resource_type': row.type,
+                    'physical_resource_id': row.physical_id or '',
+                    'resource_status': _status(row.action, row.status),
+                    'resource_status_reason': row.status_reason,
+                    'updated_time': row.updated_time,
+                    'required_by': sorted(required_by.get(row.name, ()))})
     return out

@@ -52,11 +52,11 @@ def parse_iso8601(text):
         zone = datetime.timezone(datetime.timedelta(hours=hours, minutes=minutes))
     fraction = (g['fraction'] or '')[:6]
     return datetime.datetime(
-        int(g['year']),
-        int(g['month'] or g['month_d'] or 1),
-        int(g['day'] or g['day_d'] or 1),
-        int(g['hour'] or 0), int(g['minute'] or 0), int(g['second'] or 0),
-        int(fraction.ljust(6, '0')), tzinfo=zone)
+        year=int(g['year']),
+        month=int(g['month'] or g['month_d'] or 1),
+        day=int(g['day'] or g['day_d'] or 1),
+        hour=int(g['hour'] or 0), minute=int(g['minute'] or 0), second=int(g['second'] or 0),
+        microsecond=int(fraction.ljust(6, '0')), tzinfo=zone)
 
 
 def iso_8601(value):

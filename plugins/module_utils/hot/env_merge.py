@@ -127,7 +127,7 @@ def _merge_one(old, key, value, ptype, deep):
                          param=key)
 
 
-def merge_parameters(old, new, param_types, strategies, available, env_file):
+def merge_parameters(old, new, param_types, strategies, available, *, env_file):
     """Merge one file's ``parameters`` or ``parameter_defaults`` (``new``)
     into ``old``; ``available`` carries the strategies chosen so far and is
     updated.  Returns the merged mapping."""

@@ -279,7 +279,8 @@ def merge_environments(envs, files=None, param_types=None, parameters=None, glob
             if section in (PARAMETERS, PARAMETER_DEFAULTS):
                 try:
                     state[section] = env_merge.merge_parameters(
-                        state[section], copy.deepcopy(value), param_types, strategies, available, label)
+                        state[section], copy.deepcopy(value), param_types, strategies, available,
+                        env_file=label)
                 except env_merge.MergeError as exc:
                     name = exc.details.get('param')
                     where = (PARAMETER_MERGE_STRATEGIES, name) if exc.details.get('conflict') \

@@ -55,7 +55,7 @@ def allowed_keys(version):
 class ParameterSchema(object):
     """One declared parameter."""
 
-    def __init__(self, name, type, default=None, hidden=False, label=None,
+    def __init__(self, name, type, default=None, hidden=False, label=None, *,
                  description=None, immutable=False, tags=None, constraints=(),
                  path=None, doc=None):
         self.name = name
@@ -244,7 +244,7 @@ class Parameters(Mapping):
     """
 
     def __init__(self, schemas, values=None, defaults=None, pseudo=None,
-                 checker=None, doc=None):
+                 checker=None, *, doc=None):
         self.schemas = dict(schemas)
         self.user_values = dict(values or {})
         self.checker = checker

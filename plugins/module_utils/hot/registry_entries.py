@@ -113,7 +113,7 @@ class ResourceInfo(object):
     __slots__ = ('name', 'type_name', 'template', 'plugin', 'is_none', 'path', 'user',
                  'chain', 'entry')
 
-    def __init__(self, name, type_name, template=None, plugin=None, is_none=False, path=(),
+    def __init__(self, name, type_name, template=None, plugin=None, is_none=False, *, path=(),
                  user=False, chain=(), entry=None):
         self.name = name
         self.type_name = type_name

@@ -42,7 +42,7 @@ class StackDefinition(object):
     an entry, get_resource/get_attr give None, as during Heat's validation."""
 
     def __init__(self, template, environment=None, parameters=None, files=None,
-                 stack_name='stack', stack_id=None, project_id=None, checker=None,
+                 stack_name='stack', *, stack_id=None, project_id=None, checker=None,
                  resource_data=None, parent_resource=None, root=None, availability_zones=None):
         if not isinstance(stack_name, str) or not _STACK_NAME.match(stack_name):
             raise StackersError('Invalid stack name %r: it must start with a letter and contain '
@@ -61,7 +61,8 @@ class StackDefinition(object):
         self._raw_resources = self.template.resources
         with self._located():
             self.parameters = build_parameters(self.template, environment, parameters,
-                                               stack_name, stack_id, project_id, checker)
+                                               stack_name, stack_id, project_id=project_id,
+                                               checker=checker)
         self._conditions = None
         self._resources = None
         self._loading = False
@@ -114,7 +115,7 @@ class StackDefinition(object):
             self._loading = False
         self._resources = defns
 
-    def _field(self, name, raw, key, types, what, parse=True, record=None):
+    def _field(self, name, raw, key, types, what, *, parse=True, record=None):
         path = ('resources', name, key)
         value = raw[key]
         vcls = type(value)
@@ -194,11 +195,11 @@ class StackDefinition(object):
             cond = t.parse_condition(raw.get('condition'), path + ('condition',), stack=self)
             if not self.conditions.value(fns.resolve(cond), path=path + ('condition',)):
                 return name, OutputDefinition(name, None, raw.get('description'), cond,
-                                              False, path)
+                                              False, path=path)
         functions = []
         value = t.parse(raw['value'], path + ('value',), stack=self, record=functions)
-        return name, OutputDefinition(name, value, raw.get('description'), cond, True, path,
-                                      functions)
+        return name, OutputDefinition(name, value, raw.get('description'), cond, True,
+                                      path=path, functions=functions)
 
     # -- references -----------------------------------------------------------
     def compute_references(self):

@@ -39,7 +39,8 @@ def _is_parameters_object(value):
             and hasattr(value, '__getitem__') and hasattr(value, 'validate'))
 
 
-def build_parameters(template, environment, values, stack_name, stack_id, project_id, checker):
+def build_parameters(template, environment, values, stack_name, stack_id, *, project_id,
+                     checker):
     """The stack's Parameters object: the template's declarations, the
     environment's ``parameters`` then the caller's values, the
     environment's ``parameter_defaults`` and the pseudo parameters."""

@@ -23,7 +23,7 @@ class ResourceDefinition(object):
                  'deletion_policy', 'external_id', 'condition', 'description', 'path',
                  'type_info', 'requires', 'functions', 'field_functions')
 
-    def __init__(self, name, type, path, properties=None, metadata=None, depends_on=None,
+    def __init__(self, name, type, path, properties=None, metadata=None, *, depends_on=None,
                  update_policy=None, deletion_policy=None, external_id=None, condition=None,
                  description=None, functions=(), field_functions=()):
         self.name = name
@@ -53,7 +53,7 @@ class OutputDefinition(object):
 
     __slots__ = ('name', 'value', 'description', 'condition', 'enabled', 'path', 'functions')
 
-    def __init__(self, name, value, description, condition, enabled, path, functions=()):
+    def __init__(self, name, value, description, condition, enabled, *, path, functions=()):
         self.name, self.value, self.description = name, value, description
         self.condition, self.enabled, self.path = condition, enabled, path
         self.functions = functions

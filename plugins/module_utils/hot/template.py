@@ -212,7 +212,8 @@ class Template(object):
                 for name, args in snippet.items():
                     fn = table.get(name)
                     if fn is not None:
-                        return self._call(fn, name, args, path + (name,), table, stack, record)
+                        return self._call(fn, name, args, path + (name,), table,
+                                          stack=stack, record=record)
             out = {}
             for key, value in snippet.items():
                 if type(value) not in _SCALARS:
@@ -228,7 +229,7 @@ class Template(object):
             return out
         return snippet
 
-    def _call(self, fn, name, args, path, table, stack, record):
+    def _call(self, fn, name, args, path, table, *, stack, record):
         if fn.macro:
             def parse(snippet, at):
                 return self._parse(snippet, at, table, stack, record)

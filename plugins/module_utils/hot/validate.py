@@ -96,7 +96,7 @@ def _declared_types(section, version, doc):
                 for name, raw in section.items())
 
 
-def _definition(template, environment, parameters, files, root, checker, **kw):
+def _definition(template, environment, parameters, files, root, *, checker=None, **kw):
     tmpl = Template.load(template, files=files, root=root)
     # As Heat merges ``-e`` files: the request's parameters first, each
     # file's parameters over them (with its merge strategies).
@@ -119,8 +119,8 @@ def _unsupported_types(sd, supported_types):
     return sorted(names)
 
 
-def validate_template(template, environment=(), parameters=None, files=None, root=None,
-                      checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False, *,
+def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
+                      checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False,
                       supported_types, dependencies):
     """Validate as ``openstack orchestration template validate`` does and
     answer as it does (Description, Parameters, ParameterGroups), plus
@@ -138,13 +138,14 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     template.  ``supported_types`` and ``dependencies``: see the module
     docstring."""
     with loader.gc_paused():
-        return _validate_template(template, environment, parameters, files, root, checker,
-                                  max_resources, strict, supported_types, dependencies)
+        return _validate_template(template, environment, parameters, files, root,
+                                  checker=checker, max_resources=max_resources, strict=strict,
+                                  supported_types=supported_types, dependencies=dependencies)
 
 
-def _validate_template(template, environment, parameters, files, root, checker, max_resources,
-                       strict, supported_types, dependencies):
-    sd = _definition(template, environment, parameters, files, root, checker)
+def _validate_template(template, environment, parameters, files, root, *, checker,
+                       max_resources, strict, supported_types, dependencies):
+    sd = _definition(template, environment, parameters, files, root, checker=checker)
     if max_resources is not None and max_resources >= 0 \
             and len(sd.template.resources) > max_resources:
         raise sd.template.error('The template has %d resources; a stack may hold at most %d'
@@ -192,8 +193,8 @@ def _error(exc, phase):
     return {'phase': phase, 'type': type(exc).__name__, 'message': str(exc)}
 
 
-def inspect(template, environment=(), parameters=None, files=None, root=None, checker=None,
-            resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None, *,
+def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,
+            resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None,
             dependencies):
     """What the Heat oracle reports for the same inputs, in its shape:
     ``valid``, ``error`` ({phase, type, message} or None), ``conditions``,
@@ -204,7 +205,7 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, ch
     result = {'valid': False, 'error': None, 'conditions': {}, 'resources': {},
               'outputs': {}, 'resource_properties': {}}
     try:
-        sd = _definition(template, environment, parameters, files, root, checker,
+        sd = _definition(template, environment, parameters, files, root, checker=checker,
                          stack_name=stack_name, stack_id=stack_id, project_id=project_id)
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')

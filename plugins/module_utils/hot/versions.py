@@ -131,7 +131,7 @@ class VersionInfo(object):
     __slots__ = ('date', 'functions', 'condition_functions', 'sections',
                  'resource_keys', 'output_keys', 'deletion_policies', 'has_conditions')
 
-    def __init__(self, date, functions, condition_functions, sections, resource_keys,
+    def __init__(self, date, functions, condition_functions, sections, resource_keys, *,
                  output_keys, deletion_policies):
         self.date = date
         self.functions = functions
@@ -171,8 +171,8 @@ def _build_versions():
             date, tables[date], cond,
             frozenset(_BASE_SECTIONS + (('conditions',) if newer else ())),
             _BASE_RESOURCE_KEYS + (('external_id', 'condition') if newer else ()),
-            _BASE_OUTPUT_KEYS + (('condition',) if newer else ()),
-            _POLICIES_LOWER if newer else _POLICIES)
+            output_keys=_BASE_OUTPUT_KEYS + (('condition',) if newer else ()),
+            deletion_policies=_POLICIES_LOWER if newer else _POLICIES)
     return versions
 
 

@@ -89,7 +89,7 @@ class ResourceContext(object):
                  'physical_id', 'properties', 'old_properties', 'changed', 'metadata', 'data',
                  'live', 'action', 'deadline')
 
-    def __init__(self, conn=None, stack_id=None, stack_name=None, name=None, type_name=None,
+    def __init__(self, conn=None, stack_id=None, stack_name=None, name=None, type_name=None, *,
                  physical_name=None, physical_id=None, properties=None, old_properties=None,
                  changed=(), metadata=None, data=None, action=None, deadline=None):
         self.conn = conn

@@ -14,8 +14,7 @@ import hashlib
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph as _graph
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import phases, runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run_state import StackRun
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
@@ -61,7 +60,7 @@ class Stacks(object):
         try:
             stack = store.get_stack(name)
             return {} if stack is None else dict(
-                (r['name'], r) for r in store.resources(stack['id']) if r['role'] == 'current')
+                (r.name, r) for r in store.resources(stack['id']) if r.role == 'current')
         finally:
             store.close()
 
@@ -94,7 +93,7 @@ def make_run(tmp_path):
 
 
 def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=False, store=None):
-    """A StackRun of ``text`` as runner._present builds one, on a fresh
+    """A StackRun of ``text`` as phases.converge builds one, on a fresh
     (or given) store with a locked stack row; returns (run, graph)."""
     path = tmp_path / ('%s.yaml' % name)
     path.write_text(text if text.startswith('heat_template_version') else HEADER + text)
@@ -106,10 +105,9 @@ def _make_run(tmp_path, text, parameters=None, name='st', key='k', check_mode=Fa
         stack = store.lock(name, 'me', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS',
                                                    'salt': 'salt'})
     request = runner.StackRequest(name)
-    sd, graph = runner._load(request, inputs, stack['id'])
+    sd, graph = phases.load(request, inputs, stack['id'])
     hidden = defs.hidden_values(sd)
     run = StackRun(store, vault, None, stack, sd, secret_values=hidden.values(),
                    check_mode=check_mode)
-    run.requires = dict((k, set(v)) for k, v in _graph.requires_map(graph).items())
-    run.publish_record()
+    run.seam.prepare(graph, run.rows.values())
     return run, graph

@@ -13,6 +13,7 @@ import time
 from unittest import mock
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
 from ..resources.nova.conftest import Obj   # an SDK resource as far as the plugins use one
@@ -63,21 +64,20 @@ def network_gets(conn):
 def settle(run, name, type_name, physical_id, live, data=None):
     """A resource completing as resource_tasks does it, with its handler's
     live object in ctx.live."""
-    row = {'uuid': 'u-' + name, 'stack_id': run.stack['id'], 'name': name, 'role': 'current',
-           'type': type_name, 'action': 'CREATE', 'status': 'IN_PROGRESS', 'physical_id': physical_id,
-           'physical_name': 'st-%s-x' % name, 'properties': {}}
+    row = ResourceRow(uuid='u-' + name, stack_id=run.stack['id'], name=name, role='current',
+                      type=type_name, action='CREATE', status='IN_PROGRESS',
+                      physical_id=physical_id, physical_name='st-%s-x' % name, properties={})
     row = run.save(row)
-    plugin = run.plugin(type_name, name)
     ctx = run.context(row, action='CREATE')
     ctx.live = None if live is None else dict(live)
     ctx.data.update(data or {})
-    row = resource_tasks._complete(run, row, ctx, plugin, 'CREATE')
-    run.publish(row)
+    row = resource_tasks._complete(run, row, ctx, 'CREATE')
+    run.seam.publish(row)
     return row
 
 
 def stored(run, name):
-    return [r for r in run.store.resources(run.stack['id']) if r['name'] == name][0]
+    return [r for r in run.store.resources(run.stack['id']) if r.name == name][0]
 
 
 def test_settling_caches_only_what_costs_no_request(make_run):
@@ -87,19 +87,19 @@ def test_settling_caches_only_what_costs_no_request(make_run):
     port = settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
     server = settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
     assert conn.mock_calls == []                      # no GET at all: not a subnet, segment, port
-    assert 'segments' not in net['attrs'] and net['attrs']['mtu'] == 1450
-    assert 'subnets' not in port['attrs'] and 'network' not in port['attrs']
-    assert port['attrs']['fixed_ips'] == PORT_LIVE['fixed_ips']
-    assert 'addresses' not in server['attrs'] and 'networks' not in server['attrs']
-    assert 'console_urls' not in server['attrs'] and server['attrs']['first_address'] == '10.0.0.5'
-    assert stored(run, 'port')['attrs'] == port['attrs']
+    assert 'segments' not in net.attrs and net.attrs['mtu'] == 1450
+    assert 'subnets' not in port.attrs and 'network' not in port.attrs
+    assert port.attrs['fixed_ips'] == PORT_LIVE['fixed_ips']
+    assert 'addresses' not in server.attrs and 'networks' not in server.attrs
+    assert 'console_urls' not in server.attrs and server.attrs['first_address'] == '10.0.0.5'
+    assert stored(run, 'port').attrs == port.attrs
 
 
 def test_a_costly_attribute_is_computed_once_on_first_use_and_kept(make_run):
     run, _graph = make_run(TEMPLATE)
     run.conn = conn = cloud()
     settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
-    settled = run.save(dict(run.current('port'), updated_time='2020-01-01T00:00:00Z'), touch=False)
+    settled = run.save(run.current('port').replace(updated_time='2020-01-01T00:00:00Z'), touch=False)
     attrs = run.sd.resource_data['port']['attrs']
     assert attrs['mac_address'] == 'fa:16' and conn.mock_calls == []     # cached
     subnets = [{'id': SUB, 'name': 'sub', 'cidr': '10.0.0.0/24'}]
@@ -107,9 +107,9 @@ def test_a_costly_attribute_is_computed_once_on_first_use_and_kept(make_run):
     assert attrs['subnets'] == subnets
     assert conn.network.get_port.call_count == 1 and conn.network.get_subnet.call_count == 1
     assert conn.network.get_network.call_count == 0                       # not asked
-    assert stored(run, 'port')['attrs']['subnets'] == subnets
-    assert 'network' not in stored(run, 'port')['attrs']
-    assert stored(run, 'port')['updated_time'] == settled['updated_time']   # a cache, not a change
+    assert stored(run, 'port').attrs['subnets'] == subnets
+    assert 'network' not in stored(run, 'port').attrs
+    assert stored(run, 'port').updated_time == settled.updated_time   # a cache, not a change
     assert attrs['network'] == dict(NET_LIVE)             # same live read, one more GET
     assert conn.network.get_port.call_count == 1 and conn.network.get_network.call_count == 1
     # the next run reads both from the record
@@ -146,7 +146,7 @@ def test_get_attr_without_a_name_gives_every_attribute(make_run):
     assert every['subnets'][0]['id'] == SUB and every['network']['id'] == NET
     assert len(run.sd.resource_data['port']['attrs']) == len(every) + 1      # and show
     assert conn.network.get_port.call_count == 1
-    assert sorted(stored(run, 'port')['attrs']) == sorted(list(every) + ['show'])
+    assert sorted(stored(run, 'port').attrs) == sorted(list(every) + ['show'])
 
 
 def test_computed_values_are_masked_as_the_cache_is(make_run):
@@ -162,9 +162,9 @@ def test_secret_data_is_never_cached(make_run):
     run, _graph = make_run(TEMPLATE)
     row = settle(run, 'rnd', 'OS::Heat::RandomString', 'rnd-id', {},
                  data={'value': 'generated-secret'})
-    assert row['attrs'] is None
+    assert row.attrs is None
     assert run.sd.resource_data['rnd']['attrs']['value'] == 'generated-secret'
-    assert stored(run, 'rnd')['attrs'] is None and stored(run, 'rnd')['data'] == {}
+    assert stored(run, 'rnd').attrs is None and stored(run, 'rnd').data == {}
 
 
 def test_check_mode_computes_but_never_writes(make_run):
@@ -184,11 +184,11 @@ def test_a_row_taking_an_action_forgets_what_was_read(make_run):
     row = settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
     assert run.sd.resource_data['port']['attrs']['subnets'][0]['name'] == 'sub'
     conn.network.get_subnet.return_value = Obj(id=SUB, name='renamed', cidr='10.0.0.0/24')
-    row = run.save(dict(row, action='UPDATE', status='IN_PROGRESS'))
+    row = run.save(row.replace(action='UPDATE', status='IN_PROGRESS'))
     ctx = run.context(row)
     ctx.live = dict(PORT_LIVE)
-    row = resource_tasks._complete(run, row, ctx, run.plugin('OS::Neutron::Port'), 'UPDATE')
-    run.publish(row)
+    row = resource_tasks._complete(run, row, ctx, 'UPDATE')
+    run.seam.publish(row)
     assert run.sd.resource_data['port']['attrs']['subnets'][0]['name'] == 'renamed'
     assert conn.network.get_port.call_count == 2
 
@@ -224,13 +224,13 @@ def test_refresh_reads_only_the_names_used_side_by_side(make_run):
     assert conn.compute.get_server.call_count == 1
     # the server: its addresses (ports, their network and subnet), not networks' name lookup
     assert conn.network.ports.call_count == 1 and conn.network.networks.call_count == 0
-    assert stored(run, 'server')['attrs']['addresses']['private'][0]['port'] == PORT
-    assert 'networks' not in stored(run, 'server')['attrs']
+    assert stored(run, 'server').attrs['addresses']['private'][0]['port'] == PORT
+    assert 'networks' not in stored(run, 'server').attrs
     # the port: no subnets nor network; the net: everything (segments too)
-    assert 'subnets' not in stored(run, 'port')['attrs']
-    assert stored(run, 'net')['attrs']['segments'] == [{'id': 'seg', 'name': None}]
+    assert 'subnets' not in stored(run, 'port').attrs
+    assert stored(run, 'net').attrs['segments'] == [{'id': 'seg', 'name': None}]
     calls = len(conn.mock_calls)
-    assert run.sd.resource_data['server']['attrs']['addresses'] == stored(run, 'server')['attrs']['addresses']
+    assert run.sd.resource_data['server']['attrs']['addresses'] == stored(run, 'server').attrs['addresses']
     assert len(conn.mock_calls) == calls                 # the outputs then read the record
 
 
@@ -249,12 +249,12 @@ def test_a_row_without_cache_starts_one_at_its_first_read_unless_it_holds_a_secr
 ''')
     settle(run, 'plain', 'OS::Heat::TestResource', 'p1', None, data={'value': 'open'})
     settle(run, 'hiding', 'OS::Heat::TestResource', 'p2', None, data={'value': 'x hunter2-secret'})
-    assert stored(run, 'plain')['attrs'] is None and stored(run, 'hiding')['attrs'] is None
+    assert stored(run, 'plain').attrs is None and stored(run, 'hiding').attrs is None
     assert run.sd.resource_data['plain']['attrs']['output'] == 'open'
-    assert stored(run, 'plain')['attrs'] == {'output': 'open', 'show': None}   # the next run reads it
+    assert stored(run, 'plain').attrs == {'output': 'open', 'show': None}   # the next run reads it
     # a hidden value reaches the run's dependents as it is, never the record
     assert run.sd.resource_data['hiding']['attrs']['output'] == 'x hunter2-secret'
-    assert stored(run, 'hiding')['attrs'] is None
+    assert stored(run, 'hiding').attrs is None
     assert 'hunter2' not in repr(run.store.resources(run.stack['id']))
 
 
@@ -270,6 +270,6 @@ def test_a_template_reading_a_cheap_attribute_makes_no_request(make_run):
     run, _graph = make_run(template)
     run.conn = conn = cloud()
     settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE)
-    props, _unknown = run.resolve_properties('ip')
+    props, _unknown = run.seam.resolve_properties('ip')
     assert props['value'] == '10.0.0.5'
     assert conn.mock_calls == []

@@ -11,6 +11,7 @@ import os
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import check
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
 
 CHAIN = '''
@@ -88,7 +89,7 @@ def test_check_mode_diff_calls_out_replacements(stacks):
     assert diff['a']['after']['update_replace_value'] == 'y'
     # b's value is a's new id: unknown until applied
     assert diff['b']['after']['value'] == check.UNKNOWN
-    assert diff['b']['before']['value'] == stacks.rows()['a']['physical_id']
+    assert diff['b']['before']['value'] == stacks.rows()['a'].physical_id
     assert snapshot(stacks) == before
 
 
@@ -131,7 +132,7 @@ def test_converge_replaces_a_resource_reported_gone(stacks, monkeypatch):
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Gone)
     monkeypatch.setattr(Gone, 'gone', set())
     stacks.run(CHAIN)
-    old = stacks.rows()['c']['physical_id']
+    old = stacks.rows()['c'].physical_id
     Gone.gone.add('c')
     plain = stacks.run(CHAIN)
     assert [e for e in plain['events'] if e['resource_name'] == 'c'] == []
@@ -141,7 +142,7 @@ def test_converge_replaces_a_resource_reported_gone(stacks, monkeypatch):
     assert ('c', 'CHECK', 'FAILED') in brief
     assert brief.index(('c', 'CREATE', 'COMPLETE')) < brief.index(('c', 'DELETE', 'COMPLETE'))
     row = stacks.rows()['c']
-    assert row['physical_id'] != old and row['status'] == 'COMPLETE'
+    assert row.physical_id != old and row.status == 'COMPLETE'
     assert [e for e in result['events'] if e['resource_name'] in ('a', 'b') and
             e['resource_action'] != 'CHECK'] == []
 
@@ -159,9 +160,9 @@ def test_check_mode_absent(stacks):
 def test_plan_marks_external_id_change_as_error(make_run):
     run, graph = make_run('resources:\n  a: {type: OS::Heat::Value, external_id: ext2}\n',
                           check_mode=True)
-    row = {'uuid': 'u', 'stack_id': run.stack['id'], 'name': 'a', 'role': 'current',
-           'type': 'OS::Heat::Value', 'physical_id': 'ext1', 'action': 'CREATE',
-           'status': 'COMPLETE', 'properties': {}}
+    row = ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current',
+                      type='OS::Heat::Value', physical_id='ext1', action='CREATE',
+                      status='COMPLETE', properties={})
     run.rows['u'] = row
     items, diff = check.plan(run, graph)
     assert items[0]['action'] == 'error' and 'external_id cannot change' in items[0]['reason']

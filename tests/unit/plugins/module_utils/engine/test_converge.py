@@ -10,6 +10,7 @@ import uuid
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import converge
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import DONE, Scheduler
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
 TEMPLATE = '''
@@ -22,12 +23,12 @@ resources:
 
 def add_row(run, name, role='current', requires=(), type_name='OS::Heat::TestResource',
             **kw):
-    row = {'uuid': str(uuid.uuid4()), 'stack_id': run.stack['id'], 'name': name, 'role': role,
-           'type': type_name, 'physical_id': 'pid-%s-%s' % (name, role), 'action': 'CREATE',
-           'status': 'COMPLETE', 'properties': {}, 'requires': list(requires),
-           'physical_name': 'st-%s-x' % name}
+    row = dict(uuid=str(uuid.uuid4()), stack_id=run.stack['id'], name=name, role=role,
+               type=type_name, physical_id='pid-%s-%s' % (name, role), action='CREATE',
+               status='COMPLETE', properties={}, requires=list(requires),
+               physical_name='st-%s-x' % name)
     row.update(kw)
-    return run.save(row)
+    return run.save(ResourceRow(**row))
 
 
 def test_fresh_stack_steps_follow_the_graph(make_run):
@@ -69,10 +70,10 @@ def test_rows_no_longer_wanted_deleted_after_their_users(make_run):
     user = add_row(run, 'user', requires=('base',))
     stale = add_row(run, 'keep', role='old', type_name='OS::Heat::Value')
     deps, work = converge.converge_steps(run, graph, {})
-    assert deps[('del', base['uuid'])] == {('del', user['uuid'])}
-    assert deps[('del', user['uuid'])] == set()
+    assert deps[('del', base.uuid)] == {('del', user.uuid)}
+    assert deps[('del', user.uuid)] == set()
     # a leftover of an interrupted replacement goes after the resource's step
-    assert ('res', 'keep') in deps[('del', stale['uuid'])]
+    assert ('res', 'keep') in deps[('del', stale.uuid)]
 
 
 def record_deletes(monkeypatch):
@@ -92,7 +93,7 @@ def test_delete_steps_users_first_and_run(make_run, monkeypatch):
     rows = [add_row(run, 'a'), add_row(run, 'b', requires=('a',)),
             add_row(run, 'c', requires=('b',))]
     deps, work = converge.delete_steps(run, {})
-    by_name = dict((r['name'], ('del', r['uuid'])) for r in rows)
+    by_name = dict((r.name, ('del', r.uuid)) for r in rows)
     assert deps[by_name['a']] == {by_name['b']}
     assert deps[by_name['b']] == {by_name['c']}
     assert deps[by_name['c']] == set()

@@ -365,7 +365,7 @@ def check_with_oracle(python='/tmp/warm-heat/bin/python',
 def _stack(resources, options):
     env = [options['env']] if options.get('env') else ()
     return validate._definition(template_text(resources, options), env, options.get('params'),
-                                options.get('files'), None, None)
+                                options.get('files'), None)
 
 
 def _requires(resources, options, fan_limit=graph.FAN_LIMIT):

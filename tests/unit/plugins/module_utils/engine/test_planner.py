@@ -12,6 +12,7 @@ import pytest
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import planner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.planner import (
     CREATE, KEEP, REPLACE, UPDATE, decide)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.none_resource import NoneResource
@@ -32,9 +33,9 @@ def props(type_name=TR, **values):
 
 def row(type_name=TR, action='CREATE', status='COMPLETE', physical_id='pid', metadata=None,
         **values):
-    return {'name': 'r', 'type': type_name, 'action': action, 'status': status,
-            'physical_id': physical_id, 'properties': props(type_name, **values),
-            'metadata': metadata, 'data': {}}
+    return ResourceRow(uuid='u', name='r', type=type_name, action=action, status=status,
+                       physical_id=physical_id, properties=props(type_name, **values),
+                       metadata=metadata, data={})
 
 
 def test_schema_flags_the_tests_rely_on():
@@ -156,8 +157,7 @@ def test_metadata_only_change_updates():
 
 def test_none_resource_never_updated():
     none = 'OS::Heat::None'
-    old = row(none)
-    old['properties'] = {'anything': 1}
+    old = row(none).replace(properties={'anything': 1})
     d = decide(defn(none), old, NoneResource(), {'anything': 2})
     assert d.action == KEEP
 
@@ -171,14 +171,15 @@ def test_changed_keys_normalise_json():
 
 def test_created():
     assert not planner.created(None)
-    assert not planner.created({'action': None, 'physical_id': None})
-    assert planner.created({'action': 'CREATE', 'status': 'FAILED', 'physical_id': None})
-    assert planner.created({'action': 'INIT', 'physical_id': 'x'})
-    assert not planner.created({'action': 'DELETE', 'status': 'COMPLETE', 'physical_id': 'x'})
+    assert not planner.created(ResourceRow(uuid='u', name='r'))
+    assert planner.created(ResourceRow(uuid='u', name='r', action='CREATE', status='FAILED'))
+    assert planner.created(ResourceRow(uuid='u', name='r', action='INIT', physical_id='x'))
+    assert not planner.created(ResourceRow(uuid='u', name='r', action='DELETE', status='COMPLETE',
+                                           physical_id='x'))
 
 
 def test_a_complete_row_whose_create_is_unfinished_is_updated():
-    owed = dict(row(value='a'), data={planner.UNFINISHED: True})
+    owed = row(value='a').replace(data={planner.UNFINISHED: True})
     decision = decide(defn(), owed, TestResource(), props(value='a'))
     assert decision.action == UPDATE and decision.changed == frozenset()
     assert decision.reason == 'its create is unfinished'

@@ -53,7 +53,7 @@ def test_resources_already_in_the_record_ask_nothing(make_run):
                            'flavor: m1.tiny}}\n')
     list(rt.apply_resource(run, 'v'))
     assert [ctx.name for _p, ctx in prefetch.lookups(run)] == ['web']
-    row = dict(run.current('v'), name='web', uuid='u2', type='OS::Nova::Server')
+    row = run.current('v').replace(name='web', uuid='u2', type='OS::Nova::Server')
     run.save(row)
     assert prefetch.lookups(run) == []          # a rerun: no call at all
 

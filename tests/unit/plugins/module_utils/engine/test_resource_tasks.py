@@ -10,6 +10,7 @@ import pytest
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import resource_tasks as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.planner import UNFINISHED
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import RELEASE
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
@@ -48,14 +49,14 @@ class Watching(TestResource):
 
     def create(self, ctx):
         row = self.run.store.resources(self.run.stack['id'])[0]
-        Watching.seen.append(('create', row['physical_name'], row['physical_id'], row['status']))
-        assert row['physical_name'] == ctx.physical_name
+        Watching.seen.append(('create', row.physical_name, row.physical_id, row.status))
+        assert row.physical_name == ctx.physical_name
         ctx.data['step'] = 0
         return 'pid-1'
 
     def check_create_complete(self, ctx):
         row = self.run.store.resources(self.run.stack['id'])[0]
-        Watching.seen.append(('check', row['physical_id'], (row['data'] or {}).get('step')))
+        Watching.seen.append(('check', row.physical_id, (row.data or {}).get('step')))
         ctx.data['step'] += 1
         return ctx.data['step'] > 2
 
@@ -73,9 +74,9 @@ def test_create_commits_name_before_call_and_id_at_once(make_run, monkeypatch):
     # the id is on disk at the first poll; the data changed by a poll is saved
     assert Watching.seen[1:] == [('check', 'pid-1', 0), ('check', 'pid-1', 1),
                                  ('check', 'pid-1', 2)]
-    assert row['status'] == 'COMPLETE' and row['reference_id'] == 'pid-1'
+    assert row.status == 'COMPLETE' and row.reference_id == 'pid-1'
     assert run.sd.resource_data['a']['reference_id'] == 'pid-1'
-    assert [(e['resource_action'], e['resource_status']) for e in run.events] == [
+    assert [(e['resource_action'], e['resource_status']) for e in run.log.events] == [
         ('CREATE', 'IN_PROGRESS'), ('CREATE', 'COMPLETE')]
     assert run.decisions['a'].action == 'create'
 
@@ -87,10 +88,10 @@ def test_create_failure_recorded_and_raised(make_run):
         drive(rt.apply_resource(run, 'a'))
     assert err.value.resource == 'a'
     row = run.store.resources(run.stack['id'])[0]
-    assert (row['action'], row['status']) == ('CREATE', 'FAILED')
-    assert row['status_reason'] == 'ResourceInError: resources.a: Test Resource failed a'
-    assert run.events[-1]['resource_status'] == 'FAILED'
-    assert run.events[-1]['resource_status_reason'] == row['status_reason']
+    assert (row.action, row.status) == ('CREATE', 'FAILED')
+    assert row.status_reason == 'ResourceInError: resources.a: Test Resource failed a'
+    assert run.log.events[-1]['resource_status'] == 'FAILED'
+    assert run.log.events[-1]['resource_status_reason'] == row.status_reason
 
 
 def test_keep_publishes_the_row(make_run):
@@ -102,7 +103,7 @@ def test_keep_publishes_the_row(make_run):
     decision, polls = drive(rt.apply_resource(run2, 'a'))
     assert decision.action == 'keep' and polls == 0
     assert run2.sd.resource_data['a']['reference_id'].startswith('st-a-')
-    assert run2.events == []
+    assert run2.log.events == []
 
 
 def test_external_id_adopts_or_fails(make_run, monkeypatch):
@@ -114,7 +115,7 @@ def test_external_id_adopts_or_fails(make_run, monkeypatch):
                            'external_id: exists}\n  b: {type: OS::Heat::TestResource, '
                            'external_id: missing}\n')
     row, _polls = drive(rt.apply_resource(run, 'a'))
-    assert row['physical_id'] == 'exists' and row['status'] == 'COMPLETE'
+    assert row.physical_id == 'exists' and row.status == 'COMPLETE'
     with pytest.raises(ResourceFailure, match='external resource missing does not exist'):
         drive(rt.apply_resource(run, 'b'))
 
@@ -152,15 +153,15 @@ def test_delete_row_finds_an_uncommitted_create(make_run, monkeypatch):
     monkeypatch.setattr(Recording, 'deleted', [])
     monkeypatch.setattr(Recording, 'found', [])
     run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
-    row = run.save({'uuid': 'u', 'stack_id': run.stack['id'], 'name': 'a', 'role': 'current',
-                    'type': TR, 'physical_name': 'st-a-xyz', 'action': 'CREATE',
-                    'status': 'IN_PROGRESS'})
+    row = run.save(ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current',
+                               type=TR, physical_name='st-a-xyz', action='CREATE',
+                               status='IN_PROGRESS'))
     drive(rt.delete_row(run, row))
     assert Recording.found == ['st-a-xyz'] and Recording.deleted == [('a', 'found-id')]
     assert run.rows == {} and run.store.resources(run.stack['id']) == []
-    assert [(e['resource_action'], e['resource_status']) for e in run.events] == [
+    assert [(e['resource_action'], e['resource_status']) for e in run.log.events] == [
         ('DELETE', 'IN_PROGRESS'), ('DELETE', 'COMPLETE')]
-    assert run.events[-1]['physical_resource_id'] == 'found-id'
+    assert run.log.events[-1]['physical_resource_id'] == 'found-id'
 
 
 def test_delete_failure_keeps_the_row(make_run, monkeypatch):
@@ -169,13 +170,13 @@ def test_delete_failure_keeps_the_row(make_run, monkeypatch):
             raise CloudConflict('volume in use')
     monkeypatch.setitem(resources.PLUGINS, TR, Stuck)
     run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
-    row = run.save({'uuid': 'u', 'stack_id': run.stack['id'], 'name': 'a', 'role': 'current',
-                    'type': TR, 'physical_id': 'p', 'action': 'CREATE', 'status': 'COMPLETE'})
+    row = run.save(ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current',
+                               type=TR, physical_id='p', action='CREATE', status='COMPLETE'))
     with pytest.raises(CloudConflict):
         drive(rt.delete_row(run, row))
     stored = run.store.resources(run.stack['id'])
-    assert len(stored) == 1 and (stored[0]['action'], stored[0]['status']) == ('DELETE', 'FAILED')
-    assert stored[0]['status_reason'] == 'Conflict: resources.a: volume in use'
+    assert len(stored) == 1 and (stored[0].action, stored[0].status) == ('DELETE', 'FAILED')
+    assert stored[0].status_reason == 'Conflict: resources.a: volume in use'
 
 
 def test_action_row_suspends_and_records_failures(make_run, monkeypatch):
@@ -187,15 +188,15 @@ def test_action_row_suspends_and_records_failures(make_run, monkeypatch):
     run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
     base = {'stack_id': run.stack['id'], 'role': 'current', 'type': TR, 'physical_id': 'p',
             'action': 'CREATE', 'status': 'COMPLETE'}
-    good = run.save(dict(base, uuid='u1', name='a'))
-    bad = run.save(dict(base, uuid='u2', name='bad'))
-    drive(rt.action_row(run, good, 'SUSPEND', 'suspend', 'check_suspend_complete'))
+    good = run.save(ResourceRow(uuid='u1', name='a', **base))
+    bad = run.save(ResourceRow(uuid='u2', name='bad', **base))
+    drive(rt.action_row(run, good, 'SUSPEND'))
     with pytest.raises(StackersError):
-        drive(rt.action_row(run, bad, 'SUSPEND', 'suspend', 'check_suspend_complete'))
-    rows = dict((r['name'], r) for r in run.store.resources(run.stack['id']))
-    assert (rows['a']['action'], rows['a']['status']) == ('SUSPEND', 'COMPLETE')
-    assert (rows['bad']['action'], rows['bad']['status']) == ('SUSPEND', 'FAILED')
-    assert rows['bad']['status_reason'] == 'StackersError: resources.bad: cannot pause'
+        drive(rt.action_row(run, bad, 'SUSPEND'))
+    rows = dict((r.name, r) for r in run.store.resources(run.stack['id']))
+    assert (rows['a'].action, rows['a'].status) == ('SUSPEND', 'COMPLETE')
+    assert (rows['bad'].action, rows['bad'].status) == ('SUSPEND', 'FAILED')
+    assert rows['bad'].status_reason == 'StackersError: resources.bad: cannot pause'
 
 
 def test_retain_policy_and_external_resources_survive_stack_delete(stacks, monkeypatch):
@@ -276,7 +277,7 @@ def test_a_slow_action_is_first_looked_at_after_a_wait(make_run, monkeypatch):
     first = next(gen)
     assert first > 0 and Slow.checks == []        # no call before the first wait
     row, polls = drive(gen)
-    assert Slow.checks == ['pid-slow'] and polls == 0 and row['status'] == 'COMPLETE'
+    assert Slow.checks == ['pid-slow'] and polls == 0 and row.status == 'COMPLETE'
 
 
 class Later(TestResource):
@@ -319,17 +320,17 @@ def test_deferred_work_runs_after_the_resource_is_complete_and_released(make_run
     _until_release(gen)
     row = run.store.resources(run.stack['id'])[0]
     # COMPLETE, published and its event out before the deferred call; the row says it is owed
-    assert row['status'] == 'COMPLETE' and row['data'][UNFINISHED] is True
-    assert run.sd.resource_data['a']['reference_id'] == row['physical_id']
-    assert run.events[-1]['resource_status'] == 'COMPLETE' and later.calls == []
+    assert row.status == 'COMPLETE' and row.data[UNFINISHED] is True
+    assert run.sd.resource_data['a']['reference_id'] == row.physical_id
+    assert run.log.events[-1]['resource_status'] == 'COMPLETE' and later.calls == []
     # a dependent, started by the release, reads an attribute the row had not cached
-    run._keep(row['uuid'], {'read_meanwhile': 'x'})
+    run._keep(row.uuid, {'read_meanwhile': 'x'})
     result, _polls = drive(gen)
-    assert later.calls == [row['physical_id']]
+    assert later.calls == [row.physical_id]
     row = run.store.resources(run.stack['id'])[0]
-    assert UNFINISHED not in (row['data'] or {}) and result['status'] == 'COMPLETE'
-    assert row['attrs']['read_meanwhile'] == 'x'      # not written over by the finish
-    assert [e['resource_status'] for e in run.events] == ['IN_PROGRESS', 'COMPLETE']
+    assert UNFINISHED not in (row.data or {}) and result.status == 'COMPLETE'
+    assert row.attrs['read_meanwhile'] == 'x'      # not written over by the finish
+    assert [e['resource_status'] for e in run.log.events] == ['IN_PROGRESS', 'COMPLETE']
 
 
 def test_a_run_killed_after_release_is_finished_by_the_next(make_run, later):
@@ -343,8 +344,8 @@ def test_a_run_killed_after_release_is_finished_by_the_next(make_run, later):
     decision = run2.decisions['a']
     assert decision.action == 'update' and decision.reason == 'its create is unfinished'
     row = run2.store.resources(run2.stack['id'])[0]
-    assert later.calls == [row['physical_id']] and UNFINISHED not in (row['data'] or {})
-    assert (row['action'], row['status']) == ('UPDATE', 'COMPLETE')
+    assert later.calls == [row.physical_id] and UNFINISHED not in (row.data or {})
+    assert (row.action, row.status) == ('UPDATE', 'COMPLETE')
     run3, _graph = make_run(text, store=run.store)
     assert drive(rt.apply_resource(run3, 'a'))[0].action == 'keep'
 
@@ -358,15 +359,15 @@ def test_a_failed_deferred_call_fails_the_resource_and_is_tried_again(make_run, 
     with pytest.raises(CloudConflict):
         drive(gen)
     row = run.store.resources(run.stack['id'])[0]
-    assert (row['action'], row['status']) == ('CREATE', 'FAILED')
-    assert row['status_reason'] == 'Conflict: resources.a: tags refused'
-    assert row['data'][UNFINISHED] is True
+    assert (row.action, row.status) == ('CREATE', 'FAILED')
+    assert row.status_reason == 'Conflict: resources.a: tags refused'
+    assert row.data[UNFINISHED] is True
     later.fail = False
     run2, _graph = make_run(text, store=run.store)
     drive(rt.apply_resource(run2, 'a'))
     assert run2.decisions['a'].action == 'update' and len(later.calls) == 2
     row = run2.store.resources(run2.stack['id'])[0]
-    assert row['status'] == 'COMPLETE' and UNFINISHED not in (row['data'] or {})
+    assert row.status == 'COMPLETE' and UNFINISHED not in (row.data or {})
 
 
 def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, later):
@@ -385,4 +386,4 @@ def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, l
     # dependents move to the new one only when _replace publishes it, after its marks
     assert RELEASE not in steps and decision.action == 'replace' and len(later.calls) == 2
     new = run2.current('a')
-    assert new['status'] == 'COMPLETE' and UNFINISHED not in (new['data'] or {})
+    assert new.status == 'COMPLETE' and UNFINISHED not in (new.data or {})

@@ -8,7 +8,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import run_state
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
@@ -25,11 +25,11 @@ resources:
 
 
 def row_of(run, name, type_name='OS::Heat::RandomString', **kw):
-    row = {'uuid': 'u-' + name, 'stack_id': run.stack['id'], 'name': name, 'role': 'current',
-           'type': type_name, 'action': 'CREATE', 'status': 'COMPLETE', 'physical_id': 'p-' + name,
-           'physical_name': 'st-%s-x' % name, 'properties': {}}
+    row = dict(uuid='u-' + name, stack_id=run.stack['id'], name=name, role='current',
+               type=type_name, action='CREATE', status='COMPLETE', physical_id='p-' + name,
+               physical_name='st-%s-x' % name, properties={})
     row.update(kw)
-    return row
+    return ResourceRow(**row)
 
 
 def test_save_encrypts_secret_data_and_context_decrypts(make_run):
@@ -38,10 +38,10 @@ def test_save_encrypts_secret_data_and_context_decrypts(make_run):
     ctx = ResourceContext(physical_id='p-r', data={'value': 'generated!', 'plain': 1})
     saved = run.save(row, ctx)
     stored = run.store.resources(run.stack['id'])[0]
-    assert stored['data'] == {'plain': 1}
-    assert stored['secret_data'] and 'generated!' not in stored['secret_data']
-    assert run.vault.decrypt(stored['secret_data']) == {'value': 'generated!'}
-    assert run.rows[saved['uuid']]['physical_id'] == 'p-r'
+    assert stored.data == {'plain': 1}
+    assert stored.secret_data and 'generated!' not in stored.secret_data
+    assert run.vault.decrypt(stored.secret_data) == {'value': 'generated!'}
+    assert run.rows[saved.uuid].physical_id == 'p-r'
     assert run.context(stored).data == {'value': 'generated!', 'plain': 1}
 
 
@@ -51,7 +51,7 @@ def test_plugin_data_holding_a_hidden_value_is_encrypted(make_run):
     run.save(row, ResourceContext(physical_id='p', data={'value': 'a hunter2-secret b',
                                                          'n': 2}))
     stored = run.store.resources(run.stack['id'])[0]
-    assert stored['data'] == {'n': 2}
+    assert stored.data == {'n': 2}
     assert 'hunter2' not in repr(stored)
     assert run.context(stored).data['value'] == 'a hunter2-secret b'
 
@@ -59,26 +59,26 @@ def test_plugin_data_holding_a_hidden_value_is_encrypted(make_run):
 def test_check_mode_writes_nothing(make_run):
     run, _graph = make_run(TEMPLATE, check_mode=True)
     row = run.save(row_of(run, 'r'))
-    run.set_roles([(row['uuid'], 'old')])
-    run.event(row, 'CREATE', 'IN_PROGRESS')
+    run.set_roles([(row.uuid, 'old')])
+    run.log.resource(row, 'CREATE', 'IN_PROGRESS')
     run.forget(row)
     assert run.store.resources(run.stack['id']) == []
     assert run.store.events(run.stack['id']) == []
-    assert len(run.events) == 1
+    assert len(run.log.events) == 1
 
 
 def test_rows_roles_and_forget(make_run):
     run, _graph = make_run(TEMPLATE)
     cur = run.save(row_of(run, 'v', 'OS::Heat::Value'))
-    new = run.save(dict(row_of(run, 'v', 'OS::Heat::Value'), uuid='u-new', role='new'))
-    assert run.current('v')['uuid'] == cur['uuid']
-    assert len(run.rows_of('v')) == 2 and run.rows_of('v', 'new')[0]['uuid'] == 'u-new'
-    run.set_roles([(cur['uuid'], 'old'), (new['uuid'], 'current')])
-    assert run.current('v')['uuid'] == 'u-new'
-    roles = dict((r['uuid'], r['role']) for r in run.store.resources(run.stack['id']))
-    assert roles == {cur['uuid']: 'old', 'u-new': 'current'}
-    run.forget(run.rows[cur['uuid']])
-    assert [r['uuid'] for r in run.store.resources(run.stack['id'])] == ['u-new']
+    new = run.save(row_of(run, 'v', 'OS::Heat::Value', uuid='u-new', role='new'))
+    assert run.current('v').uuid == cur.uuid
+    assert len(run.rows_of('v')) == 2 and run.rows_of('v', 'new')[0].uuid == 'u-new'
+    run.set_roles([(cur.uuid, 'old'), (new.uuid, 'current')])
+    assert run.current('v').uuid == 'u-new'
+    roles = dict((r.uuid, r.role) for r in run.store.resources(run.stack['id']))
+    assert roles == {cur.uuid: 'old', 'u-new': 'current'}
+    run.forget(run.rows[cur.uuid])
+    assert [r.uuid for r in run.store.resources(run.stack['id'])] == ['u-new']
     assert run.current('nothing') is None
 
 
@@ -89,45 +89,11 @@ def test_plugin_cached_and_unsupported_type_refused(make_run):
         run.plugin('OS::Heat::SoftwareConfig', 'x')
 
 
-def test_events_are_stored_and_masked(make_run):
-    run, _graph = make_run(TEMPLATE)
-    run.stack_event('CREATE', 'IN_PROGRESS', 'Stack CREATE started')
-    run.event(row_of(run, 'v', 'OS::Heat::Value'), 'CREATE', 'FAILED',
-              'bad value hunter2-secret here')
-    stored = run.store.events(run.stack['id'])
-    assert [e['seq'] for e in stored] == [1, 2]
-    assert stored[0]['resource_type'] == 'OS::Heat::Stack'
-    assert stored[0]['physical_resource_id'] == run.stack['id']
-    assert stored[1]['resource_status_reason'] == 'bad value ***** here'
-    assert stored[1]['physical_resource_id'] == 'p-v'
-    assert 'hunter2' not in repr(run.events)
-    assert 'stack_id' not in run.events[0] and 'seq' not in run.events[0]
-
-
 def test_mask_uses_the_stack_salt(make_run):
     run, _graph = make_run(TEMPLATE)
-    masked = run.mask({'a': ['hunter2-secret']})
+    masked = run.masker.mask({'a': ['hunter2-secret']})
     assert masked['a'][0].startswith('<hidden:')
-    assert run.mask('plain') == 'plain'
-
-
-def test_resolve_properties_and_the_seam(make_run):
-    run, _graph = make_run(TEMPLATE)
-    props, unknown = run.resolve_properties('v', unknown_names={'r'})
-    assert unknown == {'value'} and props['value'] is None
-    # RandomString keeps its value as secret data: attributes come from it live
-    r = run.save(row_of(run, 'r', reference_id='the-value'),
-                 ResourceContext(physical_id='p-r', data={'value': 'the-value'}))
-    run.publish(r)
-    props, unknown = run.resolve_properties('v')
-    assert unknown == set() and props['value'] == 'the-value'
-    v = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='ref-v'))
-    run.publish(v)
-    assert run.resolve_properties('w')[0]['value'] == 'ref-v'
-    # an attribute reference is unknown when the resource is being updated
-    assert run.resolve_properties('v', unknown_attrs={'r'})[1] == {'value'}
-    assert run.resolve_properties('w', unknown_attrs={'v'})[1] == set()
-    assert run.resolve_properties('s')[0]['value'] == 'x hunter2-secret'
+    assert run.masker.mask('plain') == 'plain'
 
 
 def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
@@ -148,7 +114,7 @@ def test_attributes_cached_row_or_fetched_once(make_run, monkeypatch):
     assert run.attributes(live) == {'value': 'live'}
     assert run.attributes(live) == {'value': 'live'}
     assert calls == ['w']
-    run.publish(live)
+    run.seam.publish(live)
     attrs = run.sd.resource_data['w']['attrs']
     assert attrs['value'] == 'live'
     assert attrs['show'] is None                 # a known attribute not given: None
@@ -186,27 +152,10 @@ def test_uncached_attributes_are_left_out_of_the_cache_and_read_live(make_run, m
     cached = run.cacheable_attributes(plugin, ctx)
     assert cached == {'value': 'v'} and reads == []      # never evaluated, never stored
     row = run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv', attrs=cached))
-    run.publish(row)
+    run.seam.publish(row)
     attrs = run.sd.resource_data['v']['attrs']
     assert attrs['value'] == 'v' and reads == []          # from the cache
     assert repr(attrs['console']) == 'lazy' and reads[0] == 'show'   # read live when asked
-
-
-def test_publish_record_only_complete_current_desired_rows(make_run):
-    run, _graph = make_run(TEMPLATE)
-    run.save(row_of(run, 'v', 'OS::Heat::Value', reference_id='rv'))
-    run.save(row_of(run, 'w', 'OS::Heat::Value', status='FAILED', reference_id='rw'))
-    run.save(row_of(run, 'gone', 'OS::Heat::Value', reference_id='rg'))
-    run.save(dict(row_of(run, 's', 'OS::Heat::Value', reference_id='rs'), role='old'))
-    run.publish_record()
-    assert sorted(run.sd.resource_data) == ['v']
-
-
-def test_attribute_references(make_run):
-    run, _graph = make_run(TEMPLATE)
-    defs = run.sd.resources
-    assert run_state.attribute_references(defs['v'].properties) == {'r'}
-    assert run_state.attribute_references(defs['w'].properties) == set()
 
 
 def test_rows_by_name_index_follows_every_change(make_run):
@@ -214,11 +163,11 @@ def test_rows_by_name_index_follows_every_change(make_run):
     run.save(row_of(run, 'a', 'OS::Heat::Value', uuid='u1'))
     run.save(row_of(run, 'a', 'OS::Heat::Value', uuid='u2', role='new'))
     run.save(row_of(run, 'b', 'OS::Heat::Value', uuid='u3'))
-    assert [r['uuid'] for r in run.rows_of('a')] == ['u1', 'u2']
+    assert [r.uuid for r in run.rows_of('a')] == ['u1', 'u2']
     run.set_roles([('u1', 'old'), ('u2', 'current')])
-    assert run.current('a')['uuid'] == 'u2' and [r['uuid'] for r in run.rows_of('a', 'old')] == ['u1']
+    assert run.current('a').uuid == 'u2' and [r.uuid for r in run.rows_of('a', 'old')] == ['u1']
     run.forget(run.rows['u1'])
-    assert [r['uuid'] for r in run.rows_of('a')] == ['u2']
-    run.rows['u3'] = dict(run.rows['u3'], name='c')      # a row renamed in place moves in the index
-    assert run.rows_of('b') == [] and run.current('c')['uuid'] == 'u3'
+    assert [r.uuid for r in run.rows_of('a')] == ['u2']
+    run.rows['u3'] = run.rows['u3'].replace(name='c')      # a row renamed in place moves in the index
+    assert run.rows_of('b') == [] and run.current('c').uuid == 'u3'
     assert run.rows.pop('missing', None) is None

@@ -102,3 +102,13 @@ def test_mask_nested_values_and_substrings():
 def test_secret_strings():
     assert sec.secret_strings(['a', 3, None, '', {'k': 1}, [1]]) == {
         'a', '3', '{"k": 1}', '[1]'}
+
+
+def test_masker_masks_values_with_the_salt_and_messages_with_stars():
+    masker = sec.Masker(['hunter2', None, ''], 'salt')
+    assert masker.mask({'a': ['x hunter2 y', 'plain']}) == {
+        'a': [sec.digest('x hunter2 y', 'salt'), 'plain']}
+    assert masker.mask('x hunter2 y') != sec.Masker(['hunter2'], 'other').mask('x hunter2 y')
+    assert masker.text('bad value hunter2 here') == 'bad value ***** here'
+    nothing = sec.Masker()
+    assert nothing.mask('hunter2') == 'hunter2' and nothing.text('hunter2') == 'hunter2'

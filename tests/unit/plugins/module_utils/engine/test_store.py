@@ -9,10 +9,12 @@ import os
 import sqlite3
 import stat
 import time
+import uuid
 
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import store as st
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackLocked, StoreError
 
@@ -145,9 +147,10 @@ def test_update_stack_json_and_unknown_fields(store):
 
 
 def _row(sid, name, **kw):
-    row = {'stack_id': sid, 'name': name, 'role': 'current', 'type': 'OS::Heat::None'}
+    row = dict(uuid=str(uuid.uuid4()), stack_id=sid, name=name, role='current',
+               type='OS::Heat::None')
     row.update(kw)
-    return row
+    return ResourceRow(**row)
 
 
 def test_resource_rows_round_trip_json(store):
@@ -155,24 +158,24 @@ def test_resource_rows_round_trip_json(store):
     props = {'a': [1, {'b': None}], 'c': 'd', 'n': 1.5, 't': True}
     saved = store.save_resource(_row(sid, 'r', properties=props, data={'x': 'y'},
                                      requires=['q'], metadata={'m': [1]}))
-    assert saved['uuid'] and saved['seq'] and saved['created_time']
+    assert saved.uuid and saved.seq and saved.created_time
     rows = store.resources(sid)
     assert len(rows) == 1
     row = rows[0]
-    assert row['properties'] == props and row['data'] == {'x': 'y'}
-    assert row['requires'] == ['q'] and row['metadata'] == {'m': [1]}
-    assert row['attrs'] is None and row['physical_id'] is None
+    assert row.properties == props and row.data == {'x': 'y'}
+    assert row.requires == ['q'] and row.metadata == {'m': [1]}
+    assert row.attrs is None and row.physical_id is None
     # Saving again replaces (same uuid), never duplicates.
-    store.save_resource(dict(row, physical_id='pid'))
+    store.save_resource(row.replace(physical_id='pid'))
     rows = store.resources(sid)
-    assert len(rows) == 1 and rows[0]['physical_id'] == 'pid'
-    assert rows[0]['seq'] == row['seq']
+    assert len(rows) == 1 and rows[0].physical_id == 'pid'
+    assert rows[0].seq == row.seq
     # A cache written is not a change of the resource: its updated_time stays.
-    kept = dict(rows[0], attrs={'a': 1}, updated_time='2020-01-01T00:00:00Z')
+    kept = rows[0].replace(attrs={'a': 1}, updated_time='2020-01-01T00:00:00Z')
     store.save_resource(kept, touch=False)
-    assert store.resources(sid)[0]['updated_time'] == '2020-01-01T00:00:00Z'
+    assert store.resources(sid)[0].updated_time == '2020-01-01T00:00:00Z'
     store.save_resource(kept)
-    assert store.resources(sid)[0]['updated_time'] != '2020-01-01T00:00:00Z'
+    assert store.resources(sid)[0].updated_time != '2020-01-01T00:00:00Z'
 
 
 def test_resources_ordered_and_roles(store):
@@ -180,13 +183,13 @@ def test_resources_ordered_and_roles(store):
     a = store.save_resource(_row(sid, 'a'))
     b = store.save_resource(_row(sid, 'b'))
     c = store.save_resource(_row(sid, 'c', role='new'))
-    assert [r['name'] for r in store.resources(sid)] == ['a', 'b', 'c']
-    assert [r['name'] for r in store.resources(sid, roles=('new',))] == ['c']
-    store.set_roles([(a['uuid'], 'old'), (c['uuid'], 'current')])
-    roles = dict((r['name'], r['role']) for r in store.resources(sid))
+    assert [r.name for r in store.resources(sid)] == ['a', 'b', 'c']
+    assert [r.name for r in store.resources(sid, roles=('new',))] == ['c']
+    store.set_roles([(a.uuid, 'old'), (c.uuid, 'current')])
+    roles = dict((r.name, r.role) for r in store.resources(sid))
     assert roles == {'a': 'old', 'b': 'current', 'c': 'current'}
-    store.delete_resource(b['uuid'])
-    assert [r['name'] for r in store.resources(sid)] == ['a', 'c']
+    store.delete_resource(b.uuid)
+    assert [r.name for r in store.resources(sid)] == ['a', 'c']
 
 
 def test_events_ordered_with_seq(store):
@@ -229,3 +232,30 @@ def test_failed_transaction_rolls_back(store):
     # and the store is still usable
     store.update_stack(sid, status='COMPLETE')
     assert store.get_stack('s')['status'] == 'COMPLETE'
+
+
+def test_a_row_written_by_an_earlier_version_reads_and_writes_back_the_same(store):
+    """The columns and their JSON are those of the stores already on disk."""
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    cols = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
+            'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
+            'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
+    old = ('u1', sid, 'r', 'current', 'OS::Heat::None', 'st-r-x', 'pid', 'ref', 'CREATE',
+           'COMPLETE', 'state changed', '{"a": [1, {"b": null}]}', None, '{"show": {}}',
+           '{"deletion_policy": "Retain"}', None, '["q"]', '2020-01-01T00:00:00Z',
+           '2020-01-01T00:00:00Z', 7)
+    db = sqlite3.connect(store.path)
+    db.execute('INSERT INTO resources (%s) VALUES (%s)' % (','.join(cols), ','.join('?' * 20)),
+               old)
+    db.commit()
+    row = store.resources(sid)[0]
+    assert row == ResourceRow(uuid='u1', stack_id=sid, name='r', role='current',
+                              type='OS::Heat::None', physical_name='st-r-x', physical_id='pid',
+                              reference_id='ref', action='CREATE', status='COMPLETE',
+                              status_reason='state changed', properties={'a': [1, {'b': None}]},
+                              attrs={'show': {}}, data={'deletion_policy': 'Retain'},
+                              requires=['q'], created_time='2020-01-01T00:00:00Z',
+                              updated_time='2020-01-01T00:00:00Z', seq=7)
+    store.save_resource(row, touch=False)
+    assert db.execute('SELECT %s FROM resources' % ','.join(cols)).fetchone() == old
+    db.close()

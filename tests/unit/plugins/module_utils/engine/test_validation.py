@@ -35,12 +35,12 @@ def test_signatures_are_hot_validates_without_what_the_engine_binds():
         ours = pyinspect.signature(getattr(validation, name)).parameters
         theirs = pyinspect.signature(getattr(hot, name)).parameters
         bound = {'supported_types', 'dependencies'}
-        assert [(p.name, p.default) for p in ours.values()] == \
-            [(p.name, p.default) for p in theirs.values() if p.name not in bound]
+        assert [(p.name, p.default, p.kind) for p in ours.values()] == \
+            [(p.name, p.default, p.kind) for p in theirs.values() if p.name not in bound]
 
 
 def test_dependencies_include_heats_implicit_ones_unless_asked_not_to():
-    sd = hot._definition(PORT_ON_SUBNET, (), None, None, None, None)
+    sd = hot._definition(PORT_ON_SUBNET, (), None, None, None)
     assert validation.dependencies(sd) == {'net': [], 'sub': ['net'], 'port': ['net', 'sub']}
     assert validation.dependencies(sd, implicit=False)['port'] == ['net']
 
@@ -50,7 +50,7 @@ def test_dependencies_expand_hubs_only_for_the_names_read(monkeypatch):
              'cidr: 10.0.1.0/24}}\n')
     extra += ''.join('  p%d: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n' % i
                      for i in range(3))
-    sd = hot._definition(PORT_ON_SUBNET + extra, (), None, None, None, None)
+    sd = hot._definition(PORT_ON_SUBNET + extra, (), None, None, None)
     build = graph.build_graph
     monkeypatch.setattr(graph, 'build_graph',  # every fan through a hub
                         lambda stack, implicit=True: build(stack, fan_limit=0, implicit=implicit))

@@ -6,6 +6,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import view
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.parameters import MASK
 
 TEMPLATE = '''
@@ -56,13 +57,13 @@ def test_parameters_view_strings_and_mask(make_run):
 
 def test_resource_views(make_run):
     run, _graph = make_run(TEMPLATE)
-    base = {'stack_id': run.stack['id'], 'type': 'OS::Heat::Value', 'action': 'CREATE',
-            'status': 'COMPLETE', 'status_reason': 'state changed'}
-    run.save(dict(base, uuid='1', name='b', role='current', physical_id='pb', requires=['a']))
-    run.save(dict(base, uuid='2', name='a', role='current', physical_id='pa', requires=[]))
-    run.save(dict(base, uuid='3', name='a', role='old', physical_id='old-a', requires=[]))
-    run.save(dict(base, uuid='4', name='c', role='current', physical_id=None, requires=['a'],
-                  status='FAILED'))
+    base = ResourceRow(uuid='', name='', stack_id=run.stack['id'], type='OS::Heat::Value',
+                       action='CREATE', status='COMPLETE', status_reason='state changed')
+    run.save(base.replace(uuid='1', name='b', role='current', physical_id='pb', requires=['a']))
+    run.save(base.replace(uuid='2', name='a', role='current', physical_id='pa', requires=[]))
+    run.save(base.replace(uuid='3', name='a', role='old', physical_id='old-a', requires=[]))
+    run.save(base.replace(uuid='4', name='c', role='current', physical_id=None, requires=['a'],
+                          status='FAILED'))
     out = view.resource_views(run)
     assert [r['resource_name'] for r in out] == ['a', 'b', 'c']
     a = out[0]

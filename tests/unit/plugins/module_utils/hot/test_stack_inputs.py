@@ -39,13 +39,14 @@ class ReadyParameters(Mapping):
 def test_a_ready_parameters_object_is_used_as_is():
     params = ReadyParameters(p='x')
     tmpl = Template.load('heat_template_version: 2016-10-14\n')
-    assert stack_inputs.build_parameters(tmpl, None, params, 's', None, None, None) is params
+    assert stack_inputs.build_parameters(tmpl, None, params, 's', None, project_id=None,
+                                         checker=None) is params
 
 
 def test_parameters_section_must_be_a_map():
     tmpl = Template.load('heat_template_version: 2016-10-14\nparameters: [a]\n', filename='t.yaml')
     with pytest.raises(TemplateError) as err:
-        stack_inputs.build_parameters(tmpl, None, None, 's', None, None, None)
+        stack_inputs.build_parameters(tmpl, None, None, 's', None, project_id=None, checker=None)
     assert str(err.value).startswith('t.yaml:2: parameters: ')
 
 

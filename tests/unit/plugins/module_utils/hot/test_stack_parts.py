@@ -50,7 +50,7 @@ def test_outputs_name_what_they_require_and_resolve_when_enabled():
 
 
 def test_a_disabled_output_resolves_to_none_without_looking_at_its_value():
-    out = OutputDefinition('o', object(), 'd', 'cond', False, ('outputs', 'o'))
+    out = OutputDefinition('o', object(), 'd', 'cond', False, path=('outputs', 'o'))
     assert out.resolve() is None
 
 

@@ -1,0 +1,60 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A run's Heat events: recorded in the store as they happen (never in
+check mode, nor for a stack not stored yet) and kept in order for the
+result, reasons masked."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import threading
+
+from .store import now_iso
+
+STACK_TYPE = 'OS::Heat::Stack'
+
+
+class EventLog(object):
+    """The events of one run of one stack (``stack``: its store row, or None
+    before it exists)."""
+
+    def __init__(self, store, stack, masker, check_mode=False):
+        stack = stack or {}
+        self.store = store
+        self.stack_id = stack.get('id')
+        self.stack_name = stack.get('name')
+        self.masker = masker
+        self.check_mode = check_mode
+        self.events = []
+        self._lock = threading.Lock()
+
+    def resource(self, row, action, status, reason='state changed'):
+        """A resource's event (``row``: its ResourceRow)."""
+        return self._record({'resource_name': row.name, 'resource_type': row.type,
+                             'physical_resource_id': row.physical_id or '',
+                             'resource_action': action, 'resource_status': status,
+                             'resource_status_reason': self.masker.text(reason),
+                             'event_time': now_iso()})
+
+    def stack(self, action, status, reason):
+        """The stack's own event."""
+        return self._record({'resource_name': self.stack_name, 'resource_type': STACK_TYPE,
+                             'physical_resource_id': self.stack_id or '',
+                             'resource_action': action, 'resource_status': status,
+                             'resource_status_reason': self.masker.text(reason),
+                             'event_time': now_iso()})
+
+    def changed_resources(self):
+        """True when this run recorded an event of a resource."""
+        return any(e['resource_type'] != STACK_TYPE for e in self.events)
+
+    def _record(self, event):
+        with self._lock:
+            if not self.check_mode and self.stack_id:
+                event = self.store.add_event(self.stack_id, event)
+                event.pop('stack_id', None)
+                event.pop('seq', None)
+            self.events.append(event)
+        return event

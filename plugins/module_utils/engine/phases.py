@@ -1,0 +1,305 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The phases of a run, in the order the runner calls them:
+
+1. ``plan``: the inputs read (or merged with the stored ones), the whole
+   definition validated with every type known, before any cloud write;
+   then ``lock`` takes the stack;
+2. ``converge``: the record walked to the definition in parallel (the
+   stack marked in progress, the steps of converge.py on the scheduler),
+   answering an ``Outcome``;
+3. ``finish``: outputs resolved, the stack's end recorded, the result; or,
+   for a failed run that asked for it, the rollback phase (rollback.py),
+   which converges again (to the previous definition, or to nothing) and
+   finishes that.
+
+``walk`` is the generic walk of a set of steps (delete, suspend, resume
+and rollback-to-nothing use it directly).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import socket
+import time
+import uuid
+
+from .. import resources as registry
+from ..errors import ParameterError, StackLocked, StackersError
+from ..hot import loader
+from . import definition as defs
+from . import graph as _graph
+from . import prefetch
+from .preflight import preflight
+from .converge import converge_steps
+from .records import NEW, OLD
+from .request import Outcome, Plan
+from .resource_tasks import HookPending, failure_reason
+from .run_state import StackRun
+from .scheduler import DONE, FAILED, TIMED_OUT, Scheduler
+from .store import now_iso
+from .view import resource_views, stack_view
+
+LOCK_TTL = 60.0
+
+
+# -- plan -------------------------------------------------------------------------
+
+def plan(env, stack):
+    """The validated ``Plan`` of a present stack (``stack``: its stored row
+    or None); nothing is written."""
+    inputs = _inputs(env, stack)
+    stack_id = stack['id'] if stack else str(uuid.uuid4())
+    try:
+        sd, graph = load(env.request, inputs, stack_id)
+    except ParameterError as exc:
+        _missing_hidden(env.request, inputs, stack, exc)
+        raise
+    preflight(sd, env.conn)
+    return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
+                hidden=defs.hidden_values(sd))
+
+
+def _inputs(env, stack):
+    request = env.request
+    given = None
+    if request.template is not None:
+        given = defs.read_inputs(request.template, request.environment, request.parameters,
+                                 request.files)
+    if request.existing and stack is not None and stack.get('definition'):
+        given = given or {'parameters': dict(request.parameters or {}),
+                          'files': dict(request.files or {})}
+        inputs = defs.merge_existing(stack['definition'], given, request.clear_parameters)
+        kept = env.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
+        for key, value in (kept or {}).items():
+            inputs['parameters'].setdefault(key, value)
+        return inputs
+    if given is None:
+        raise StackersError('A template is required to create or update stack "%s" (or use '
+                            'existing: true to reuse the stored one)' % request.name)
+    return given
+
+
+def load(request, inputs, stack_id):
+    """(StackDefinition, graph) of ``inputs``, validated as a stack create
+    is, every resource type supported."""
+    sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
+                    checker=request.checker)
+    graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))
+    for defn in sd.resources.values():
+        registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,
+                                   defn.name)
+    return sd, graph
+
+
+def _missing_hidden(request, inputs, stack, exc):
+    """A PATCH update missing a hidden parameter the store did not keep:
+    say so, rather than Heat's bare "not provided"."""
+    path = getattr(exc, 'path', ())
+    if not (request.existing and stack is not None and len(path) > 1
+            and path[0] == 'parameters'):
+        return
+    declared = (loader.load_text(inputs['template']).data or {}).get('parameters') or {}
+    decl = declared.get(path[1])
+    if isinstance(decl, dict) and str(decl.get('hidden')).lower() == 'true' and \
+            path[1] not in (inputs.get('parameters') or {}):
+        raise defs.missing_hidden([path[1]], [path[1]])
+
+
+def diff(env, planned):
+    """Diff mode outside check mode: the plan's before/after, computed from
+    the record before the run changes it (no stack check: no extra reads)."""
+    from .check import plan as check_plan
+    probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
+                     secret_values=planned.hidden.values(), check_mode=True)
+    probe.seam.prepare(planned.graph, probe.rows.values())
+    _items, changes = check_plan(probe, planned.graph)
+    planned.sd.resource_data.clear()   # the run publishes its own rows
+    return changes
+
+
+# -- the lock -----------------------------------------------------------------------
+
+def new_owner():
+    return '%s:%d:%s' % (socket.gethostname(), os.getpid(), uuid.uuid4().hex[:8])
+
+
+def owner_alive(owner):
+    """False only when the owner ran on this host and its process is gone."""
+    try:
+        host, pid, _tag = owner.rsplit(':', 2)
+        pid = int(pid)
+    except (ValueError, AttributeError):
+        return True
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A killed run whose parent is gone too may linger as a zombie nobody
+    # reaps (a container's init): it holds a pid but runs nothing.
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[-1].split()[0] != 'Z'
+    except (OSError, IndexError):
+        return True
+
+
+def lock(env, create=None):
+    """Take the stack's lock for ``env.owner`` (waiting up to the request's
+    lock_timeout); ``create``: the fields of a stack to create locked."""
+    deadline = time.time() + float(env.request.lock_timeout or 0)
+    while True:
+        try:
+            return env.store.lock(env.request.name, env.owner, LOCK_TTL, alive=owner_alive,
+                                  create=create)
+        except StackLocked:
+            if time.time() >= deadline:
+                raise
+            time.sleep(1.0)
+
+
+# -- converge -----------------------------------------------------------------------
+
+def converge(env, planned, stack, action, *, rollback_of=None):
+    """Walk the record of ``stack`` (the locked row) to ``planned``'s
+    definition; ``action`` is CREATE or UPDATE, recorded as
+    ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
+    stack's inputs are stored unless it is a rollback."""
+    request, store = env.request, env.store
+    run = StackRun(store, env.vault, env.conn, stack, planned.sd,
+                   secret_values=planned.hidden.values())
+    before = dict(stack)
+    for row in list(run.rows.values()):
+        if row.role == NEW:       # an interrupted replacement: delete it
+            run.set_roles([(row.uuid, OLD)])
+    run.seam.prepare(planned.graph, run.rows.values())
+    recorded = rollback_of or action
+    fields = dict(action=recorded, status='IN_PROGRESS',
+                  status_reason='Stack %s started' % recorded,
+                  updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
+                  tags=list(request.tags or []) or None,
+                  timeout_mins=int(request.timeout // 60) if request.timeout else None)
+    if rollback_of is None:
+        fields.update(_stored_inputs(env, planned, stack))
+    store.update_stack(stack['id'], **fields)
+    run.stack = store.stack_by_id(stack['id'])
+    run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
+    if request.converge and rollback_of is None and run.rows:
+        from .check import mark_failed_checks, stack_check
+        mark_failed_checks(run, stack_check(run, request.max_concurrency))
+    policies = dict((n, d.deletion_policy) for n, d in planned.sd.resources.items())
+    for row in run.rows.values():
+        policies.setdefault(row.name, row.facts.get('deletion_policy'))
+    deps, work = converge_steps(run, planned.graph, policies)
+    with prefetch.started(run):
+        outcomes = schedule(env, run, deps, work)
+    status, reason = summarise(outcomes, recorded)
+    return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
+
+
+def _stored_inputs(env, planned, stack):
+    """The stack fields keeping the inputs (hidden values cut out, kept
+    encrypted only with a user key) and the previous ones for rollback."""
+    hidden = planned.hidden
+    fields = {'definition': defs.stored(defs.without_hidden(planned.inputs, hidden))}
+    if stack.get('definition') and stack.get('status') == 'COMPLETE':
+        fields['previous'] = stack['definition']
+    fields['secrets'] = env.vault.encrypt(hidden) if hidden and env.vault.user_key else None
+    return fields
+
+
+def walk(env, run, action, steps, *, started=None):
+    """Mark the stack's ``action`` in progress (stored, and its event), run
+    ``steps`` (deps, work) and answer (status, reason) as they ended; the
+    caller records the end."""
+    started = started or 'Stack %s started' % action
+    env.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
+                           status_reason=started)
+    run.log.stack(action, 'IN_PROGRESS', started)
+    deps, work = steps
+    return summarise(schedule(env, run, deps, work), action)
+
+
+def schedule(env, run, deps, work):
+    def beat():
+        if run.stack and run.stack.get('lock_owner'):
+            env.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], LOCK_TTL)
+    timeout = env.request.timeout
+    sched = Scheduler(max_concurrency=env.request.max_concurrency,
+                      deadline=time.monotonic() + float(timeout) if timeout else None,
+                      heartbeat=beat)
+    return sched.run(deps, work)
+
+
+def summarise(outcomes, action):
+    """(status, reason) of the stack from its steps' outcomes, as Heat words them."""
+    hooks, failures, timed_out = [], [], False
+    for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
+        if outcome.status == FAILED:
+            if isinstance(outcome.error, HookPending):
+                hooks.append(outcome.error.details.get('resource') or str(key[1]))
+            else:
+                failures.append((key, outcome.error))
+        elif outcome.status == TIMED_OUT:
+            timed_out = True
+    if failures:
+        key, err = failures[0]
+        name = getattr(err, 'resource', None) or str(key[1])
+        return 'FAILED', 'Resource %s failed: %s' % (action, failure_reason(err, name))
+    if timed_out:
+        return 'FAILED', 'Timed out'
+    if hooks:
+        return 'IN_PROGRESS', 'Paused at hooks of: %s' % ', '.join(sorted(hooks))
+    if any(o.status != DONE for o in outcomes.values()):
+        return 'FAILED', 'Resource %s failed' % action
+    return 'COMPLETE', 'Stack %s completed successfully' % action
+
+
+# -- finish ---------------------------------------------------------------------------
+
+def finish(env, outcome, *, outputs=True):
+    """Record how ``outcome`` ended (outputs resolved and stored first,
+    unless ``outputs`` is False or the run had no definition) and answer
+    the run's result."""
+    run, store = outcome.run, env.store
+    stack_id = run.stack['id']
+    out = None
+    if outputs and run.sd is not None:
+        from .outputs import output_attributes, resolve_outputs
+        if run.log.changed_resources():
+            # Something changed: the attributes the outputs read are read again once.
+            run.refresh_attributes(output_attributes(run.sd))
+        out = resolve_outputs(run)
+        store.update_stack(stack_id, outputs=run.vault.encrypt(out))
+    store.update_stack(stack_id, action=outcome.action, status=outcome.status,
+                       status_reason=outcome.reason)
+    run.log.stack(outcome.action, outcome.status, outcome.reason)
+    stack = store.stack_by_id(stack_id)
+    before = outcome.before
+    changed = run.log.changed_resources() or \
+        _portable(before.get('definition')) != _portable(stack.get('definition')) or \
+        before.get('outputs') is None or before.get('status') != outcome.status
+    if not changed and out is not None:
+        changed = run.vault.decrypt(before.get('outputs')) != out
+    return {'changed': bool(changed),
+            'stack': stack_view(stack, run, out),
+            'resources': resource_views(run),
+            'events': run.log.events}
+
+
+def _portable(definition):
+    """A stored definition without where its files were read from: the same
+    template run from another checkout is the same stack."""
+    if not definition:
+        return definition
+    out = dict(definition)
+    out.pop('template_file', None)
+    out['environment'] = [e.get('data') for e in out.get('environment') or ()]
+    return out

@@ -1,0 +1,85 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What a run is asked and what its phases hand each other.
+
+- ``StackRequest``: the options of heat_stack, engine side;
+- ``RunEnv``: what every phase of one run reaches (the request, the cloud,
+  the store and its vault);
+- ``Plan``: the plan phase's answer, the validated definition to converge
+  to (phases.plan);
+- ``Outcome``: how converging ended (phases.converge), which the runner
+  finishes or rolls back.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import dataclasses
+from typing import Any, Dict, List, Optional, Sequence
+
+
+@dataclasses.dataclass
+class StackRequest:
+    """The options of heat_stack (see the module's docs); ``checker`` asks
+    the cloud about service constraints, ``project_id`` is the pseudo
+    parameter OS::project_id.  Every option but ``name`` goes by keyword."""
+    name: str
+    _: dataclasses.KW_ONLY
+    state: str = 'present'
+    template: Optional[str] = None
+    environment: Sequence[str] = ()
+    parameters: Optional[Dict[str, Any]] = None
+    files: Optional[Dict[str, Any]] = None
+    timeout: Optional[float] = 3600
+    rollback: bool = False
+    existing: bool = False
+    clear_parameters: Sequence[str] = ()
+    tags: Optional[List[str]] = None
+    max_concurrency: int = 10
+    store_path: Optional[str] = None
+    store_key: Optional[str] = None
+    lock_timeout: float = 0
+    converge: bool = False
+    check_mode: bool = False
+    diff: bool = False
+    project_id: Optional[str] = None
+    checker: Any = None
+
+
+@dataclasses.dataclass
+class RunEnv:
+    """One invocation's request, cloud connection, store and vault, and the
+    lock's owner once the run holds the stack."""
+    request: StackRequest
+    conn: Any
+    store: Any
+    vault: Any
+    owner: Optional[str] = None
+
+
+@dataclasses.dataclass
+class Plan:
+    """A validated definition to converge to: ``stack`` is the stored stack
+    before the run (None for a new one), ``inputs`` the record's form of the
+    user's inputs, ``sd`` the StackDefinition, ``graph`` its dependency
+    graph, ``hidden`` the hidden parameters' values."""
+    stack: Optional[Dict[str, Any]]
+    stack_id: str
+    inputs: Dict[str, Any]
+    sd: Any
+    graph: Any
+    hidden: Dict[str, Any]
+
+
+@dataclasses.dataclass
+class Outcome:
+    """How a walk of the stack ended: the ``run`` (StackRun) that did it,
+    the stack ``action`` it recorded, ``status`` (COMPLETE, FAILED or
+    IN_PROGRESS at hooks) and ``reason``, and the stack row ``before`` it."""
+    run: Any
+    action: str
+    status: str
+    reason: str
+    before: Dict[str, Any]

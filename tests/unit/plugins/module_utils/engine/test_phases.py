@@ -1,0 +1,163 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The phases of a run: plan (nothing written before the whole definition
+is valid), the lock, converge (an Outcome, finished by the caller),
+summarise and finish."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import socket
+import threading
+import time
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import phases, runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.request import RunEnv
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.resource_tasks import HookPending
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import (
+    DONE, FAILED, SKIPPED, TIMED_OUT, Outcome)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    StackLocked, StackersError)
+
+CHAIN = '''
+parameters:
+  v: {type: string, default: one}
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+  b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, output]}}}
+outputs:
+  out: {value: {get_attr: [b, value]}}
+'''
+
+
+def _env(stacks, text, **kw):
+    request = stacks.request(text, **kw)
+    return RunEnv(request=request, conn=None, store=stacks.store(),
+                  vault=Vault(fernet_key('k'), user_key=True))
+
+
+def test_plan_validates_and_writes_nothing(stacks):
+    env = _env(stacks, CHAIN, parameters={'v': 'two'})
+    planned = phases.plan(env, None)
+    assert planned.stack is None and planned.stack_id
+    assert sorted(planned.sd.resources) == ['a', 'b'] and planned.hidden == {}
+    assert sorted(planned.graph.nodes) == ['a', 'b']
+    assert env.store.get_stack('st') is None
+    env.store.close()
+
+
+def test_converge_answers_an_outcome_the_caller_finishes(stacks):
+    env = _env(stacks, CHAIN)
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    outcome = phases.converge(env, planned, stack, 'CREATE')
+    assert (outcome.action, outcome.status) == ('CREATE', 'COMPLETE')
+    assert outcome.reason == 'Stack CREATE completed successfully'
+    # the stack's end is finish's to record
+    assert env.store.get_stack('st')['status'] == 'IN_PROGRESS'
+    result = phases.finish(env, outcome)
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE' and result['changed'] is True
+    assert [o['output_value'] for o in result['stack']['outputs']] == ['one']
+    assert result['events'][-1]['resource_status'] == 'COMPLETE'
+    env.store.close()
+
+
+def test_summarise_words_the_end_as_heat_does():
+    ok = {('res', 'a'): Outcome(DONE)}
+    assert phases.summarise(ok, 'CREATE') == ('COMPLETE', 'Stack CREATE completed successfully')
+    failed = {('res', 'a'): Outcome(DONE), ('res', 'b'): Outcome(FAILED, error=StackersError('no')),
+              ('res', 'c'): Outcome(SKIPPED)}
+    assert phases.summarise(failed, 'UPDATE') == (
+        'FAILED', 'Resource UPDATE failed: StackersError: resources.b: no')
+    late = {('res', 'a'): Outcome(TIMED_OUT)}
+    assert phases.summarise(late, 'CREATE') == ('FAILED', 'Timed out')
+    hooked = {('res', 'a'): Outcome(FAILED, error=HookPending('held', resource='a'))}
+    assert phases.summarise(hooked, 'CREATE') == ('IN_PROGRESS', 'Paused at hooks of: a')
+    skipped = {('res', 'a'): Outcome(SKIPPED)}
+    assert phases.summarise(skipped, 'DELETE') == ('FAILED', 'Resource DELETE failed')
+
+
+def test_a_definition_read_from_another_checkout_is_the_same():
+    one = {'template': 't', 'template_file': '/a/t.yaml',
+           'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
+    two = dict(one, template_file='/b/t.yaml',
+               environment=[{'data': {'parameters': {}}, 'filename': '/b/e.yaml'}])
+    assert phases._portable(one) == phases._portable(two)
+    assert phases._portable(None) is None
+
+
+def test_owner_alive_only_false_for_a_gone_process_of_this_host():
+    assert phases.owner_alive('otherhost:1:x') is True
+    assert phases.owner_alive('not an owner') is True
+    assert phases.owner_alive(phases.new_owner()) is True
+    assert phases.owner_alive('%s:%d:x' % (socket.gethostname(), 2 ** 22 + 12345)) is False
+    assert runner.owner_alive is phases.owner_alive
+
+
+def test_lock_held_by_a_live_run_refuses_at_once(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    store.lock('st', 'elsewhere:1:abc', 60)
+    t0 = time.monotonic()
+    with pytest.raises(StackLocked, match='locked by another run'):
+        stacks.run(CHAIN, parameters={'v': 'two'})
+    assert time.monotonic() - t0 < 0.9
+    with pytest.raises(StackLocked):
+        stacks.run(name='st', state='absent')
+    assert stacks.rows()['a'].properties['value'] == 'one'
+    store.close()
+
+
+def test_lock_timeout_waits_for_the_holder(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    stack_id = store.lock('st', 'elsewhere:1:abc', 60)['id']
+    release = threading.Timer(0.5, lambda: store.unlock(stack_id, 'elsewhere:1:abc'))
+    release.start()
+    try:
+        result = stacks.run(CHAIN, parameters={'v': 'two'}, lock_timeout=10)
+    finally:
+        release.join()
+        store.close()
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert stacks.rows()['a'].properties['value'] == 'two'
+
+
+def test_dead_owner_lock_taken_over(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    import socket
+    store.lock('st', '%s:%d:dead' % (socket.gethostname(), 2 ** 22 + 12345), 600)
+    store.close()
+    assert runner.owner_alive('%s:%d:dead' % (socket.gethostname(), 2 ** 22 + 12345)) is False
+    result = stacks.run(CHAIN, parameters={'v': 'two'})
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+
+
+def test_template_required_and_errors_before_any_write(stacks):
+    with pytest.raises(StackersError, match='template is required'):
+        stacks.run(name='st')
+    with pytest.raises(StackersError):
+        stacks.run('resources:\n  a: {type: OS::Heat::TestResource, properties: '
+                   '{value: {get_param: missing}}}\n')
+    store = stacks.store()
+    try:
+        assert store.get_stack('st') is None
+    finally:
+        store.close()
+
+
+def test_timeout_fails_the_stack(stacks):
+    text = 'resources:\n  slow: {type: OS::Heat::TestResource, properties: {wait_secs: 30}}\n'
+    t0 = time.monotonic()
+    result = stacks.run(text, timeout=0.3)
+    assert time.monotonic() - t0 < 3
+    assert result['stack']['stack_status'] == 'CREATE_FAILED'
+    assert result['stack']['stack_status_reason'] == 'Timed out'
