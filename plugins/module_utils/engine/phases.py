@@ -200,7 +200,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     deps, work = converge_steps(run, planned.graph, policies)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
-    status, reason = summarise(outcomes, recorded)
+    status, reason = summarise(outcomes, recorded, run=run)
     return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
@@ -224,7 +224,7 @@ def walk(env, run, action, steps, *, started=None):
                            status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    return summarise(schedule(env, run, deps, work), action)
+    return summarise(schedule(env, run, deps, work), action, run=run)
 
 
 def schedule(env, run, deps, work):
@@ -238,8 +238,10 @@ def schedule(env, run, deps, work):
     return sched.run(deps, work)
 
 
-def summarise(outcomes, action):
-    """(status, reason) of the stack from its steps' outcomes, as Heat words them."""
+def summarise(outcomes, action, *, run=None):
+    """(status, reason) of the stack from its steps' outcomes, as Heat words them.
+    Delete and cleanup steps are keyed by a row's uuid: ``run`` names them
+    by their resource (Heat's reason names the resource, never a row)."""
     hooks, failures, timed_out = [], [], False
     for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
         if outcome.status == FAILED:
@@ -251,7 +253,7 @@ def summarise(outcomes, action):
             timed_out = True
     if failures:
         key, err = failures[0]
-        name = getattr(err, 'resource', None) or str(key[1])
+        name = getattr(err, 'resource', None) or _step_name(key, run)
         return 'FAILED', 'Resource %s failed: %s' % (action, failure_reason(err, name))
     if timed_out:
         return 'FAILED', 'Timed out'
@@ -260,6 +262,11 @@ def summarise(outcomes, action):
     if any(o.status != DONE for o in outcomes.values()):
         return 'FAILED', 'Resource %s failed' % action
     return 'COMPLETE', 'Stack %s completed successfully' % action
+
+
+def _step_name(key, run):
+    row = run.rows.get(key[1]) if run is not None and key[0] != 'res' else None
+    return row.name if row is not None else str(key[1])
 
 
 # -- finish ---------------------------------------------------------------------------

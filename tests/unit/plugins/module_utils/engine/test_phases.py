@@ -84,6 +84,17 @@ def test_summarise_words_the_end_as_heat_does():
     assert phases.summarise(skipped, 'DELETE') == ('FAILED', 'Resource DELETE failed')
 
 
+def test_a_failed_delete_is_named_by_its_resource_not_its_row():
+    class Run(object):
+        rows = {'6c1e-uuid': type('Row', (), {'name': 'port'})()}
+    failed = {('del', '6c1e-uuid'): Outcome(FAILED, error=StackersError('in use'))}
+    assert phases.summarise(failed, 'DELETE', run=Run()) == (
+        'FAILED', 'Resource DELETE failed: StackersError: resources.port: in use')
+    cleanup = {('cleanup', 'port'): Outcome(FAILED, error=StackersError('in use'))}
+    assert phases.summarise(cleanup, 'UPDATE', run=Run()) == (
+        'FAILED', 'Resource UPDATE failed: StackersError: resources.port: in use')
+
+
 def test_a_definition_read_from_another_checkout_is_the_same():
     one = {'template': 't', 'template_file': '/a/t.yaml',
            'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
