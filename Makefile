@@ -3,6 +3,7 @@
 #   make test     units + sanity + lint + conformance + local cloud (what .ci/run calls)
 #   make demo     start the local cloud and run the main job against it (validate, strict, with the cloud)
 #   make bench    run the benchmarks (bench/*.py) and print their tables
+#   make compat   unit tests and demo at the lowest and the newest supported versions (mk/compat.mk)
 #   make clean    remove build and test output (distclean also removes .venv)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
