@@ -17,6 +17,8 @@ __metaclass__ = type
 import contextlib
 import json
 
+__all__ = ['patch_module_args']
+
 try:
     from ansible.module_utils.testing import patch_module_args
 except ImportError:  # ansible-core < 2.19
