@@ -1,8 +1,9 @@
 # stackers.orchestration: everything runs from the repository root, inside .venv.
 #   make venv     .venv with the collection's, the tests' and the linters' requirements (idempotent)
-#   make test     units + sanity + lint + conformance + local cloud (what .ci/run calls)
+#   make test     units + sanity + lint + conformance + local cloud + compat-units (what .ci/run calls)
 #   make demo     start the local cloud and run the main job against it (validate, strict, with the cloud)
 #   make bench    run the benchmarks (bench/*.py) and print their tables
+#   make compat   unit tests and demo at the lowest and the newest supported versions (mk/compat.mk)
 #   make clean    remove build and test output (distclean also removes .venv)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help

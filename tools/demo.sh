@@ -3,8 +3,13 @@
 # The main job: validate the example template as stack create would (images, flavors and networks
 # looked up in the cloud), create its stack with heat_stack, rerun it (nothing changes), check it
 # (stack check + plan), suspend and resume it, and delete it.
+# DEMO_VENV names the virtualenv whose ansible-playbook (and so openstacksdk) runs the job: .venv by
+# default; make compat sets .venv-compat-low / .venv-compat-high. The local cloud always runs on its own
+# .venv-cloud, through .venv/bin/stackers-localcloud.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+playbook="${DEMO_VENV:-.venv}/bin/ansible-playbook"
+[ -x "$playbook" ] || { echo "demo: $playbook not found (make venv, or make compat for the compat venvs)" >&2; exit 2; }
 work=$(mktemp -d)
 cloud_pid=
 cleanup() {
@@ -33,16 +38,16 @@ params='{"heat_parameters": {"image": "cirros", "flavor": "m1.small", "public_ne
 common=(-e heat_cloud=localcloud -e heat_stack_name=demo -e "heat_store_path=$work/stacks.sqlite")
 
 echo "== validate the template as stack create would"
-.venv/bin/ansible-playbook playbooks/validate.yml -e heat_cloud=localcloud -e heat_strict=true -e "$params"
+"$playbook" playbooks/validate.yml -e heat_cloud=localcloud -e heat_strict=true -e "$params"
 echo "== create the stack"
-.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" -e "$params"
+"$playbook" playbooks/stack.yml "${common[@]}" -e "$params"
 echo "== run it again: nothing to change"
-.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" -e "$params"
+"$playbook" playbooks/stack.yml "${common[@]}" -e "$params"
 echo "== check mode: stack check and the plan of an update to m1.medium"
-.venv/bin/ansible-playbook playbooks/stack.yml "${common[@]}" --check --diff \
+"$playbook" playbooks/stack.yml "${common[@]}" --check --diff \
   -e '{"heat_parameters": {"image": "cirros", "flavor": "m1.medium", "public_network": "public"}}'
 echo "== suspend, resume"
-.venv/bin/ansible-playbook playbooks/suspend.yml "${common[@]}"
-.venv/bin/ansible-playbook playbooks/resume.yml "${common[@]}"
+"$playbook" playbooks/suspend.yml "${common[@]}"
+"$playbook" playbooks/resume.yml "${common[@]}"
 echo "== delete"
-.venv/bin/ansible-playbook playbooks/delete.yml "${common[@]}"
+"$playbook" playbooks/delete.yml "${common[@]}"

@@ -97,7 +97,8 @@ def _run(ctx, step):
     if op == 'restore':
         if step['state'] == 'call':
             try:
-                sdk.call(bs.restore_backup, step['backup'], volume=vol_id, retry_writes=False)
+                # positional: openstacksdk 4.0 calls it volume_id, later releases volume
+                sdk.call(bs.restore_backup, step['backup'], vol_id, retry_writes=False)
             except CloudError as err:
                 ctx.fail('Failed to restore volume %s from backup %s - %s'
                          % (vol_id, step['backup'], err))

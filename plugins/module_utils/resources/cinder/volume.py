@@ -42,6 +42,15 @@ def volume_view(vol):
     return view
 
 
+def _restore_to_new_volume(bs, backup_id, name):
+    """The id of the volume Cinder makes from the backup. A raw POST:
+    openstacksdk 4.0's restore_backup reads no answer (its Backup.restore
+    drops the body), so the new volume's id is only in the response."""
+    resp = sdk.call(bs.post, '/backups/%s/restore' % backup_id, json={'restore': {'name': name}},
+                    raise_exc=True, retry_writes=False)
+    return resp.json()['restore']['volume_id']
+
+
 class Volume(ResourcePlugin):
     type_name = 'OS::Cinder::Volume'
     # Cinder answers a create or a delete at once and works after it.
@@ -59,10 +68,10 @@ class Volume(ResourcePlugin):
         metadata = ctx.metadata_tags(p.get('metadata'))
         if p.get('backup_id') is not None:
             # Cinder makes a new volume from the backup; Heat then names it.
-            restore = sdk.call(bs.restore_backup, p['backup_id'], name=name, retry_writes=False)
-            sdk.call(bs.update_volume, restore.volume_id, name=name,
+            volume_id = _restore_to_new_volume(bs, p['backup_id'], name)
+            sdk.call(bs.update_volume, volume_id, name=name,
                      description=p.get('description'), metadata=metadata)
-            return restore.volume_id
+            return volume_id
         args = {'size': p.get('size'), 'name': name, 'metadata': metadata,
                 'description': p.get('description'),
                 'availability_zone': p.get('availability_zone') or None,

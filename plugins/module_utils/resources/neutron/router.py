@@ -107,6 +107,13 @@ def _parse_ref(ref):
     return tokens[0], tokens[1], tokens[2]
 
 
+def _subnet_or_port(key, value):
+    """The (subnet, port) arguments of add/remove_interface_to/from_router.
+    Positional: openstacksdk 4.0 names them subnet_id/port_id, later
+    releases subnet/port, and the collection supports both."""
+    return (value, None) if key == 'subnet_id' else (None, value)
+
+
 class RouterInterface(NeutronPlugin):
     """No object of its own: the physical id is Heat's
     ``<router>:subnet_id=<subnet>`` / ``<router>:port_id=<port>``; the live
@@ -125,16 +132,16 @@ class RouterInterface(NeutronPlugin):
 
     def create(self, ctx):
         router, key, value = self._target(ctx)
-        kwargs = {'subnet': value} if key == 'subnet_id' else {'port': value}
-        sdk.call(ctx.conn.network.add_interface_to_router, router, retry_writes=False, **kwargs)
+        sdk.call(ctx.conn.network.add_interface_to_router, router, *_subnet_or_port(key, value),
+                 retry_writes=False)
         return '%s:%s=%s' % (router, key, value)
 
     def delete(self, ctx):
         if not ctx.physical_id:
             return
         router, key, value = _parse_ref(ctx.physical_id)
-        kwargs = {'subnet': value} if key == 'subnet_id' else {'port': value}
-        sdk.delete_quietly(ctx.conn.network.remove_interface_from_router, router, **kwargs)
+        sdk.delete_quietly(ctx.conn.network.remove_interface_from_router, router,
+                           *_subnet_or_port(key, value))
 
     def _interface_port(self, ctx, router, key, value):
         ports = listed(ctx.conn.network.ports, device_id=router)

@@ -13,8 +13,7 @@ import json
 import pytest
 import yaml
 
-from ansible.module_utils.testing import patch_module_args
-
+from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
 from ansible_collections.stackers.orchestration.plugins.doc_fragments.openstack import ModuleDocFragment
 from ansible_collections.stackers.orchestration.plugins.module_utils import base
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.constraints import (

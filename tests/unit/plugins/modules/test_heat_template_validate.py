@@ -17,8 +17,7 @@ import os
 
 import pytest
 
-from ansible.module_utils.testing import patch_module_args
-
+from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
 from ansible_collections.stackers.orchestration.plugins.module_utils import base
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ParameterError,

@@ -43,8 +43,15 @@ def http(status, message='boom'):
     return exc
 
 
+# The mock connections ctx() made during the current test: conftest.py holds
+# their calls against the installed openstacksdk (tests/unit/sdk_calls.py).
+CONNS = []
+
+
 def ctx(type_name, props, **kw):
-    kw.setdefault('conn', mock.MagicMock())
+    if 'conn' not in kw:
+        kw['conn'] = mock.MagicMock()
+        CONNS.append(kw['conn'])
     kw.setdefault('stack_id', 'sid')
     kw.setdefault('stack_name', 's')
     kw.setdefault('physical_name', 's-%s-x' % kw.get('name', 'r'))

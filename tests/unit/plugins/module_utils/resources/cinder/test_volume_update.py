@@ -140,7 +140,7 @@ def test_restore_from_new_backup(monkeypatch):
     Volume().update(ctx)
     bs = ctx.conn.block_storage
     assert Volume().check_update_complete(ctx) is False
-    bs.restore_backup.assert_called_once_with('bk-2', volume='vol-1')
+    bs.restore_backup.assert_called_once_with('bk-2', 'vol-1')
     bs.get_volume.return_value = fakes.volume(status='restoring-backup')
     assert Volume().check_update_complete(ctx) is False
     bs.get_volume.return_value = fakes.volume(status='error_restoring')

@@ -15,6 +15,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import (
     ResourceContext, effective_properties)
+from ansible_collections.stackers.orchestration.tests.unit import sdk_calls
 
 STACK_ID = '11111111-2222-3333-4444-555555555555'
 UUID1 = 'aaaaaaaa-0000-0000-0000-000000000001'
@@ -44,7 +45,8 @@ def conn():
     c.current_project_id = 'proj'
     c.network.extensions.return_value = []
     c.network.set_tags.side_effect = _tagged
-    return c
+    yield c
+    sdk_calls.check(c)
 
 
 def _tagged(res, tags):

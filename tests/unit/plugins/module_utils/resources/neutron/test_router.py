@@ -64,7 +64,7 @@ def test_interface_reference_id_delete_and_find(make_ctx, conn, obj):
     ctx = make_ctx('OS::Neutron::RouterInterface', {'router': 'r1', 'subnet_id': SUB})
     ref = RouterInterface().create(ctx)
     assert ref == '%s:subnet_id=%s' % (RID, SUB)
-    conn.network.add_interface_to_router.assert_called_once_with(RID, subnet=SUB)
+    conn.network.add_interface_to_router.assert_called_once_with(RID, SUB, None)
     ctx.physical_id = ref
     conn.network.ports.return_value = [
         obj(id='p1', fixed_ips=[{'subnet_id': SUB}], device_owner='network:router_interface')]
@@ -73,16 +73,16 @@ def test_interface_reference_id_delete_and_find(make_ctx, conn, obj):
     assert RouterInterface().attributes(ctx, RouterInterface().show(ctx)) == {'show': None}
     conn.network.remove_interface_from_router.side_effect = CloudNotFound('gone')
     RouterInterface().delete(ctx)   # already gone is success
-    conn.network.remove_interface_from_router.assert_called_once_with(RID, subnet=SUB)
+    conn.network.remove_interface_from_router.assert_called_once_with(RID, SUB, None)
 
 
 def test_interface_by_port_and_old_reference_format(make_ctx, conn, obj):
     ctx = make_ctx('OS::Neutron::RouterInterface', {'router': RID, 'port': PORT})
     assert RouterInterface().create(ctx) == '%s:port_id=%s' % (RID, PORT)
-    conn.network.add_interface_to_router.assert_called_once_with(RID, port=PORT)
+    conn.network.add_interface_to_router.assert_called_once_with(RID, None, PORT)
     ctx.physical_id = '%s:%s' % (RID, SUB)   # Heat's pre-Liberty form: a subnet
     RouterInterface().delete(ctx)
-    conn.network.remove_interface_from_router.assert_called_once_with(RID, subnet=SUB)
+    conn.network.remove_interface_from_router.assert_called_once_with(RID, SUB, None)
     conn.network.ports.return_value = []
     ctx.physical_id = None
     assert RouterInterface().find(ctx) is None

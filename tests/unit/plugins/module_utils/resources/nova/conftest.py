@@ -11,6 +11,7 @@ from unittest import mock
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import base
+from ansible_collections.stackers.orchestration.tests.unit import sdk_calls
 
 NET = '11111111-1111-1111-1111-111111111111'
 IMG = '22222222-2222-2222-2222-222222222222'
@@ -34,7 +35,8 @@ class Obj(dict):
 def conn():
     c = mock.MagicMock()
     c.current_project_id = 'proj'
-    return c
+    yield c
+    sdk_calls.check(c)
 
 
 def make_ctx(conn, type_name, props, name='res', **kw):
