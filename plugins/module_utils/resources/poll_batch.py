@@ -24,8 +24,10 @@ statuses (Cinder reads filter values as literals: a list is an IN), so a
 volume is listed while it is in transition and read by id once it leaves
 it.  An object missing from a list is read with its own GET, so a list
 never has to be complete to be right.  A service that refuses the filter
-(400) or answers beyond it (a filter it ignores) is not listed again in
-this run: its objects are read by id, which is bounded by construction.
+(400), answers beyond it (a filter it ignores) or matches none of the
+servers asked for (Nova on MySQL escapes the '|' of the name filter) is
+not listed again in this run: its objects are read by id, which is
+bounded by construction.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -90,9 +92,10 @@ class Batch(object):
 
     ``get_one(id)`` reads one object (None when not found);
     ``list_some(keys)`` lists the objects matching any of ``keys`` and
-    returns ``(found, bounded)``: id -> object, and False when the answer
-    holds objects beyond the keys (the service ignored the filter).  An
-    object asked for without a key is always read with its own GET."""
+    returns ``(found, usable)``: id -> object, and False when the filter
+    did not work as meant (the answer holds objects beyond the keys: the
+    service ignored it; or none of them: it matched nothing).  An object
+    asked for without a key is always read with its own GET."""
 
     def __init__(self, get_one, list_some, missing='%s could not be found.',
                  clock=time.monotonic):
@@ -153,9 +156,9 @@ class Batch(object):
 
     def _run(self, listing):
         try:
-            found, bounded = self._list_some(frozenset(listing.ids.values()))
+            found, usable = self._list_some(frozenset(listing.ids.values()))
             listing.found = found
-            if not bounded:
+            if not usable:
                 self.listing_off = True
         except CloudError as exc:
             if exc.status == 400:
@@ -232,7 +235,10 @@ def _servers(conn):
                     details=True, name=f, changes_since=since))):
                 bounded = bounded and (server.name or '').lower() in wanted
                 found[server.id] = server
-        return found, bounded
+        # Polled servers changed in this run, deleted ones included: a list
+        # naming none of them has a filter that did not match as spelled
+        # (Nova on MySQL escapes '|'): each is read by id from now on.
+        return found, bounded and (bool(found) or len(names) < 2)
     return Batch(lambda sid: sdk.get_or_none(conn.compute.get_server, sid), list_some,
                  missing='Instance %s could not be found.')
 

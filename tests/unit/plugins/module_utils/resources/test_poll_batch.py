@@ -268,6 +268,10 @@ def test_server_lists_ask_for_the_polled_names_changed_recently():
     # a Nova that ignored the filter: the answer holds servers nobody asked for
     conn.compute.servers.return_value.append(Srv('s3', 'unrelated'))
     assert servers._list_some(frozenset(['st-a-x']))[1] is False
+    # a Nova that matched none of several (MySQL's escaped '|'): not listed again
+    conn.compute.servers.return_value = []
+    assert servers._list_some(frozenset(['st-a-x', 'st-b-y']))[1] is False
+    assert servers._list_some(frozenset(['st-a-x'])) == ({}, True)   # one name: no '|'
     conn.compute.get_endpoint_data.assert_called_once_with()
     conn.compute.get_server.side_effect = None
     conn.compute.get_server.return_value = 'one'
