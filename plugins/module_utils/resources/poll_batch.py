@@ -27,7 +27,9 @@ never has to be complete to be right.  A service that refuses the filter
 (400), answers beyond it (a filter it ignores) or matches none of the
 servers asked for (Nova on MySQL escapes the '|' of the name filter) is
 not listed again in this run: its objects are read by id, which is
-bounded by construction.
+bounded by construction.  (openstacksdk 4.0.0 does not pass the
+volumes' ``properties`` query: the list asks for the project's volumes in
+transition, and stops at the first one of another stack.)
 """
 
 from __future__ import absolute_import, division, print_function
@@ -40,7 +42,7 @@ import re
 import threading
 import time
 
-from ..errors import CloudError, CloudNotFound
+from ..errors import CloudError, CloudNotFound, CloudTransient
 from . import sdk
 from .base import TAG_STACK
 
@@ -161,9 +163,10 @@ class Batch(object):
             if not usable:
                 self.listing_off = True
         except CloudError as exc:
-            if exc.status == 400:
-                # the filter refused (a deployment that does not allow it):
-                # each poll reads its own object, now and for the rest of the run
+            if exc.status == 400 or (exc.status is None and not isinstance(exc, CloudTransient)):
+                # the filter refused (a deployment that does not allow it, an
+                # SDK that refuses the query): each poll reads its own object,
+                # now and for the rest of the run
                 self.listing_off = True
             else:
                 listing.error = exc

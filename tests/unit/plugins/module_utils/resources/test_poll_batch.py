@@ -155,6 +155,22 @@ def test_a_refused_filter_turns_listing_off_for_the_run():
     assert len(calls) == 1 and cloud.gets == ['a', 'a', 'b']
 
 
+def test_a_query_the_sdk_refuses_turns_listing_off_but_a_transient_fault_fails_the_polls():
+    clock = Clock()
+    for error, off in ((CloudError('Invalid query params: properties'), True),
+                       (CloudTransient('Connection to the cloud failed'), False)):
+        def broken(keys, error=error):
+            raise error
+        batch = poll_batch.Batch(lambda i: 'X', broken, clock=clock)
+        batch._ask('b', clock.now - 1, 'b')
+        if off:
+            assert batch.fetch('a', 'a') == 'X' and batch.listing_off
+        else:
+            with pytest.raises(CloudTransient):
+                batch.fetch('a', 'a')
+            assert not batch.listing_off
+
+
 def test_a_list_answering_beyond_its_filter_is_not_listed_again():
     # A service that ignores the filter answers the whole project: the answer
     # is right (used once), but listing would cost the project's size each tick.
