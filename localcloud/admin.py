@@ -43,6 +43,7 @@ class Admin(object):
         self._session = None
         self._lock = threading.Lock()
         self.knobs = {'build_seconds': {}}
+        self.clones = {}   # kind -> ids of the copies made by /clones
 
     # ---- knobs -----------------------------------------------------------------------------
     def write_knobs(self, knobs):
@@ -79,6 +80,28 @@ class Admin(object):
             for kind, value in dict(payload['build_seconds']).items():
                 builds[str(kind)] = max(0.0, float(value))
             self.write_knobs(dict(self.knobs, build_seconds=builds))
+
+    # ---- /_localcloud/clones -----------------------------------------------------------------
+    def make_clones(self, payload):
+        from localcloud import clone
+        if not isinstance(payload, dict) or not {'kind', 'id', 'count'} <= set(payload):
+            raise ValueError('clones wants {"kind": "server"|"volume", "id": ..., "count": N}')
+        ids = clone.clone(self.plan['state_dir'], payload['kind'], str(payload['id']),
+                          payload['count'])
+        with self._lock:
+            self.clones.setdefault(payload['kind'], []).extend(ids)
+        return {'ids': ids}
+
+    def remove_clones(self):
+        from localcloud import clone
+        with self._lock:
+            made, self.clones = self.clones, {}
+        return {'removed': dict((kind, clone.remove(self.plan['state_dir'], kind, ids))
+                                for kind, ids in made.items())}
+
+    def list_clones(self):
+        with self._lock:
+            return dict((kind, list(ids)) for kind, ids in self.clones.items())
 
     def info(self):
         return {'public_root': self.plan['public_root'],

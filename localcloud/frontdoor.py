@@ -93,15 +93,31 @@ class State(object):
         self.rules = []
         self.requests = 0
         self.by_route = {}
+        self.response_bytes = 0
+        self.bytes_by_route = {}
 
     def reset_stats(self):
         with self.lock:
             self.requests = 0
             self.by_route = {}
+            self.response_bytes = 0
+            self.bytes_by_route = {}
 
     def stats(self):
         with self.lock:
-            return {'requests': self.requests, 'by_route': dict(self.by_route)}
+            return {'requests': self.requests, 'by_route': dict(self.by_route),
+                    'response_bytes': self.response_bytes,
+                    'bytes_by_route': dict(self.bytes_by_route)}
+
+    @staticmethod
+    def route_key(method, stype, prefix, path):
+        return '%s %s %s' % (method, stype, route_template(stype, path[len(prefix):] or '/'))
+
+    def count_bytes(self, key, size):
+        """Add a forwarded answer's body size (bytes) to its route."""
+        with self.lock:
+            self.response_bytes += size
+            self.bytes_by_route[key] = self.bytes_by_route.get(key, 0) + size
 
     def account(self, method, stype, prefix, path):
         """Count the request and decide its fate: (status to inject or None, latency seconds).
@@ -109,7 +125,7 @@ class State(object):
         ``path`` is the full request path (prefix included, query excluded): fault rules match
         it with re.search; the route key uses the path under the prefix.
         """
-        key = '%s %s %s' % (method, stype, route_template(stype, path[len(prefix):] or '/'))
+        key = self.route_key(method, stype, prefix, path)
         with self.lock:
             self.requests += 1
             self.by_route[key] = self.by_route.get(key, 0) + 1
@@ -197,7 +213,9 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(delay)
         if inject is not None:
             return self._fault(inject)
-        self._forward(port, body)
+        sent = self._forward(port, body)
+        self.server.state.count_bytes(self.server.state.route_key(self.command, stype, prefix, path),
+                                      sent)
 
     def _fault(self, status):
         if status == 0:
@@ -213,6 +231,7 @@ class Handler(BaseHTTPRequestHandler):
                     extra=[('Retry-After', '0')] if status == 503 else ())
 
     def _forward(self, port, body):
+        """Relay the request; the size of the answer's body sent back."""
         conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
         try:
             conn.connect()
@@ -241,10 +260,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header('Content-Length', '0')
             self.end_headers()
             if no_body:
-                return
+                return 0
             if data is not None:
                 self.wfile.write(data)
-                return
+                return len(data)
             remaining = int(length)
             while remaining > 0:
                 chunk = resp.read(min(remaining, 1 << 16))
@@ -254,8 +273,10 @@ class Handler(BaseHTTPRequestHandler):
                 remaining -= len(chunk)
             if remaining:
                 self.close_connection = True
+            return int(length) - remaining
         except (OSError, http.client.HTTPException) as exc:
             self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
+            return 0
         finally:
             conn.close()
 
@@ -276,6 +297,14 @@ class Handler(BaseHTTPRequestHandler):
                 return self._reply(200, state.stats())
             if sub == '/resources' and method == 'GET':
                 return self._reply(200, self.server.admin.resources())
+            if sub == '/clones':
+                if method == 'POST':
+                    return self._reply(200, self.server.admin.make_clones(payload))
+                if method == 'DELETE':
+                    return self._reply(200, self.server.admin.remove_clones())
+                if method == 'GET':
+                    return self._reply(200, self.server.admin.list_clones())
+                return self._reply(405, {'error': 'method not allowed'})
             if sub == '/config' and method in ('GET', 'POST'):
                 if method == 'POST':
                     self.server.admin.configure(payload or {})

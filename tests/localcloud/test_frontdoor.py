@@ -34,20 +34,29 @@ def clean_knobs(cloud):
 def test_counters_are_exact(cloud, token):
     tok, project = token
     cloud.reset_stats()
-    assert cloud.stats() == {'requests': 0, 'by_route': {}}
+    assert cloud.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {}}
+    sizes = {}
+
+    def get(route, path):
+        status, body = cloud.http('GET', path, tok)
+        sizes[route] = sizes.get(route, 0) + len(body)
+        return status
     for _ in range(3):
-        assert cloud.http('GET', '/compute/v2.1/flavors', tok)[0] == 200
+        assert get('GET compute /v2.1/flavors', '/compute/v2.1/flavors') == 200
     for _ in range(2):
-        assert cloud.http('GET', '/networking/v2.0/networks', tok)[0] == 200
-    status, _ = cloud.http('GET', '/volume/v3/%s/volumes' % project, tok)
-    assert status == 200
-    assert cloud.http('GET', '/networking/v2.0/ports/0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f', tok)[0] == 404
-    assert cloud.stats() == {'requests': 7, 'by_route': {
+        assert get('GET network /v2.0/networks', '/networking/v2.0/networks') == 200
+    assert get('GET block-storage /v3/{id}/volumes', '/volume/v3/%s/volumes' % project) == 200
+    assert get('GET network /v2.0/ports/{id}',
+               '/networking/v2.0/ports/0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f') == 404
+    stats = cloud.stats()
+    assert {'requests': stats['requests'], 'by_route': stats['by_route']} == {'requests': 7, 'by_route': {
         'GET compute /v2.1/flavors': 3,
         'GET network /v2.0/networks': 2,
         'GET block-storage /v3/{id}/volumes': 1,
         'GET network /v2.0/ports/{id}': 1,
     }}
+    # the bytes of the answers' bodies, per route, as the client received them
+    assert stats['bytes_by_route'] == sizes and stats['response_bytes'] == sum(sizes.values())
     # the admin API is not counted
     cloud.admin('GET', '/config')
     assert cloud.stats()['requests'] == 7

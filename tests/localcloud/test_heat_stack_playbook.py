@@ -39,7 +39,8 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert created.get('failed') is not True, created.get('msg')
     routes = cloud.stats()['by_route']
     # the two servers building side by side were looked at together: one list call answered
-    # both (poll_batch, with Nova's changes-since), and nothing read what no template uses
+    # both (poll_batch: their exact names in Nova's name filter, with changes-since), and nothing read
+    # what no template uses
     assert routes.get('GET compute /v2.1/servers/detail', 0) >= 1, routes
     assert 'GET network /v2.0/segments' not in routes and 'GET network /v2.0/ports' not in routes
     assert created['changed'] is True

@@ -88,7 +88,8 @@ class Volume(ResourcePlugin):
         return vol.id
 
     def check_create_complete(self, ctx):
-        vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(ctx.physical_id)
+        vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(
+            ctx.physical_id, poll_batch.volume_key(ctx))
         ctx.live = volume_view(vol)
         if vol.status in _CREATING:
             return False
@@ -152,7 +153,7 @@ class Volume(ResourcePlugin):
     def check_delete_complete(self, ctx):
         if ctx.physical_id is None:
             return True
-        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id)
+        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id, poll_batch.volume_key(ctx))
         if vol is None:
             return True
         if vol.status.lower() == 'error_deleting':

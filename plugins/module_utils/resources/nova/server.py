@@ -95,7 +95,8 @@ class Server(ResourcePlugin):
         polled at the same moment share one list call (poll_batch)."""
         try:
             # gone: Nova's 404 (Heat's fetch_server lets it fail the resource)
-            return poll_batch.batch(ctx.conn, 'server').fetch_existing(ctx.physical_id)
+            return poll_batch.batch(ctx.conn, 'server').fetch_existing(
+                ctx.physical_id, poll_batch.server_key(ctx))
         except common.CloudTransient:
             return None
 
@@ -140,7 +141,8 @@ class Server(ResourcePlugin):
         server = None
         if not ctx.data.get('server_gone'):
             try:
-                server = poll_batch.batch(ctx.conn, 'server').fetch(ctx.physical_id)
+                server = poll_batch.batch(ctx.conn, 'server').fetch(
+                    ctx.physical_id, poll_batch.server_key(ctx))
             except common.CloudTransient:
                 return False
         if server is not None and not self._delete_done(ctx, server):

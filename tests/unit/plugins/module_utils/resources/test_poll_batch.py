@@ -1,18 +1,22 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""poll_batch: one list call answers the polls of a kind that arrive together."""
+"""poll_batch: one list call answers the polls of a kind that arrive together,
+asking only for the objects polled."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import json
+import re
 import threading
 from unittest import mock
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudNotFound, CloudTransient
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import poll_batch
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    CloudError, CloudNotFound, CloudTransient)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import base, poll_batch
 
 
 @pytest.fixture(autouse=True)
@@ -29,140 +33,285 @@ class Clock(object):
 
 
 class Cloud(object):
-    """Objects by id; counts the calls; a list may be held open."""
+    """Objects by id, each with its key (what a filter matches); counts the
+    calls; a list may be held open.  A list answers the objects whose key
+    it asked for (or every object: a service that ignores the filter)."""
 
-    def __init__(self, objects, hold=None):
+    def __init__(self, objects, hold=None, keys=None):
         self.objects = dict(objects)
-        self.gets, self.lists = [], 0
+        self.keys = dict(keys or {})
+        self.gets, self.lists = [], []
         self.hold = hold
+        self.ignores_filter = False
 
     def get_one(self, obj_id):
         self.gets.append(obj_id)
         return self.objects.get(obj_id)
 
-    def list_all(self):
-        self.lists += 1
+    def list_some(self, keys):
+        self.lists.append(set(keys))
         if self.hold is not None:
             self.hold.wait(5)
-        return dict(self.objects)
+        found = dict((i, o) for i, o in self.objects.items()
+                     if self.ignores_filter or self.keys.get(i, i) in keys)
+        return found, all(self.keys.get(i, i) in keys for i in found)
+
+
+def _batch(cloud, clock=None):
+    kwargs = {} if clock is None else {'clock': clock}
+    return poll_batch.Batch(cloud.get_one, cloud.list_some, **kwargs)
 
 
 def test_one_object_polling_gets_its_own_get():
     cloud, clock = Cloud({'a': 'A'}), Clock()
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    assert batch.fetch('a') == 'A'
+    batch = _batch(cloud, clock)
+    assert batch.fetch('a', 'a') == 'A'
     clock.now += 1
-    assert batch.fetch('a') == 'A'
-    assert (cloud.gets, cloud.lists) == (['a', 'a'], 0)
+    assert batch.fetch('a', 'a') == 'A'
+    assert (cloud.gets, cloud.lists) == (['a', 'a'], [])
 
 
-def test_polls_arriving_together_share_one_list_call():
+def test_polls_arriving_together_share_one_list_asking_for_them_only():
     hold = threading.Event()
-    cloud = Cloud({'a': 'A', 'b': 'B', 'c': 'C'}, hold=hold)
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True)
+    cloud = Cloud({'a': 'A', 'b': 'B', 'c': 'C', 'other': 'O'}, hold=hold)
+    batch = _batch(cloud)
     # each asked once before (their previous poll): three objects are polling
     for key in 'abc':
-        batch._ask(key, poll_batch.time.monotonic() - 1)
+        batch._ask(key, poll_batch.time.monotonic() - 1, key)
     got = {}
-    threads = [threading.Thread(target=lambda k=k: got.setdefault(k, batch.fetch(k))) for k in 'abc']
+    threads = [threading.Thread(target=lambda k=k: got.setdefault(k, batch.fetch(k, k))) for k in 'abc']
     for t in threads:
         t.start()
     hold.set()
     for t in threads:
         t.join(5)
     assert got == {'a': 'A', 'b': 'B', 'c': 'C'}
-    assert cloud.lists == 1 and cloud.gets == []
+    # the project's other object is not asked for: the list's size is the polls'
+    assert cloud.lists == [{'a', 'b', 'c'}] and cloud.gets == []
+
+
+def test_an_object_without_a_key_is_read_by_id_and_makes_no_batch():
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, None)          # polling, but no filter finds it
+    assert batch.fetch('a', 'a') == 'A'           # no other keyed poll: a GET
+    assert batch.fetch('b') == 'B'
+    assert cloud.lists == [] and cloud.gets == ['a', 'b']
 
 
 def test_an_old_list_is_not_an_answer():
     cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    batch._ask('b', clock.now - 1)
-    assert batch.fetch('a') == 'A'
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A'
     clock.now += poll_batch.JOIN_WINDOW / 2
-    assert batch.fetch('b') == 'B'            # joins the list of a moment ago
-    assert cloud.lists == 1
+    assert batch.fetch('b', 'b') == 'B'       # joins the list of a moment ago
+    assert len(cloud.lists) == 1
     clock.now += poll_batch.JOIN_WINDOW * 2
     cloud.objects['a'] = 'A2'
-    assert batch.fetch('a') == 'A2'           # a new look, not the old answer
-    assert cloud.lists == 2 and cloud.gets == []
+    assert batch.fetch('a', 'a') == 'A2'      # a new look, not the old answer
+    assert len(cloud.lists) == 2 and cloud.gets == []
 
 
-def test_missing_from_a_whole_list_is_gone_from_a_narrowed_one_is_read():
+def test_missing_from_a_list_is_read_by_id():
+    # Not listed: gone, out of the filter (a volume no longer in transition,
+    # a server renamed), or made after the list: its own GET says which.
     cloud, clock = Cloud({'b': 'B'}), Clock()
-    whole = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    whole._ask('b', clock.now - 1)
-    assert whole.fetch('a') is None and cloud.gets == []
-    narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
-    narrowed._ask('b', clock.now - 1)
-    cloud.objects = {'b': 'B'}
     cloud.get_one = lambda obj_id: cloud.gets.append(obj_id) or 'A-by-get'
-    narrowed = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=False, clock=clock)
-    narrowed._ask('b', clock.now - 1)
-    assert narrowed.fetch('a') == 'A-by-get' and cloud.gets == ['a']
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A-by-get' and cloud.gets == ['a']
+    assert cloud.lists == [{'a', 'b'}]
 
 
 def test_a_failed_list_fails_every_poll_that_joined_it():
     clock = Clock()
 
-    def broken():
+    def broken(keys):
         raise CloudTransient('503')
-    batch = poll_batch.Batch(lambda i: 'X', broken, authoritative=True, clock=clock)
-    batch._ask('b', clock.now - 1)
+    batch = poll_batch.Batch(lambda i: 'X', broken, clock=clock)
+    batch._ask('b', clock.now - 1, 'b')
     with pytest.raises(CloudTransient):
-        batch.fetch('a')
+        batch.fetch('a', 'a')
     with pytest.raises(CloudTransient):      # the same list's answer, within the window
-        batch.fetch('b')
+        batch.fetch('b', 'b')
+
+
+def test_a_refused_filter_turns_listing_off_for_the_run():
+    # A deployment whose resource_filters do not allow the filter answers 400:
+    # every poll reads its own object, and no list is tried again.
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    calls = []
+
+    def refused(keys):
+        calls.append(keys)
+        raise CloudError('Invalid filters metadata are found in query options.', status=400)
+    batch = poll_batch.Batch(cloud.get_one, refused, clock=clock)
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A' and batch.listing_off
+    clock.now += 1
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A' and batch.fetch('b', 'b') == 'B'
+    assert len(calls) == 1 and cloud.gets == ['a', 'a', 'b']
+
+
+def test_a_query_the_sdk_refuses_turns_listing_off_but_a_transient_fault_fails_the_polls():
+    clock = Clock()
+    for error, off in ((CloudError('Invalid query params: properties'), True),
+                       (CloudTransient('Connection to the cloud failed'), False)):
+        def broken(keys, error=error):
+            raise error
+        batch = poll_batch.Batch(lambda i: 'X', broken, clock=clock)
+        batch._ask('b', clock.now - 1, 'b')
+        if off:
+            assert batch.fetch('a', 'a') == 'X' and batch.listing_off
+        else:
+            with pytest.raises(CloudTransient):
+                batch.fetch('a', 'a')
+            assert not batch.listing_off
+
+
+def test_a_list_answering_beyond_its_filter_is_not_listed_again():
+    # A service that ignores the filter answers the whole project: the answer
+    # is right (used once), but listing would cost the project's size each tick.
+    cloud, clock = Cloud({'a': 'A', 'b': 'B', 'x': 'X'}), Clock()
+    cloud.ignores_filter = True
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A' and batch.listing_off
+    clock.now += 1
+    batch._ask('b', clock.now - 1, 'b')
+    assert batch.fetch('a', 'a') == 'A'
+    assert len(cloud.lists) == 1 and cloud.gets == ['a']
 
 
 def test_objects_that_stopped_polling_no_longer_make_a_batch():
     cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    batch.fetch('b')
+    batch = _batch(cloud, clock)
+    batch.fetch('b', 'b')
     clock.now += poll_batch.STALE + 1
-    assert batch.fetch('a') == 'A' and cloud.lists == 0      # silent too long: forgotten
+    assert batch.fetch('a', 'a') == 'A' and cloud.lists == []      # silent too long: forgotten
     assert cloud.gets == ['b', 'a']
     clock.now += 1
-    assert batch.fetch('b') == 'B' and cloud.lists == 1      # both polling again: one list
+    assert batch.fetch('b', 'b') == 'B' and len(cloud.lists) == 1  # both polling again: one list
 
 
-def test_server_lists_ask_for_recent_changes_and_volume_lists_for_all():
+def test_a_list_started_before_an_objects_first_poll_does_not_answer_it():
+    # An object made just after another poll's list started is not in that list.
+    cloud, clock = Cloud({'a': 'A', 'c': 'C'}), Clock()
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    batch._ask('c', clock.now - 1, 'c')
+    assert batch.fetch('a', 'a') == 'A' and cloud.lists == [{'a', 'b', 'c'}]
+    cloud.objects['new'] = 'NEW'
+    clock.now += poll_batch.JOIN_WINDOW / 3                  # within the window of a's list
+    assert batch.fetch('new', 'new') == 'NEW'                # its own look, not a's list
+    assert cloud.lists[1] == {'new', 'b', 'c'}               # b and c may still ask on this tick
+    clock.now += poll_batch.JOIN_WINDOW / 3
+    assert batch.fetch('c', 'c') == 'C' and len(cloud.lists) == 2   # the newer list answers c
+    assert cloud.gets == []
+
+
+def test_two_objects_starting_together_do_not_list_for_one():
+    # The first poll of two objects made together: the first asker knows of no other and
+    # reads its own; the second must not list for itself alone beside that GET.
+    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
+    batch = _batch(cloud, clock)
+    assert batch.fetch('a', 'a') == 'A'
+    clock.now += 0.002
+    assert batch.fetch('b', 'b') == 'B'
+    assert (cloud.gets, cloud.lists) == (['a', 'b'], [])
+    clock.now += 0.5                          # the next tick: both polling, one list
+    assert batch.fetch('b', 'b') == 'B'
+    clock.now += 0.002
+    assert batch.fetch('a', 'a') == 'A'
+    assert (cloud.gets, len(cloud.lists)) == (['a', 'b'], 1)
+
+
+def test_name_filters_match_exactly_the_names_and_stay_short():
+    names = ['st-web.1-abc', 'st-db-xyz', 'st-db-xy']
+    (spelled,) = poll_batch.name_filters(names)
+    assert spelled == '^(st-db-xy|st-db-xyz|st-web[.]1-abc)$'
+    pattern = re.compile(spelled)
+    assert all(pattern.search(n) for n in names)
+    for other in ('st-web-1-abc', 'st-web.1-abcd', 'xst-db-xy', 'st-db-x', 'st-webx1-abc'):
+        assert not pattern.search(other), other
+    many = ['stack-server%03d-abcdefghijkl' % i for i in range(300)]
+    filters = poll_batch.name_filters(many)
+    assert len(filters) > 1 and all(len(f) <= poll_batch.NAME_FILTER_CHARS + 10 for f in filters)
+    assert sorted(n for f in filters for n in f[2:-2].split('|')) == many
+
+
+def _ctx(**kw):
+    args = dict(stack_id='sid', stack_name='st', name='srv', type_name='OS::Nova::Server',
+                physical_name='st-srv-abcdefghijkl', properties={})
+    args.update(kw)
+    return base.ResourceContext(**args)
+
+
+def test_servers_are_listed_by_the_names_the_engine_made_and_volumes_by_the_stack():
+    assert poll_batch.server_key(_ctx()) == 'st-srv-abcdefghijkl'
+    # a name the template chose may be anyone's: read by id
+    assert poll_batch.server_key(_ctx(properties={'name': 'web'})) is None
+    assert poll_batch.server_key(_ctx(physical_name=None)) is None
+    assert poll_batch.server_key(_ctx(physical_name='st-a b-abc')) is None   # not a plain name
+    assert poll_batch.volume_key(_ctx()) == 'sid'
+    assert poll_batch.volume_key(_ctx(stack_id=None)) is None
+
+
+class Srv(object):
+    def __init__(self, id, name, status='ACTIVE'):
+        self.id, self.name, self.status = id, name, status
+
+
+class Vol(object):
+    def __init__(self, id, status, stack='sid'):
+        self.id, self.status = id, status
+        self.metadata = {base.TAG_STACK: stack}
+
+
+def test_server_lists_ask_for_the_polled_names_changed_recently():
     conn = mock.Mock()
-    conn.compute.servers.return_value = [mock.Mock(id='s1')]
-    conn.block_storage.volumes.return_value = [mock.Mock(id='v1')]
+    conn.compute.servers.return_value = [Srv('s1', 'st-a-x'), Srv('s2', 'st-b-y', 'DELETED')]
     servers = poll_batch.batch(conn, 'server')
     assert poll_batch.batch(conn, 'server') is servers       # one per run (connection)
-    assert set(servers._list_all()) == {'s1'}
+    found, bounded = servers._list_some(frozenset(['st-a-x', 'st-b-y']))
+    assert set(found) == {'s1', 's2'} and bounded
     kwargs = conn.compute.servers.call_args.kwargs
     # changes-since: deleted servers are listed too (a delete's poll sees DELETED)
     assert kwargs['details'] is True and kwargs['changes_since'].endswith('Z')
-    assert servers._authoritative is False
-    volumes = poll_batch.batch(conn, 'volume')
-    assert set(volumes._list_all()) == {'v1'} and volumes._authoritative is True
-    conn.block_storage.volumes.assert_called_once_with(details=True)
-    # each kind's first polls read their service's version document once, first
+    assert kwargs['name'] == '^(st-a-x|st-b-y)$'
+    # a Nova that ignored the filter: the answer holds servers nobody asked for
+    conn.compute.servers.return_value.append(Srv('s3', 'unrelated'))
+    assert servers._list_some(frozenset(['st-a-x']))[1] is False
+    # a Nova that matched none of several (MySQL's escaped '|'): not listed again
+    conn.compute.servers.return_value = []
+    assert servers._list_some(frozenset(['st-a-x', 'st-b-y']))[1] is False
+    assert servers._list_some(frozenset(['st-a-x'])) == ({}, True)   # one name: no '|'
     conn.compute.get_endpoint_data.assert_called_once_with()
-    conn.block_storage.get_endpoint_data.assert_called_once_with()
     conn.compute.get_server.side_effect = None
     conn.compute.get_server.return_value = 'one'
     assert servers._get_one('s9') == 'one'
 
 
-def test_a_list_started_before_an_objects_first_poll_does_not_answer_it():
-    # A volume made just after another poll's list started is not in that list: the
-    # whole list would say "gone" of a volume that exists.
-    cloud, clock = Cloud({'a': 'A', 'c': 'C'}), Clock()
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    batch._ask('b', clock.now - 1)
-    batch._ask('c', clock.now - 1)
-    assert batch.fetch('a') == 'A' and cloud.lists == 1      # a's list, before 'new' existed
-    cloud.objects['new'] = 'NEW'
-    clock.now += poll_batch.JOIN_WINDOW / 3                  # within the window of a's list
-    assert batch.fetch('new') == 'NEW'                       # its own look, not a's list
-    assert cloud.lists == 2                                  # c may still ask on this tick
-    clock.now += poll_batch.JOIN_WINDOW / 3
-    assert batch.fetch('c') == 'C' and cloud.lists == 2      # the newer list answers c too
-    assert cloud.gets == []
+def test_volume_lists_ask_for_the_stacks_volumes_in_transition():
+    conn = mock.Mock()
+    conn.block_storage.volumes.return_value = [Vol('v1', 'creating'), Vol('v2', 'deleting')]
+    volumes = poll_batch.batch(conn, 'volume')
+    found, bounded = volumes._list_some(frozenset(['sid']))
+    assert set(found) == {'v1', 'v2'} and bounded
+    kwargs = conn.block_storage.volumes.call_args.kwargs
+    assert kwargs['details'] is True
+    assert json.loads(kwargs['properties']) == {base.TAG_STACK: 'sid'}
+    # Cinder reads the status filter as a Python literal: a list is an IN
+    assert kwargs['status'].startswith("['creating', ") and "'deleting'" in kwargs['status']
+    assert 'available' not in kwargs['status'] and 'in-use' not in kwargs['status']
+    conn.block_storage.get_endpoint_data.assert_called_once_with()
+    # settled or another stack's: the filter was not applied
+    conn.block_storage.volumes.return_value = [Vol('v1', 'available')]
+    assert volumes._list_some(frozenset(['sid']))[1] is False
+    conn.block_storage.volumes.return_value = [Vol('v1', 'creating', stack='other')]
+    assert volumes._list_some(frozenset(['sid']))[1] is False
 
 
 def test_fetch_existing_fails_a_missing_object_as_the_services_get():
@@ -170,26 +319,10 @@ def test_fetch_existing_fails_a_missing_object_as_the_services_get():
     conn.compute.get_server.side_effect = CloudNotFound('gone')
     conn.block_storage.get_volume.side_effect = CloudNotFound('gone')
     with pytest.raises(CloudNotFound, match='Instance s9 could not be found') as exc:
-        poll_batch.batch(conn, 'server').fetch_existing('s9')
+        poll_batch.batch(conn, 'server').fetch_existing('s9', 'st-a-x')
     assert exc.value.status == 404
     with pytest.raises(CloudNotFound, match='Volume v9 could not be found'):
-        poll_batch.batch(conn, 'volume').fetch_existing('v9')
+        poll_batch.batch(conn, 'volume').fetch_existing('v9', 'sid')
     other = mock.Mock()          # another run: v9 no longer polling beside it
     other.block_storage.get_volume.return_value = 'V'
-    assert poll_batch.batch(other, 'volume').fetch_existing('v1') == 'V'
-
-
-def test_two_objects_starting_together_do_not_list_for_one():
-    # The first poll of two objects made together: the first asker knows of no other and
-    # reads its own; the second must not list for itself alone beside that GET.
-    cloud, clock = Cloud({'a': 'A', 'b': 'B'}), Clock()
-    batch = poll_batch.Batch(cloud.get_one, cloud.list_all, authoritative=True, clock=clock)
-    assert batch.fetch('a') == 'A'
-    clock.now += 0.002
-    assert batch.fetch('b') == 'B'
-    assert (cloud.gets, cloud.lists) == (['a', 'b'], 0)
-    clock.now += 0.5                          # the next tick: both polling, one list
-    assert batch.fetch('b') == 'B'
-    clock.now += 0.002
-    assert batch.fetch('a') == 'A'
-    assert (cloud.gets, cloud.lists) == (['a', 'b'], 1)
+    assert poll_batch.batch(other, 'volume').fetch_existing('v1', 'sid') == 'V'

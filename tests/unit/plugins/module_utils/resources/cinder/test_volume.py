@@ -241,3 +241,24 @@ def test_needs_replace_failed_reads_the_volume():
 def test_registered():
     assert _common.is_uuid(IMAGE_ID) and not _common.is_uuid('cirros')
     assert _common.is_uuid('3724523d3d1e449f80c51eb5c89af615')
+
+
+def test_volumes_polled_together_share_a_list_of_the_stacks_volumes_in_transition(monkeypatch):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import poll_batch
+    monkeypatch.setattr(poll_batch, 'MIN_BATCH', 2)
+    conn = mock.MagicMock()
+    one = _ctx({'size': 1}, conn=conn, name='one', physical_id='vol-1')
+    two = _ctx({'size': 1}, conn=conn, name='two', physical_id='vol-2')
+    bs = conn.block_storage
+    # only vol-2 is still creating: vol-1, settled, is out of the filter and read by id
+    bs.volumes.return_value = [fakes.volume(id='vol-2', status='creating')]
+    bs.get_volume.return_value = fakes.volume(id='vol-1', status='available')
+    batch = poll_batch.batch(conn, 'volume')
+    batch._ask('vol-2', poll_batch.time.monotonic() - 1, 'sid')      # polling on the last tick
+    assert Volume().check_create_complete(one) is True
+    assert Volume().check_create_complete(two) is False              # the same list answers
+    assert bs.volumes.call_count == 1
+    bs.get_volume.assert_called_once_with('vol-1')
+    kwargs = bs.volumes.call_args.kwargs
+    assert json.loads(kwargs['properties']) == {'stackers-stack-id': 'sid'}
+    assert "'creating'" in kwargs['status'] and "'available'" not in kwargs['status']

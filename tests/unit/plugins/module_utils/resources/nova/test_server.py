@@ -165,11 +165,11 @@ def test_a_server_gone_while_building_fails_as_novas_404(conn):
 
 def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
     monkeypatch.setattr(poll_batch, 'MIN_BATCH', 2)
-    one = make_ctx(conn, T, _props(), physical_id='s-1')
-    two = make_ctx(conn, T, _props(), physical_id='s-2')
-    three = make_ctx(conn, T, _props(), physical_id='s-3')
-    conn.compute.servers.return_value = [Obj(id='s-1', status='ACTIVE'),
-                                         Obj(id='s-2', status='BUILD')]
+    one = make_ctx(conn, T, _props(), name='one', physical_id='s-1')
+    two = make_ctx(conn, T, _props(), name='two', physical_id='s-2')
+    three = make_ctx(conn, T, _props(), name='three', physical_id='s-3')
+    conn.compute.servers.return_value = [Obj(id='s-1', name=one.physical_name, status='ACTIVE'),
+                                         Obj(id='s-2', name=two.physical_name, status='BUILD')]
     conn.compute.get_server.return_value = Obj(id='s-2', status='BUILD')
     assert Server().check_create_complete(two) is False   # alone: its own GET
     time.sleep(poll_batch.JOIN_WINDOW * 1.2)              # the next tick
@@ -179,6 +179,10 @@ def test_servers_polled_together_share_one_list_call(conn, monkeypatch):
     assert Server().check_create_complete(two) is False   # the same list answers
     assert conn.compute.servers.call_count == 1
     conn.compute.get_server.assert_not_called()
+    # the list asked for those two servers by their exact names, deleted ones included
+    kwargs = conn.compute.servers.call_args.kwargs
+    assert kwargs['name'] == '^(%s)$' % '|'.join(sorted([one.physical_name, two.physical_name]))
+    assert kwargs['changes_since'].endswith('Z')
     # not in the (changes-since) list: read by id, here already deleted
     assert Server().check_delete_complete(three) is True
     conn.compute.get_server.assert_called_once_with('s-3')
