@@ -16,10 +16,16 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import os
 import random
 import threading
 import time
 import weakref
+
+try:
+    from urllib.request import getproxies
+except ImportError:  # pragma: no cover - Python 2 has no such module path
+    getproxies = None
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 
@@ -113,6 +119,31 @@ def call(fn, *args, **kwargs):
             if not retry or attempt > RETRIES:
                 raise
             time.sleep(BACKOFF * (2 ** (attempt - 1)) * (0.5 + random.random()))
+
+
+def request_json(proxy, method, path, body=None, retry_writes=True):
+    """One request through a proxy's public keystoneauth Adapter methods
+    (``proxy.post(path, json=...)``), answering Neutron's (or Nova's) own JSON
+    (None when the answer has no body).  A hot path that needs no SDK
+    Resource saves building one from the request and one from the answer.
+
+    The answer's HTTP status is turned into the SDK's exception by the SDK's
+    public ``raise_from_response``, so a failure becomes the same CloudError
+    as through the SDK's own calls, with the same message; transient faults
+    are retried as ``call`` does."""
+    send = getattr(proxy, method.lower())
+
+    def once():
+        kwargs = {'raise_exc': False}
+        if body is not None:
+            kwargs['json'] = body
+        response = send(path, **kwargs)
+        if response.status_code >= 400:
+            _sdk.raise_from_response(response)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
+    return call(once, retry_writes=retry_writes)
 
 
 def get_or_none(fn, *args, **kwargs):

@@ -97,12 +97,12 @@ class Port(NeutronPlugin):
         in_post = TAGS_IN_POST in extensions(ctx.conn)
         if in_post:
             body['tags'] = ctx.tags(user_tags)
-        obj = sdk.call(ctx.conn.network.create_port, retry_writes=False, **body)
-        ctx.physical_id = obj.id
+        obj = self.post(ctx, body)
+        ctx.physical_id = obj['id']
         if user_tags and not in_post:
             obj = self.mark(ctx, obj, user_tags)
-        ctx.live = as_dict(obj)
-        return obj.id
+        ctx.live = obj
+        return obj['id']
 
     def create_later(self, ctx):
         if TAGS_IN_POST in extensions(ctx.conn):

@@ -167,3 +167,63 @@ def test_remembered_asks_once_per_run_and_key_and_keeps_only_answers():
         with pytest.raises(CloudNotFound):
             sdk.remembered(conn, 'missing', failing)
     assert asked.count('failed') == 2                                # a failure is not kept
+
+
+class _Response(object):
+    """What a keystoneauth Adapter answers, as far as raise_from_response reads one."""
+
+    def __init__(self, status, data=None):
+        self.status_code, self.data = status, data
+        self.content = b'' if data is None else b'{...}'
+        self.headers = {'content-type': 'application/json'}
+        self.reason, self.url, self.text = 'Reason', 'http://127.0.0.1/v2.0/ports', ''
+
+    def json(self):
+        return self.data
+
+
+class _RawProxy(object):
+    def __init__(self, *answers):
+        self.answers, self.sent = list(answers), []
+
+    def _send(self, method, path, **kwargs):
+        self.sent.append((method, path, kwargs))
+        return self.answers.pop(0)
+
+    def post(self, path, **kwargs):
+        return self._send('POST', path, **kwargs)
+
+    def delete(self, path, **kwargs):
+        return self._send('DELETE', path, **kwargs)
+
+
+def test_request_json_sends_json_without_raising_and_reads_the_answer():
+    proxy = _RawProxy(_Response(201, {'port': {'id': 'p'}}), _Response(204))
+    assert sdk.request_json(proxy, 'POST', '/ports', {'port': {'name': 'n'}}) == {'port': {'id': 'p'}}
+    assert sdk.request_json(proxy, 'DELETE', '/ports/p') is None
+    assert proxy.sent == [('POST', '/ports', {'json': {'port': {'name': 'n'}}, 'raise_exc': False}),
+                          ('DELETE', '/ports/p', {'raise_exc': False})]
+
+
+def test_request_json_maps_an_http_status_to_the_cloud_error_family(monkeypatch):
+    monkeypatch.setattr(sdk, 'BACKOFF', 0)
+    fault = {'NeutronError': {'message': 'Port p could not be found.'}}
+    with pytest.raises(CloudNotFound, match='Port p could not be found'):
+        sdk.request_json(_RawProxy(_Response(404, fault)), 'DELETE', '/ports/p')
+    with pytest.raises(CloudConflict):
+        sdk.request_json(_RawProxy(_Response(409, fault)), 'DELETE', '/ports/p')
+    bad = _RawProxy(_Response(400, fault))
+    with pytest.raises(CloudError) as err:
+        sdk.request_json(bad, 'POST', '/ports', {'port': {}})
+    assert err.value.status == 400 and not isinstance(err.value, CloudTransient)
+    # a 503 is retried (a DELETE is idempotent); a create is not
+    proxy = _RawProxy(_Response(503, fault), _Response(204))
+    assert sdk.request_json(proxy, 'DELETE', '/ports/p') is None and len(proxy.sent) == 2
+    with pytest.raises(CloudTransient):
+        sdk.request_json(_RawProxy(_Response(503, fault), _Response(201, {})), 'POST', '/ports',
+                         {'port': {}}, retry_writes=False)
+    # keystoneauth's own HttpError (an Adapter whose raise_exc is on) maps the same way
+    proxy = _RawProxy()
+    proxy.post = lambda *_a, **_k: (_ for _ in ()).throw(ksa_exc.http.Conflict())
+    with pytest.raises(CloudConflict):
+        sdk.request_json(proxy, 'POST', '/ports', {'port': {}}, retry_writes=False)

@@ -16,21 +16,12 @@ import pytest
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import (
     ResourceContext, effective_properties)
 
+from .neutron_fakes import Obj, raw_neutron  # noqa: F401  (Obj: the tests' SDK-like object)
+
 STACK_ID = '11111111-2222-3333-4444-555555555555'
 UUID1 = 'aaaaaaaa-0000-0000-0000-000000000001'
 UUID2 = 'aaaaaaaa-0000-0000-0000-000000000002'
 UUID3 = 'aaaaaaaa-0000-0000-0000-000000000003'
-
-
-class Obj(object):
-    """An SDK resource as far as the plugins use one."""
-
-    def __init__(self, **attrs):
-        self.__dict__.update(attrs)
-        self._attrs = attrs
-
-    def to_dict(self, **_kw):
-        return dict(self._attrs)
 
 
 @pytest.fixture
@@ -44,6 +35,7 @@ def conn():
     c.current_project_id = 'proj'
     c.network.extensions.return_value = []
     c.network.set_tags.side_effect = _tagged
+    raw_neutron(c)
     return c
 
 
