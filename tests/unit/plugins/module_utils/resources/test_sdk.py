@@ -227,3 +227,68 @@ def test_request_json_maps_an_http_status_to_the_cloud_error_family(monkeypatch)
     proxy.post = lambda *_a, **_k: (_ for _ in ()).throw(ksa_exc.http.Conflict())
     with pytest.raises(CloudConflict):
         sdk.request_json(proxy, 'POST', '/ports', {'port': {}}, retry_writes=False)
+
+
+class _SessionConn(object):
+    """A connection as far as quiet_session reads one: keystoneauth's
+    session holding its own requests session."""
+
+    def __init__(self):
+        import requests
+
+        class KsSession(object):
+            verify = True
+        self.session = KsSession()
+        self.session.session = requests.Session()
+
+
+PROXY_VARS = ('http_proxy', 'https_proxy', 'all_proxy', 'no_proxy', 'ftp_proxy')
+
+
+@pytest.fixture
+def silent_env(monkeypatch, tmp_path):
+    for name in list(__import__('os').environ):
+        if name.lower() in PROXY_VARS or name in ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NETRC'):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv('HOME', str(tmp_path))
+    return tmp_path
+
+
+def test_the_runs_own_session_stops_reading_a_silent_environment(silent_env):
+    import requests
+    conn, other = _SessionConn(), requests.Session()
+    sdk.warm(conn, 'OS::Heat::Value')     # the first warm of a run, whatever its type
+    assert conn.session.session.trust_env is False
+    assert other.trust_env is True and requests.Session().trust_env is True   # its own object only
+
+
+def test_a_ca_bundle_of_the_environment_becomes_the_sessions_verify(silent_env, monkeypatch):
+    monkeypatch.setenv('CURL_CA_BUNDLE', '/curl.pem')
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/curl.pem'
+    monkeypatch.setenv('REQUESTS_CA_BUNDLE', '/requests.pem')    # requests' own order
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/requests.pem'
+    conn = _SessionConn()
+    conn.session.verify = False      # requests reads no bundle then: nothing to keep
+    assert sdk.quiet_session(conn) is True and conn.session.verify is False
+    conn = _SessionConn()
+    conn.session.verify = '/mine.pem'
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/mine.pem'
+
+
+@pytest.mark.parametrize('env', [('HTTPS_PROXY', 'http://127.0.0.1:3128'), ('no_proxy', 'x'),
+                                 ('NETRC', '/n'), 'netrc'])
+def test_a_session_keeps_reading_an_environment_that_says_something(silent_env, monkeypatch, env):
+    if env == 'netrc':
+        (silent_env / '.netrc').write_text('machine 127.0.0.1 login a password b\n')
+    else:
+        monkeypatch.setenv(*env)
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is False
+    assert conn.session.session.trust_env is True
+
+
+def test_quiet_session_leaves_a_connection_without_one_alone(silent_env):
+    assert sdk.quiet_session(object()) is False
+    assert sdk.quiet_session(Conn()) is False
