@@ -64,6 +64,8 @@ class RawNeutron(object):
         return Response(201, {key: _as_dict(made)})
 
     def get(self, path, **_kw):
+        if path == '/extensions':
+            return Response(200, {'extensions': [_as_dict(e) for e in self.network.extensions()]})
         entity, key, rest = self._split(path)
         found = getattr(self.network, 'get_' + entity)(rest[0])
         if found is None:

@@ -173,3 +173,20 @@ def test_hot_calls_go_as_raw_json_without_sdk_resources(make_ctx, conn):
     net.delete.assert_called_once_with('/networks/%s' % UUID, raise_exc=False)
     for sdk_call in ('create_network', 'set_tags', 'get_network', 'delete_network'):
         getattr(net, sdk_call).assert_not_called()
+
+
+def test_extensions_are_one_raw_get_a_run():
+    from unittest import mock
+
+    class Answer(object):
+        status_code, content = 200, b'{}'
+
+        def json(self):
+            return {'extensions': [{'alias': 'tag', 'name': 'Tags'}, {'alias': 'dns'}]}
+    conn = mock.MagicMock(name='conn')
+    conn.network.get.side_effect = None
+    conn.network.get.return_value = Answer()
+    assert common.extensions(conn) == frozenset(['tag', 'dns'])
+    assert common.extensions(conn) == frozenset(['tag', 'dns'])
+    conn.network.get.assert_called_once_with('/extensions', raise_exc=False)
+    conn.network.extensions.assert_not_called()    # no SDK Extension objects
