@@ -229,3 +229,31 @@ def test_failed_transaction_rolls_back(store):
     # and the store is still usable
     store.update_stack(sid, status='COMPLETE')
     assert store.get_stack('s')['status'] == 'COMPLETE'
+
+
+def test_commits_are_not_fsynced_one_by_one(store):
+    # WAL with synchronous=NORMAL: an fsync per commit cost ~2.5 ms of wall
+    # time under the store's lock, at ~6 writes a resource
+    assert store._db.execute('PRAGMA journal_mode').fetchone()[0] == 'wal'
+    assert store._db.execute('PRAGMA synchronous').fetchone()[0] == 1    # NORMAL
+
+
+def test_a_killed_process_loses_no_committed_row(path):
+    import subprocess
+    import sys
+    code = ('import os, sys; sys.path[:0] = %r\n'
+            'from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store '
+            'import Store\n'
+            's = Store(%r)\n'
+            'sid = s.lock("k", "o", 60, create={"action": "CREATE"})["id"]\n'
+            's.save_resource({"uuid": "u1", "stack_id": sid, "name": "r", "role": "current", '
+            '"physical_id": "p1"})\n'
+            'os.kill(os.getpid(), 9)\n' % (sys.path, path))
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    again = Store(path)
+    try:
+        rows = again.resources(again.get_stack('k')['id'])
+        assert [(r['uuid'], r['physical_id']) for r in rows] == [('u1', 'p1')]
+    finally:
+        again.close()
