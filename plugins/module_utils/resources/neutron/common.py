@@ -69,6 +69,9 @@ RAW = {
     'security_group_rule': ('/security-group-rules', 'security_group_rule'),
     'trunk': ('/trunks', 'trunk'), 'qos_policy': ('/qos/policies', 'policy'),
 }
+# Neutron's tag extension serves a QoS policy's tags at the root, not under /qos
+# (PUT /qos/policies/{id}/tags answers "Invalid tags body"; the SDK uses this too).
+TAGS_BASE = {'qos_policy': '/policies'}
 
 
 def raw_create(conn, entity, body):
@@ -96,7 +99,8 @@ def raw_delete(conn, entity, ident):
 
 def raw_set_tags(conn, entity, ident, tags):
     """Neutron's PUT .../tags: the object's whole tag list replaced."""
-    sdk.request_json(conn.network, 'PUT', '%s/%s/tags' % (RAW[entity][0], ident),
+    base = TAGS_BASE.get(entity) or RAW[entity][0]
+    sdk.request_json(conn.network, 'PUT', '%s/%s/tags' % (base, ident),
                      {'tags': list(tags)})
 
 

@@ -50,7 +50,9 @@ class RawNeutron(object):
 
     def _split(self, path):
         parts = path.strip('/').split('/')
-        if parts[0] == 'qos':
+        if parts[0] == 'policies':      # a QoS policy's tags (Neutron's tag extension path)
+            parts = ['qos/policies'] + parts[1:]
+        elif parts[0] == 'qos':
             parts = ['qos/policies'] + parts[2:]
         entity = ENTITIES[parts[0]]
         return entity, KEYS.get(entity, entity), parts[1:]
