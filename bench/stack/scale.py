@@ -80,7 +80,8 @@ def scale_child(args):
     name = '%s%d' % (mix, count)
     path = os.path.join(args.workdir, name + '.yaml')
     with open(path, 'w') as f:
-        yaml.safe_dump(data, f)
+        # flow style inside each resource: a 10,000-resource stack within Heat's 512 KB limit
+        yaml.safe_dump(data, f, default_flow_style=None, width=1 << 16)
     store = os.path.join(args.workdir, name + '.sqlite')
     sd, _graph = stack_definition(path)
     minimum = {'create': sum(minimum_calls(sd, 'create').values()),
