@@ -11,6 +11,16 @@ engine's worker threads behind a lock: writes are tiny and SQLite
 serialises writers anyway.  WAL mode lets a second process read (and be
 refused by the stack lock) while a run writes.
 
+Commits are not fsynced one by one (``synchronous=NORMAL``, SQLite's
+advice for WAL): a killed run (SIGKILL, an Ansible timeout, a crash of
+Python) loses nothing committed; only a crash of the machine itself may
+lose the last commits, which the next run meets as it meets a run killed
+just before them (the stack marks and the physical name find what the
+cloud made).  An fsync per commit cost ~2.5 ms of wall time each, under
+the store's lock, and ~0.17 ms of CPU, at ~6 writes a resource (measured
+here).  A row written by one statement is written without BEGIN/COMMIT:
+one statement is a transaction of its own in SQLite.
+
 Stacks and events are plain dicts; resources are ``records.ResourceRow``s
 (converted here, at the boundary); JSON columns are decoded.  Secrets never reach the
 file in clear: ``secrets.py`` encrypts what is stored and masks what is
@@ -68,6 +78,10 @@ _EVENT_COLS = ('id', 'stack_id', 'seq', 'resource_name', 'resource_type', 'physi
                'resource_action', 'resource_status', 'resource_status_reason', 'event_time')
 
 
+_SAVE_RESOURCE = 'INSERT OR REPLACE INTO resources (%s) VALUES (%s)' % (
+    ','.join(_RESOURCE_COLS), ','.join('?' * len(_RESOURCE_COLS)))
+
+
 def now_iso():
     """Heat's timestamp shape (UTC, seconds, no offset)."""
     return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
@@ -104,6 +118,7 @@ class Store(object):
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                        check_same_thread=False)
             self._db.execute('PRAGMA journal_mode=WAL')
+            self._db.execute('PRAGMA synchronous=NORMAL')
             self._db.execute('PRAGMA busy_timeout=30000')
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
@@ -138,6 +153,14 @@ class Store(object):
                     raise
                 self._db.execute('COMMIT')
                 return result
+            except sqlite3.Error as exc:
+                raise StoreError('State store %s: %s' % (self.path, exc))
+
+    def _one(self, sql, values=()):
+        """One write statement, its own transaction (autocommit)."""
+        with self._lock:
+            try:
+                self._db.execute(sql, values)
             except sqlite3.Error as exc:
                 raise StoreError('State store %s: %s' % (self.path, exc))
 
@@ -254,11 +277,7 @@ class Store(object):
             row = row.replace(**changes)
         values = [_dumps(v) if c in _JSON_RESOURCE else v
                   for c, v in ((c, getattr(row, c)) for c in _RESOURCE_COLS)]
-
-        def write(db):
-            db.execute('INSERT OR REPLACE INTO resources (%s) VALUES (%s)'
-                       % (','.join(_RESOURCE_COLS), ','.join('?' * len(_RESOURCE_COLS))), values)
-        self._tx(write)
+        self._one(_SAVE_RESOURCE, values)
         return row
 
     def set_roles(self, changes):
@@ -269,9 +288,7 @@ class Store(object):
         self._tx(write)
 
     def delete_resource(self, row_uuid):
-        def write(db):
-            db.execute('DELETE FROM resources WHERE uuid=?', (row_uuid,))
-        self._tx(write)
+        self._one('DELETE FROM resources WHERE uuid=?', (row_uuid,))
 
     # -- events ---------------------------------------------------------------
     def add_event(self, stack_id, event):

@@ -16,10 +16,16 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import os
 import random
 import threading
 import time
 import weakref
+
+try:
+    from urllib.request import getproxies
+except ImportError:  # pragma: no cover - Python 2 has no such module path
+    getproxies = None
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 
@@ -115,6 +121,31 @@ def call(fn, *args, **kwargs):
             time.sleep(BACKOFF * (2 ** (attempt - 1)) * (0.5 + random.random()))
 
 
+def request_json(proxy, method, path, body=None, retry_writes=True):
+    """One request through a proxy's public keystoneauth Adapter methods
+    (``proxy.post(path, json=...)``), answering Neutron's (or Nova's) own JSON
+    (None when the answer has no body).  A hot path that needs no SDK
+    Resource saves building one from the request and one from the answer.
+
+    The answer's HTTP status is turned into the SDK's exception by the SDK's
+    public ``raise_from_response``, so a failure becomes the same CloudError
+    as through the SDK's own calls, with the same message; transient faults
+    are retried as ``call`` does."""
+    send = getattr(proxy, method.lower())
+
+    def once():
+        kwargs = {'raise_exc': False}
+        if body is not None:
+            kwargs['json'] = body
+        response = send(path, **kwargs)
+        if response.status_code >= 400:
+            _sdk.raise_from_response(response)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
+    return call(once, retry_writes=retry_writes)
+
+
 def get_or_none(fn, *args, **kwargs):
     """A read that answers None for a missing thing instead of raising."""
     try:
@@ -180,6 +211,49 @@ def max_microversion(conn, service):
         raise mapped if mapped is not None else CloudError(str(exc)) from exc
 
 
+def environment_is_silent():
+    """True when the environment gives requests nothing to read but a CA
+    bundle: no proxy (variables, or the system's settings where the platform
+    has them), no netrc file."""
+    if getproxies is None or getproxies() or 'NETRC' in os.environ:
+        return False
+    home = os.path.expanduser('~')
+    return not any(os.path.exists(os.path.join(home, name)) for name in ('.netrc', '_netrc'))
+
+
+def environment_ca_bundle():
+    """The CA bundle requests takes from the environment when told to verify
+    (its own order: REQUESTS_CA_BUNDLE, then CURL_CA_BUNDLE), or None."""
+    return os.environ.get('REQUESTS_CA_BUNDLE') or os.environ.get('CURL_CA_BUNDLE') or None
+
+
+def quiet_session(conn):
+    """Stop the run's own requests session from reading the environment on
+    every request, when there is nothing to read.
+
+    A requests Session that trusts the environment looks up the proxy
+    variables, the proxy bypass list and the netrc file for each request
+    (a stat and a scan of os.environ each time: measurable at a thousand
+    requests); ``trust_env`` is its public switch.  It is set on this
+    connection's own session object (keystoneauth makes one per session),
+    never on the class, and only when the environment is silent, so what
+    requests sends is unchanged: a CA bundle the environment names becomes
+    keystoneauth's ``verify`` of this session, which it passes with every
+    request, as requests would have taken it (only where ``verify`` is True,
+    the one case requests reads it).  True when it was switched off."""
+    keystone = getattr(conn, 'session', None)
+    session = getattr(keystone, 'session', None)
+    if session is None or getattr(session, 'trust_env', None) is not True:
+        return False
+    if not environment_is_silent():
+        return False
+    bundle = environment_ca_bundle()
+    if bundle and getattr(keystone, 'verify', True) in (True, None):
+        keystone.verify = bundle
+    session.trust_env = False
+    return True
+
+
 def warm(conn, type_name):
     """Read the version document of the service ``type_name`` calls first, once.
 
@@ -197,6 +271,7 @@ def warm(conn, type_name):
     (poll_batch), off the way to that call."""
     if conn is None:
         return
+    remembered(conn, ('quiet_session',), lambda: quiet_session(conn))
     service = _FIRST.get(type_name) or next(
         (svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
     if service is not None:

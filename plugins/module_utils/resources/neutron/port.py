@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from .. import sdk
-from .common import (NeutronPlugin, as_dict, extensions, is_uuid, lookup_id, prepare_update,
+from .common import (NeutronPlugin, extensions, is_uuid, lookup_id, prepare_update, raw_get,
                      secgroup_ids)
 
 # With this extension Neutron takes a port's tags in the POST body; without
@@ -97,12 +97,12 @@ class Port(NeutronPlugin):
         in_post = TAGS_IN_POST in extensions(ctx.conn)
         if in_post:
             body['tags'] = ctx.tags(user_tags)
-        obj = sdk.call(ctx.conn.network.create_port, retry_writes=False, **body)
-        ctx.physical_id = obj.id
+        obj = self.post(ctx, body)
+        ctx.physical_id = obj['id']
         if user_tags and not in_post:
             obj = self.mark(ctx, obj, user_tags)
-        ctx.live = as_dict(obj)
-        return obj.id
+        ctx.live = obj
+        return obj['id']
 
     def create_later(self, ctx):
         if TAGS_IN_POST in extensions(ctx.conn):
@@ -169,16 +169,16 @@ class Port(NeutronPlugin):
         out = []
         for item in live.get('fixed_ips') or ():
             if item.get('subnet_id'):
-                subnet = sdk.get_or_none(ctx.conn.network.get_subnet, item['subnet_id'])
+                subnet = raw_get(ctx.conn, 'subnet', item['subnet_id'])
                 if subnet is None:
                     return None   # Heat logs the failure and answers None
-                out.append(as_dict(subnet))
+                out.append(subnet)
         return out
 
     def _network(self, ctx, live):
         if not live.get('network_id'):
             return None
-        return as_dict(sdk.get_or_none(ctx.conn.network.get_network, live['network_id']))
+        return raw_get(ctx.conn, 'network', live['network_id'])   # Neutron's JSON, as show
 
     def drift(self, ctx, live):
         out = super(Port, self).drift(ctx, live)

@@ -18,7 +18,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ...errors import ResourceFailure
-from .common import NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body, prepare_update
+from .common import (RAW, NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body,
+                     prepare_update, raw_delete)
 
 DEFAULT_EGRESS = ({'direction': 'egress', 'ethertype': 'IPv4'},
                   {'direction': 'egress', 'ethertype': 'IPv6'})
@@ -80,15 +81,15 @@ class SecurityGroup(NeutronPlugin):
                 # the POST answered the group's default rules: no GET needed
                 for rule in (ctx.live or {}).get('security_group_rules') or ():
                     if rule.get('direction') == 'egress':
-                        sdk.delete_quietly(ctx.conn.network.delete_security_group_rule,
-                                           rule['id'], ignore_missing=False)
+                        raw_delete(ctx.conn, 'security_group_rule', rule['id'])
             self._bulk(ctx, [format_rule(r, ident) for r in rules])
             ctx.live = None   # its rule list is stale now
         return ident
 
     def _bulk(self, ctx, rules):
-        net = ctx.conn.network
-        sdk.call(lambda: list(net.create_security_group_rules(rules)), retry_writes=False)
+        """Every rule in one POST (Neutron's bulk create takes a list)."""
+        sdk.request_json(ctx.conn.network, 'POST', RAW['security_group_rule'][0],
+                         {'security_group_rules': rules}, retry_writes=False)
 
     def update(self, ctx):
         diff = self.prop_diff(ctx)
@@ -126,8 +127,7 @@ class SecurityGroup(NeutronPlugin):
         current_keys = set(k for k, _r in current)
         for key, rule in current:
             if key not in desired_keys:
-                sdk.delete_quietly(ctx.conn.network.delete_security_group_rule, rule['id'],
-                                   ignore_missing=False)
+                raw_delete(ctx.conn, 'security_group_rule', rule['id'])
         missing = desired_keys - current_keys
         if missing:
             self._bulk(ctx, [r for k, r in desired if k in missing])
@@ -136,9 +136,7 @@ class SecurityGroup(NeutronPlugin):
     def delete(self, ctx):
         # Neutron deletes a group's rules with the group: Heat's rule-by-rule
         # deletion first would only cost requests.
-        if ctx.physical_id:
-            sdk.delete_quietly(ctx.conn.network.delete_security_group, ctx.physical_id,
-                               ignore_missing=False)
+        super(SecurityGroup, self).delete(ctx)
 
     def drift(self, ctx, live):
         out = super(SecurityGroup, self).drift(ctx, live)

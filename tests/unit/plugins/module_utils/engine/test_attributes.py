@@ -16,6 +16,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine impo
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
+from ..resources.neutron.neutron_fakes import raw_neutron
 from ..resources.nova.conftest import Obj   # an SDK resource as far as the plugins use one
 
 TEMPLATE = '''
@@ -51,7 +52,7 @@ def cloud(subnet_name='sub'):
     conn.network.ports.return_value = [Obj(PORT_LIVE)]
     conn.network.ips.return_value = []
     conn.compute.get_server.return_value = Obj(SERVER_LIVE)
-    return conn
+    return raw_neutron(conn)   # the plugins' raw JSON reads answered by the mocks above
 
 
 def network_gets(conn):

@@ -259,3 +259,33 @@ def test_a_row_written_by_an_earlier_version_reads_and_writes_back_the_same(stor
     store.save_resource(row, touch=False)
     assert db.execute('SELECT %s FROM resources' % ','.join(cols)).fetchone() == old
     db.close()
+
+
+def test_commits_are_not_fsynced_one_by_one(store):
+    # WAL with synchronous=NORMAL: an fsync per commit cost ~2.5 ms of wall
+    # time under the store's lock, at ~6 writes a resource
+    assert store._db.execute('PRAGMA journal_mode').fetchone()[0] == 'wal'
+    assert store._db.execute('PRAGMA synchronous').fetchone()[0] == 1    # NORMAL
+
+
+def test_a_killed_process_loses_no_committed_row(path):
+    import subprocess
+    import sys
+    code = ('import os, sys; sys.path[:0] = %r\n'
+            'from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store '
+            'import Store\n'
+            'from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records '
+            'import ResourceRow\n'
+            's = Store(%r)\n'
+            'sid = s.lock("k", "o", 60, create={"action": "CREATE"})["id"]\n'
+            's.save_resource(ResourceRow(uuid="u1", stack_id=sid, name="r", role="current", '
+            'physical_id="p1"))\n'
+            'os.kill(os.getpid(), 9)\n' % (sys.path, path))
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    again = Store(path)
+    try:
+        rows = again.resources(again.get_stack('k')['id'])
+        assert [(r.uuid, r.physical_id) for r in rows] == [('u1', 'p1')]
+    finally:
+        again.close()

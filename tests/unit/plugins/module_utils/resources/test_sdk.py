@@ -167,3 +167,128 @@ def test_remembered_asks_once_per_run_and_key_and_keeps_only_answers():
         with pytest.raises(CloudNotFound):
             sdk.remembered(conn, 'missing', failing)
     assert asked.count('failed') == 2                                # a failure is not kept
+
+
+class _Response(object):
+    """What a keystoneauth Adapter answers, as far as raise_from_response reads one."""
+
+    def __init__(self, status, data=None):
+        self.status_code, self.data = status, data
+        self.content = b'' if data is None else b'{...}'
+        self.headers = {'content-type': 'application/json'}
+        self.reason, self.url, self.text = 'Reason', 'http://127.0.0.1/v2.0/ports', ''
+
+    def json(self):
+        return self.data
+
+
+class _RawProxy(object):
+    def __init__(self, *answers):
+        self.answers, self.sent = list(answers), []
+
+    def _send(self, method, path, **kwargs):
+        self.sent.append((method, path, kwargs))
+        return self.answers.pop(0)
+
+    def post(self, path, **kwargs):
+        return self._send('POST', path, **kwargs)
+
+    def delete(self, path, **kwargs):
+        return self._send('DELETE', path, **kwargs)
+
+
+def test_request_json_sends_json_without_raising_and_reads_the_answer():
+    proxy = _RawProxy(_Response(201, {'port': {'id': 'p'}}), _Response(204))
+    assert sdk.request_json(proxy, 'POST', '/ports', {'port': {'name': 'n'}}) == {'port': {'id': 'p'}}
+    assert sdk.request_json(proxy, 'DELETE', '/ports/p') is None
+    assert proxy.sent == [('POST', '/ports', {'json': {'port': {'name': 'n'}}, 'raise_exc': False}),
+                          ('DELETE', '/ports/p', {'raise_exc': False})]
+
+
+def test_request_json_maps_an_http_status_to_the_cloud_error_family(monkeypatch):
+    monkeypatch.setattr(sdk, 'BACKOFF', 0)
+    fault = {'NeutronError': {'message': 'Port p could not be found.'}}
+    with pytest.raises(CloudNotFound, match='Port p could not be found'):
+        sdk.request_json(_RawProxy(_Response(404, fault)), 'DELETE', '/ports/p')
+    with pytest.raises(CloudConflict):
+        sdk.request_json(_RawProxy(_Response(409, fault)), 'DELETE', '/ports/p')
+    bad = _RawProxy(_Response(400, fault))
+    with pytest.raises(CloudError) as err:
+        sdk.request_json(bad, 'POST', '/ports', {'port': {}})
+    assert err.value.status == 400 and not isinstance(err.value, CloudTransient)
+    # a 503 is retried (a DELETE is idempotent); a create is not
+    proxy = _RawProxy(_Response(503, fault), _Response(204))
+    assert sdk.request_json(proxy, 'DELETE', '/ports/p') is None and len(proxy.sent) == 2
+    with pytest.raises(CloudTransient):
+        sdk.request_json(_RawProxy(_Response(503, fault), _Response(201, {})), 'POST', '/ports',
+                         {'port': {}}, retry_writes=False)
+    # keystoneauth's own HttpError (an Adapter whose raise_exc is on) maps the same way
+    proxy = _RawProxy()
+    proxy.post = lambda *_a, **_k: (_ for _ in ()).throw(ksa_exc.http.Conflict())
+    with pytest.raises(CloudConflict):
+        sdk.request_json(proxy, 'POST', '/ports', {'port': {}}, retry_writes=False)
+
+
+class _SessionConn(object):
+    """A connection as far as quiet_session reads one: keystoneauth's
+    session holding its own requests session."""
+
+    def __init__(self):
+        import requests
+
+        class KsSession(object):
+            verify = True
+        self.session = KsSession()
+        self.session.session = requests.Session()
+
+
+PROXY_VARS = ('http_proxy', 'https_proxy', 'all_proxy', 'no_proxy', 'ftp_proxy')
+
+
+@pytest.fixture
+def silent_env(monkeypatch, tmp_path):
+    for name in list(__import__('os').environ):
+        if name.lower() in PROXY_VARS or name in ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NETRC'):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv('HOME', str(tmp_path))
+    return tmp_path
+
+
+def test_the_runs_own_session_stops_reading_a_silent_environment(silent_env):
+    import requests
+    conn, other = _SessionConn(), requests.Session()
+    sdk.warm(conn, 'OS::Heat::Value')     # the first warm of a run, whatever its type
+    assert conn.session.session.trust_env is False
+    assert other.trust_env is True and requests.Session().trust_env is True   # its own object only
+
+
+def test_a_ca_bundle_of_the_environment_becomes_the_sessions_verify(silent_env, monkeypatch):
+    monkeypatch.setenv('CURL_CA_BUNDLE', '/curl.pem')
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/curl.pem'
+    monkeypatch.setenv('REQUESTS_CA_BUNDLE', '/requests.pem')    # requests' own order
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/requests.pem'
+    conn = _SessionConn()
+    conn.session.verify = False      # requests reads no bundle then: nothing to keep
+    assert sdk.quiet_session(conn) is True and conn.session.verify is False
+    conn = _SessionConn()
+    conn.session.verify = '/mine.pem'
+    assert sdk.quiet_session(conn) is True and conn.session.verify == '/mine.pem'
+
+
+@pytest.mark.parametrize('env', [('HTTPS_PROXY', 'http://127.0.0.1:3128'), ('no_proxy', 'x'),
+                                 ('NETRC', '/n'), 'netrc'])
+def test_a_session_keeps_reading_an_environment_that_says_something(silent_env, monkeypatch, env):
+    if env == 'netrc':
+        (silent_env / '.netrc').write_text('machine 127.0.0.1 login a password b\n')
+    else:
+        monkeypatch.setenv(*env)
+    conn = _SessionConn()
+    assert sdk.quiet_session(conn) is False
+    assert conn.session.session.trust_env is True
+
+
+def test_quiet_session_leaves_a_connection_without_one_alone(silent_env):
+    assert sdk.quiet_session(object()) is False
+    assert sdk.quiet_session(Conn()) is False

@@ -17,21 +17,12 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.resources.b
     ResourceContext, effective_properties)
 from ansible_collections.stackers.orchestration.tests.unit import sdk_calls
 
+from .neutron_fakes import Obj, raw_neutron  # noqa: F401  (Obj: the tests' SDK-like object)
+
 STACK_ID = '11111111-2222-3333-4444-555555555555'
 UUID1 = 'aaaaaaaa-0000-0000-0000-000000000001'
 UUID2 = 'aaaaaaaa-0000-0000-0000-000000000002'
 UUID3 = 'aaaaaaaa-0000-0000-0000-000000000003'
-
-
-class Obj(object):
-    """An SDK resource as far as the plugins use one."""
-
-    def __init__(self, **attrs):
-        self.__dict__.update(attrs)
-        self._attrs = attrs
-
-    def to_dict(self, **_kw):
-        return dict(self._attrs)
 
 
 @pytest.fixture
@@ -45,6 +36,7 @@ def conn():
     c.current_project_id = 'proj'
     c.network.extensions.return_value = []
     c.network.set_tags.side_effect = _tagged
+    raw_neutron(c)
     yield c
     sdk_calls.check(c)
 

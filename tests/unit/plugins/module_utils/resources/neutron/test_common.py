@@ -136,3 +136,57 @@ def test_attributes_hide_the_marks_and_compute_costly_ones_only_on_demand(make_c
     attrs = plugin.attributes(ctx, live)
     assert attrs['segments'] == [{'name': None}, {'name': 'b'}]   # unnamed first, as Heat
     assert attrs['status'] == 'ACTIVE' and attrs['subnets'] == [] and attrs['tenant_id'] is None
+
+
+def test_hot_calls_go_as_raw_json_without_sdk_resources(make_ctx, conn):
+    """Create, the marks, show and delete go through the proxy's public
+    post/put/get/delete with Neutron's JSON: no SDK Resource is built."""
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.net import Net
+    from unittest import mock
+
+    class Answer(object):
+        def __init__(self, status, data=None):
+            self.status_code, self.data = status, data
+            self.content = b'' if data is None else b'{}'
+
+        def json(self):
+            return self.data
+    live = {'id': UUID, 'status': 'ACTIVE', 'name': 'st-res-abc', 'tags': []}
+    net = mock.MagicMock(name='network')
+    net.post.side_effect = None
+    net.post.return_value = Answer(201, {'network': live})
+    net.put.return_value = Answer(200, {'tags': ['x']})
+    net.get.return_value = Answer(200, {'network': dict(live, mtu=1450)})
+    net.delete.return_value = Answer(204)
+    conn.network = net
+    ctx = make_ctx('OS::Neutron::Net', {})
+    assert Net().create(ctx) == UUID
+    net.post.assert_called_once_with('/networks', json={'network': {
+        'name': 'st-res-abc', 'admin_state_up': True, 'shared': False}}, raise_exc=False)
+    assert ctx.live == live and Net().check_create_complete(ctx) is True
+    Net().create_later(ctx)()
+    assert net.put.call_args[0] == ('/networks/%s/tags' % UUID,)
+    assert net.put.call_args[1]['json']['tags'] == ctx.tags()
+    assert Net().show(ctx) == dict(live, mtu=1450)
+    net.get.assert_called_once_with('/networks/%s' % UUID, raise_exc=False)
+    Net().delete(ctx)
+    net.delete.assert_called_once_with('/networks/%s' % UUID, raise_exc=False)
+    for sdk_call in ('create_network', 'set_tags', 'get_network', 'delete_network'):
+        getattr(net, sdk_call).assert_not_called()
+
+
+def test_extensions_are_one_raw_get_a_run():
+    from unittest import mock
+
+    class Answer(object):
+        status_code, content = 200, b'{}'
+
+        def json(self):
+            return {'extensions': [{'alias': 'tag', 'name': 'Tags'}, {'alias': 'dns'}]}
+    conn = mock.MagicMock(name='conn')
+    conn.network.get.side_effect = None
+    conn.network.get.return_value = Answer()
+    assert common.extensions(conn) == frozenset(['tag', 'dns'])
+    assert common.extensions(conn) == frozenset(['tag', 'dns'])
+    conn.network.get.assert_called_once_with('/extensions', raise_exc=False)
+    conn.network.extensions.assert_not_called()    # no SDK Extension objects

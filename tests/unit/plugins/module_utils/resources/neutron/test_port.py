@@ -106,6 +106,8 @@ def test_attributes_subnets_and_network(make_ctx, conn, obj):
     assert attrs['fixed_ips'] == live['fixed_ips'] and attrs['mac_address'] == 'm'
     assert Port().attributes(ctx, live, names=['mac_address'])['mac_address'] == 'm'
     assert conn.network.get_subnet.call_count == 1
+    # Neutron's JSON, as show answers it: raw GETs, no SDK Resource
+    assert sorted(c[0][0] for c in conn.network.get.call_args_list) == ['/networks/%s' % NET, '/subnets/%s' % SUB]
 
 
 def test_drift(make_ctx):

@@ -18,6 +18,8 @@ def test_create_update_delete(make_ctx, conn, obj, marks):
     conn.network.set_tags.assert_not_called()      # the marks come later, off the path
     QoSPolicy().create_later(ctx)()
     assert conn.network.set_tags.call_args[0][1] == marks
+    # Neutron serves a policy's tags at /policies/{id}/tags: under /qos it answers 400
+    assert conn.network.put.call_args[0] == ('/policies/%s/tags' % QID,)
     assert QoSPolicy().attributes(ctx, ctx.live)['rules'] == []
     upd = make_ctx('OS::Neutron::QoSPolicy', {'description': 'e', 'shared': True}, physical_id=QID,
                    old={'description': 'd'})

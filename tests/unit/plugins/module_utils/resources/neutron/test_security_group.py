@@ -65,7 +65,7 @@ def test_update_syncs_rules_by_heat_key(make_ctx, conn, obj):
                    physical_id=SG, old={'rules': [{'protocol': 'tcp', 'port_range_min': 22, 'port_range_max': 22}]})
     SecurityGroup().update(ctx)
     conn.network.update_security_group.assert_called_once_with(SG, description='d')
-    conn.network.delete_security_group_rule.assert_called_once_with('i1', ignore_missing=False)
+    conn.network.delete_security_group_rule.assert_called_once_with('i1')
     created = conn.network.create_security_group_rules.call_args[0][0]
     # icmp plus the missing IPv6 default egress (no egress rule is wanted)
     assert sorted((r['direction'], r['ethertype'], r.get('protocol')) for r in created) == [
@@ -83,7 +83,7 @@ def test_stateful_change_refused_while_ports_use_the_group(make_ctx, conn, obj):
 def test_delete_is_one_request_and_drift_compares_rules(make_ctx, conn):
     ctx = make_ctx('OS::Neutron::SecurityGroup', {'name': 'g'}, physical_id=SG)
     SecurityGroup().delete(ctx)
-    conn.network.delete_security_group.assert_called_once_with(SG, ignore_missing=False)
+    conn.network.delete_security_group.assert_called_once_with(SG)
     live = {'name': 'g', 'tags': [], 'security_group_rules': DEFAULT_RULES}
     assert SecurityGroup().drift(ctx, live) == []
     # a cloud without the default allow-all egress pair is no drift...

@@ -1,0 +1,8 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""bench/stack_bench.py's parts: the minimum costs and bounds (costs), observing and running the
+engine (runs), scenario 1 (critical), scenario 2 and the 10,000-resource stack (scale, big).
+
+The importer (bench/stack_bench.py) puts the repository and tests/localcloud on sys.path and makes
+the collection importable (conftest) before importing these."""

@@ -1,0 +1,96 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The 10,000-resource stack (issue 12): OS::Heat::None, OS::Heat::RandomString and Neutron ports
+on a cloud answering in 20 ms (``--latency-ms``); create, rerun and delete at 1,000 and 10,000
+resources (``--big-sizes``), each in a child process of its own.  Reports peak RSS (target at
+most 1 GB), engine CPU per resource on create and rerun, the growth from the smallest size to the
+largest, and the rerun's calls per route: a rerun may list a collection a bounded number of times,
+never make a call per resource."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from .scale import growth, run_sizes
+
+RSS_LIMIT_MB = 1024.0
+BLOCK = 20      # per block: 2 ports, 9 RandomString, 9 None
+
+
+def big_template(count):
+    """About ``count`` resources: one network and one subnet (a /16: room for every port), then
+    blocks of 20: two ports on the network, nine RandomString, nine None each depending on one of
+    the block's RandomStrings (so the graph has edges, as real stacks do).  Ports are the only
+    cloud objects: at 10,000 resources a mix of Neutron objects would measure the local cloud's
+    single Neutron process (~10 requests a second here under load) rather than the engine.
+    Names are short and the ports name no subnet (their implicit dependency on the network's
+    subnet orders them, as in Heat) so that 10,000 resources fit Heat's 512 KB template limit."""
+    resources = {'net': {'type': 'OS::Neutron::Net'},
+                 'sub': {'type': 'OS::Neutron::Subnet', 'properties': {
+                     'network': {'get_resource': 'net'}, 'cidr': '10.128.0.0/16'}}}
+    for b in range(max(1, count // BLOCK)):
+        for i in range(2 * b, 2 * b + 2):
+            resources['p%d' % i] = {'type': 'OS::Neutron::Port', 'properties': {
+                'network': {'get_resource': 'net'}}}
+        for i in range(9 * b, 9 * b + 9):
+            resources['r%d' % i] = {'type': 'OS::Heat::RandomString'}
+            resources['n%d' % i] = {'type': 'OS::Heat::None', 'depends_on': 'r%d' % i}
+    return {'heat_template_version': '2021-04-16',
+            'description': 'stack_bench big: %d resources' % len(resources),
+            'resources': resources,
+            'outputs': {'a_port': {'value': {'get_attr': ['p0', 'fixed_ips']}}}}
+
+
+_ID = re.compile(r'\{id\}$|\{name\}$')
+
+
+def rerun_calls(run):
+    """The rerun's calls per route, and which of them list a collection (a GET of a route that
+    does not end in an id)."""
+    routes = dict(run['rerun'].get('by_route') or {})
+    lists = dict((r, n) for r, n in routes.items()
+                 if r.startswith('GET ') and not _ID.search(r.rstrip('/')) and 'auth' not in r)
+    return {'by_route': routes, 'list_calls': lists,
+            'per_resource': sum(routes.values()) / float(run['resources'])}
+
+
+def print_big_row(r, header):
+    if header:
+        print('\n== The 10,000-resource stack (None, RandomString, ports; CPU = the engine process)')
+        print('%6s %-7s %8s %8s %9s %8s %9s %8s' % (
+            'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'calls', 'calls/r', 'RSS MB'))
+    n = r['resources']
+    for key in ('create', 'rerun', 'delete'):
+        ph = r[key]
+        print('%6d %-7s %8.2f %8.2f %9.2f %8d %9.3f %8.0f' % (
+            n, key, ph['wall_s'], ph['cpu_s'], 1000 * ph['cpu_s'] / n, ph['calls'],
+            ph['calls'] / float(n), ph['peak_rss_mb']))
+    calls = rerun_calls(r)
+    print('%6s rerun calls by route: %s' % ('', calls['by_route'] or 'none'))
+    print('%6s (openstacksdk %s, keystoneauth1 %s, %s)' % ('', r.get('openstacksdk'),
+                                                           r.get('keystoneauth1'), r.get('python')))
+
+
+def scenario_big(cloud, workdir, args, out):
+    cloud.configure(latency_ms=args.latency_ms)
+    sizes = [int(s) for s in args.big_sizes.split(',') if s]
+    results = run_sizes(cloud, workdir, args, sizes, 'big', print_big_row)
+    for r in results:
+        r['rerun_calls'] = rerun_calls(r)
+    biggest = results[-1]
+    # a list call whose count grows with the stack is one call per resource in disguise
+    lists = [r['rerun_calls']['list_calls'] for r in results]
+    bounded = all(lists[-1].get(route, 0) <= max(2, lists[0].get(route, 0)) for route in lists[-1])
+    checks = {'peak_rss_mb': biggest['peak_rss_mb'],
+              'rss_within_1gb': biggest['peak_rss_mb'] <= RSS_LIMIT_MB,
+              'rerun_list_calls_bounded': bounded,
+              'create_cpu_ms_per_resource': 1000 * biggest['create']['cpu_s'] / biggest['resources'],
+              'rerun_cpu_ms_per_resource': 1000 * biggest['rerun']['cpu_s'] / biggest['resources']}
+    out['big'] = {'latency_ms': args.latency_ms, 'runs': results, 'growth': growth(results),
+                  'checks': checks, 'composition': big_template.__doc__.split('.  ')[0]}
+    print('  peak RSS %.0f MB (limit %.0f): %s; rerun list calls bounded: %s'
+          % (checks['peak_rss_mb'], RSS_LIMIT_MB, 'ok' if checks['rss_within_1gb'] else 'OVER',
+             'yes' if bounded else 'NO'))

@@ -1,0 +1,157 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Observing and running the engine in the bench's process: the times of its events and of every
+HTTP request (the engine's code is untouched: the bench wraps two functions in its own process),
+one measured phase, the stacks to delete on the way out."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+import re
+import threading
+import time
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import events as engine_events
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+
+from .costs import TOKEN, _UUID
+
+STACKS = []     # (name, store) of stacks that may exist in the cloud: deleted on the way out
+
+
+class Observer(object):
+    """Monotonic times of the engine's events and of every HTTP request the SDK makes."""
+
+    def __init__(self):
+        self.events = []
+        self.requests = []
+        self.lock = threading.Lock()
+        self.on = False
+
+    def install(self):
+        from keystoneauth1 import session as ks_session
+        record = engine_events.EventLog._record
+        request = ks_session.Session._send_request    # absolute URLs, one per HTTP request
+        obs = self
+
+        def _record(run, event):
+            if obs.on:
+                with obs.lock:
+                    obs.events.append((time.monotonic(), event['resource_name'],
+                                       event['resource_type'], event['resource_action'],
+                                       event['resource_status']))
+            return record(run, event)
+
+        def _request(sess, url, method, *args, **kwargs):
+            start = time.monotonic()
+            try:
+                return request(sess, url, method, *args, **kwargs)
+            finally:
+                if obs.on:
+                    with obs.lock:
+                        obs.requests.append((start, time.monotonic(), method, url))
+
+        engine_events.EventLog._record = _record
+        ks_session.Session._send_request = _request
+
+    def start(self):
+        with self.lock:
+            self.events, self.requests, self.on = [], [], True
+
+    def stop(self):
+        self.on = False
+
+
+OBSERVER = Observer()
+
+
+def route_of(method, url):
+    """A client URL as the cloud's stats name its route (ids as {id})."""
+    path = re.sub(r'^https?://[^/]+', '', url).split('?')[0]
+    parts = [p for p in path.split('/') if p != '']
+    service = parts[0] if parts else ''
+    rest = ['{id}' if (_UUID.match(p) or re.match(r'^[0-9a-f]{32}$', p)) else p for p in parts[1:]]
+    if len(rest) > 2 and rest[-2] == 'os-keypairs':
+        rest[-1] = '{name}'
+    return '%s %s /%s%s' % (method.upper(), SERVICES.get(service, service), '/'.join(rest),
+                            '/' if path.endswith('/') and rest else '')
+
+
+# the front door's path prefix -> the service name its stats use
+SERVICES = {'volume': 'block-storage', 'networking': 'network'}
+
+
+# -- running the engine ----------------------------------------------------------------------------
+
+def engine_run(cloud, name, store, state, template=None, parameters=None):
+    conn = cloud.sdk()
+    try:
+        result = runner.run(runner.StackRequest(
+            name, state=state, template=template, parameters=parameters, store_path=store,
+            timeout=1800), conn)
+    finally:
+        conn.close()
+    stack = result.get('stack') or {}
+    if stack and not str(stack.get('stack_status', '')).endswith('_COMPLETE'):
+        raise RuntimeError('%s of %s: %s: %s' % (state, name, stack.get('stack_status'),
+                                                 stack.get('stack_status_reason')))
+    return result
+
+
+def phase(cloud, name, store, state, template=None, parameters=None):
+    """One run of the engine, measured: wall, CPU of this process, calls per route."""
+    cloud.reset_stats()
+    OBSERVER.start()
+    clock0 = time.time()
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    try:
+        result = engine_run(cloud, name, store, state, template, parameters)
+    finally:
+        wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
+        OBSERVER.stop()
+    stats = cloud.stats()
+    routes = dict(stats.get('by_route') or {})
+    writes = sum(n for r, n in routes.items() if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH',
+                                                                         'DELETE')
+                 and r != TOKEN)
+    return {'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
+            'by_route': routes, 'write_calls': writes, 'changed': result.get('changed'),
+            'status': (result.get('stack') or {}).get('stack_status'),
+            '_events': list(OBSERVER.events), '_requests': list(OBSERVER.requests), '_t0': wall0,
+            '_clock0': clock0}
+
+
+def drop_private(ph):
+    """A phase's figures without what only its profile reads (kept out of the JSON)."""
+    for k in ('_events', '_requests', '_t0', '_clock0'):
+        ph.pop(k, None)
+
+
+def servers_ready(cloud, stack, phase_name, ph):
+    """Resource name -> seconds into the phase at which Nova itself had the server built
+    (``launched_at``) or gone (``terminated_at``), by Nova's clock (this machine's).  Here a
+    server takes well over the configured build time from its POST to ACTIVE: the conductor,
+    the scheduler and Neutron's port binding come before the fake driver's timed spawn."""
+    admin = cloud.sdk('localcloud-admin')
+    try:
+        query = {'all_projects': True}
+        if phase_name == 'delete':
+            query['deleted_only'] = True
+        servers = list(admin.compute.servers(details=True, **query))
+    finally:
+        admin.close()
+    named = re.compile(r'^%s-(.+)-[a-z0-9]{12}$' % re.escape(stack))
+    out = {}
+    for server in servers:
+        match = named.match(server.name or '')
+        stamp = server.launched_at if phase_name == 'create' else server.terminated_at
+        if not match or not stamp:
+            continue
+        when = datetime.datetime.fromisoformat(str(stamp).replace('Z', ''))
+        at = when.replace(tzinfo=datetime.timezone.utc).timestamp() - ph['_clock0']
+        out[match.group(1)] = max(at, out.get(match.group(1), at))
+    return out
+
