@@ -19,7 +19,7 @@ __metaclass__ = type
 
 import inspect
 
-from openstack import version as sdk_version
+from importlib.metadata import version as _dist_version
 from openstack.block_storage import block_storage_service
 from openstack.compute import compute_service
 from openstack.network import network_service
@@ -43,13 +43,13 @@ def mismatches(proxy_mock, proxy_class):
         if method is not None and not callable(method):
             continue
         if method is None:
-            found.append('openstacksdk %s has no %s.%s' % (sdk_version.__version__, proxy_class.__module__, name))
+            found.append('openstacksdk %s has no %s.%s' % (_dist_version('openstacksdk'), proxy_class.__module__, name))
             continue
         try:
             inspect.signature(method).bind(proxy_class, *args, **kwargs)
         except TypeError as err:
             found.append('openstacksdk %s: %s(*%r, **%r): %s'
-                         % (sdk_version.__version__, name, args, kwargs, err))
+                         % (_dist_version('openstacksdk'), name, args, kwargs, err))
     return found
 
 

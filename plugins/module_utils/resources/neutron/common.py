@@ -36,8 +36,8 @@ import importlib
 import re
 
 from .. import sdk
-from ...errors import CloudNotFound
 from ..base import ResourcePlugin, own_tags
+from .raw import RAW, raw_create, raw_delete, raw_get, raw_set_tags  # noqa: F401  (the plugins' imports)
 
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                    r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
@@ -58,50 +58,6 @@ _CLASSES = {
     'security_group': ('security_group', 'SecurityGroup'), 'trunk': ('trunk', 'Trunk'),
     'qos_policy': ('qos_policy', 'QoSPolicy'),
 }
-
-
-# Entity -> (its collection's path under the network endpoint, the JSON key
-# of one object): the entities whose hot calls go as raw JSON.
-RAW = {
-    'network': ('/networks', 'network'), 'subnet': ('/subnets', 'subnet'),
-    'port': ('/ports', 'port'), 'router': ('/routers', 'router'),
-    'security_group': ('/security-groups', 'security_group'),
-    'security_group_rule': ('/security-group-rules', 'security_group_rule'),
-    'trunk': ('/trunks', 'trunk'), 'qos_policy': ('/qos/policies', 'policy'),
-}
-# Neutron's tag extension serves a QoS policy's tags at the root, not under /qos
-# (PUT /qos/policies/{id}/tags answers "Invalid tags body"; the SDK uses this too).
-TAGS_BASE = {'qos_policy': '/policies'}
-
-
-def raw_create(conn, entity, body):
-    """POST one object; Neutron's JSON of it."""
-    path, key = RAW[entity]
-    return sdk.request_json(conn.network, 'POST', path, {key: body}, retry_writes=False)[key]
-
-
-def raw_get(conn, entity, ident):
-    """Neutron's JSON of one object, or None when it is gone."""
-    path, key = RAW[entity]
-    try:
-        return sdk.request_json(conn.network, 'GET', '%s/%s' % (path, ident))[key]
-    except CloudNotFound:
-        return None
-
-
-def raw_delete(conn, entity, ident):
-    """DELETE one object; gone already is success."""
-    try:
-        sdk.request_json(conn.network, 'DELETE', '%s/%s' % (RAW[entity][0], ident))
-    except CloudNotFound:
-        pass
-
-
-def raw_set_tags(conn, entity, ident, tags):
-    """Neutron's PUT .../tags: the object's whole tag list replaced."""
-    base = TAGS_BASE.get(entity) or RAW[entity][0]
-    sdk.request_json(conn.network, 'PUT', '%s/%s/tags' % (base, ident),
-                     {'tags': list(tags)})
 
 
 def stub(entity, ident):
