@@ -26,7 +26,7 @@ class StackRequest:
     the cloud about service constraints, ``project_id`` is the pseudo
     parameter OS::project_id.  Every option but ``name`` goes by keyword."""
     name: str
-    _: dataclasses.KW_ONLY
+    _keywords: dataclasses.KW_ONLY
     state: str = 'present'
     template: Optional[str] = None
     environment: Sequence[str] = ()

@@ -63,7 +63,7 @@ def test_a_given_key_passes_and_asks_the_cloud_once(tmp_path):
 
 def test_stacks_without_such_types_ask_nothing(tmp_path):
     conn = _conn()
-    preflight(_sd(tmp_path, text=TEMPLATE.split('  kp:')[0]), conn)
+    preflight(_sd(tmp_path, text=TEMPLATE.split('  kp:', maxsplit=1)[0]), conn)
     assert conn.mock_calls == []
 
 

@@ -224,7 +224,10 @@ def test_request_json_maps_an_http_status_to_the_cloud_error_family(monkeypatch)
                          {'port': {}}, retry_writes=False)
     # keystoneauth's own HttpError (an Adapter whose raise_exc is on) maps the same way
     proxy = _RawProxy()
-    proxy.post = lambda *_a, **_k: (_ for _ in ()).throw(ksa_exc.http.Conflict())
+
+    def conflict(*_args, **_kwargs):
+        raise ksa_exc.http.Conflict()
+    proxy.post = conflict
     with pytest.raises(CloudConflict):
         sdk.request_json(proxy, 'POST', '/ports', {'port': {}}, retry_writes=False)
 

@@ -51,8 +51,8 @@ class _EndpointData(object):
 
 
 @pytest.mark.parametrize('newest, props, refused', [
-    ((2, 96), {'name': 'k'}, ('public_key', 'The public_key property is required by the nova API '
-                                           'version currently used.')),
+    ((2, 96), {'name': 'k'},
+     ('public_key', 'The public_key property is required by the nova API version currently used.')),
     ((2, 92), {'name': 'k', 'public_key': ''}, ('public_key', 'The public_key property is required '
                                                               'by the nova API version currently used.')),
     ((2, 96), {'name': 'k', 'public_key': 'ssh-ed25519 X'}, None),
