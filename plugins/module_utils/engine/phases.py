@@ -58,9 +58,16 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
-    preflight(sd, env.conn)
+    preflight(sd, env.conn, recorded=_recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=defs.hidden_values(sd))
+
+
+def _recorded(env, stack):
+    """Names of the resources the record holds (the preflight skips them)."""
+    if stack is None:
+        return frozenset()
+    return frozenset(row.name for row in env.store.resources(stack['id']))
 
 
 def _inputs(env, stack):

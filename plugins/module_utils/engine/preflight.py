@@ -10,6 +10,12 @@ longer generates keys).  The plugins that have such checks say so
 stack without them costs no request here.  Values that depend on other
 resources resolve as Heat's validation resolves them (before anything
 exists).
+
+Resources the record already holds are not asked again: a rerun that
+changes nothing makes no request (Heat validates them again on every
+update, which costs its service a request and tells nothing new about a
+resource that exists).  A plugin whose check matters to a replacement
+makes it again in its create (the key pair does).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,12 +27,15 @@ from ..errors import TemplateError
 from ..resources.base import effective_properties
 
 
-def preflight(sd, conn):
+def preflight(sd, conn, *, recorded=()):
     """Raise a TemplateError (with the resource's property path and line)
-    for the first resource its plugin refuses; ``conn`` None checks nothing."""
+    for the first resource its plugin refuses; ``conn`` None checks nothing,
+    and neither are the resources named in ``recorded`` (the record has them)."""
     if conn is None:
         return
     for name, defn in sd.resources.items():
+        if name in recorded:
+            continue
         cls = registry.PLUGINS.get(getattr(defn.type_info, 'plugin', None) or defn.type)
         if cls is None or not cls.has_preflight or defn.external_id is not None:
             continue

@@ -48,6 +48,11 @@ class KeyPair(ResourcePlugin):
 
     def create(self, ctx):
         props = ctx.properties
+        # The run's preflight skips key pairs the record holds: a replacement
+        # is checked here (the version document is read once per run).
+        refused = self.preflight(ctx.conn, props)
+        if refused:
+            ctx.fail(refused[1])
         attrs = {'name': props['name']}
         # Without a public key Nova generates the pair and answers the private
         # key once (a Nova below 2.92: preflight refuses it on newer ones).

@@ -80,3 +80,31 @@ def test_the_runner_refuses_before_any_write(tmp_path):
         runner.run(request, conn)
     assert [c for c in conn.mock_calls if 'create' in str(c)] == []
     assert runner.Store(str(tmp_path / 's.sqlite')).get_stack('st') is None
+
+
+def test_resources_the_record_holds_are_not_asked_again(tmp_path):
+    conn = _conn()
+    preflight(_sd(tmp_path), conn, recorded=frozenset(['kp']))
+    assert conn.mock_calls == []
+
+
+def test_a_rerun_does_not_ask_again(tmp_path):
+    path = tmp_path / 'kp.yaml'
+    path.write_text(TEMPLATE)
+    store = str(tmp_path / 's.sqlite')
+
+    def run():
+        conn = _conn()
+        conn.compute.create_keypair.return_value = mock.Mock(name='k', public_key='ssh-ed25519 A',
+                                                             private_key=None)
+        conn.compute.create_keypair.return_value.name = 'k'
+        request = runner.StackRequest('st', template=str(path), store_path=store,
+                                      parameters={'key': 'ssh-ed25519 A'})
+        result = runner.run(request, conn)
+        return result, conn
+    created, conn = run()
+    assert created['stack']['stack_status'] == 'CREATE_COMPLETE', created['stack']
+    assert conn.compute.get_endpoint_data.call_count >= 1
+    again, conn = run()
+    assert again['changed'] is False
+    assert conn.compute.get_endpoint_data.call_count == 0

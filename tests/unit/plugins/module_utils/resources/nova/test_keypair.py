@@ -66,3 +66,13 @@ def test_preflight_refuses_as_heat_validate_does(conn, newest, props, refused):
     conn.compute.get_endpoint_data.return_value = _EndpointData(newest)
     assert KeyPair.has_preflight
     assert KeyPair().preflight(conn, props) == refused
+
+
+def test_a_replacement_is_refused_at_create_as_the_preflight_would(conn):
+    # The run's preflight skips key pairs the record holds; their replacement checks at create.
+    conn.compute.get_endpoint_data.return_value = _EndpointData((2, 96))
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k'})
+    with pytest.raises(ResourceFailure) as err:
+        KeyPair().create(ctx)
+    assert str(err.value) == 'The public_key property is required by the nova API version currently used.'
+    conn.compute.create_keypair.assert_not_called()
