@@ -35,30 +35,28 @@ def as_list(value):
     return [value] if isinstance(value, str) else list(value)
 
 
-def check_hooks(value):
+def _one_or_more_of(value, allowed):
+    """A name of ``allowed``, or a list of them (how Heat reads hooks and
+    restricted actions)."""
     if isinstance(value, str):
-        ok = value in HOOK_TYPES
-    elif isinstance(value, list):
-        ok = all(isinstance(v, str) and v in HOOK_TYPES for v in value)
-    else:
-        ok = False
-    if not ok:
-        return ('Invalid hook type "%s" for resource breakpoint, acceptable hook types are: %s'
-                % (value, HOOK_TYPES))
-    return None
+        return value in allowed
+    if isinstance(value, list):
+        return all(isinstance(v, str) and v in allowed for v in value)
+    return False
+
+
+def check_hooks(value):
+    if _one_or_more_of(value, HOOK_TYPES):
+        return None
+    return ('Invalid hook type "%s" for resource breakpoint, acceptable hook types are: %s'
+            % (value, HOOK_TYPES))
 
 
 def check_restricted(value):
-    if isinstance(value, str):
-        ok = value in RESTRICTED_ACTIONS
-    elif isinstance(value, list):
-        ok = all(isinstance(v, str) and v in RESTRICTED_ACTIONS for v in value)
-    else:
-        ok = False
-    if not ok:
-        return ('Invalid restricted_action type "%s" for resource, acceptable restricted_action '
-                'types are: %s' % (value, RESTRICTED_ACTIONS))
-    return None
+    if _one_or_more_of(value, RESTRICTED_ACTIONS):
+        return None
+    return ('Invalid restricted_action type "%s" for resource, acceptable restricted_action '
+            'types are: %s' % (value, RESTRICTED_ACTIONS))
 
 
 class Entry(object):
