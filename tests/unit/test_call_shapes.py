@@ -11,12 +11,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ast
-import os
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLUGINS = os.path.join(ROOT, 'plugins')
+from ansible_collections.stackers.orchestration.tests.unit.plugin_sources import findings, plugin_files
 LIMIT = 5
 
 
@@ -39,25 +37,12 @@ def offenders(source, filename='<source>'):
     return out
 
 
-def _sources():
-    for base, dirs, files in os.walk(PLUGINS):
-        dirs[:] = sorted(d for d in dirs if d != '__pycache__')
-        for name in sorted(files):
-            if name.endswith('.py'):
-                yield os.path.join(base, name)
-
-
 def test_no_def_nor_call_under_plugins_has_more_than_five_positional_arguments():
-    found = []
-    for path in _sources():
-        with open(path) as f:
-            found.extend('%s:%d: %s' % (os.path.relpath(path, ROOT), line, what)
-                         for line, what in offenders(f.read(), path))
-    assert found == []
+    assert findings(offenders) == []
 
 
 def test_the_scan_sees_every_module_file():
-    assert len(list(_sources())) > 100
+    assert len(list(plugin_files())) > 100
 
 
 @pytest.mark.parametrize('source, expected', [

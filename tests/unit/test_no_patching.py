@@ -14,12 +14,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ast
-import os
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLUGINS = os.path.join(ROOT, 'plugins')
+from ansible_collections.stackers.orchestration.tests.unit.plugin_sources import findings, plugin_files
 OWN = 'ansible_collections.stackers.orchestration'
 # Modules whose state is the process's own business, not another package's
 # internals: the interpreter's import table is one (writing into sys.modules
@@ -110,28 +108,13 @@ def private_uses(source, filename='<source>'):
     return found
 
 
-def _plugin_files():
-    for base, _dirs, files in os.walk(PLUGINS):
-        for name in sorted(files):
-            if name.endswith('.py'):
-                yield os.path.join(base, name)
-
-
 def test_no_file_under_plugins_writes_into_another_package():
-    offenders = []
-    for path in _plugin_files():
-        with open(path) as f:
-            for line, text in patches(f.read(), path):
-                offenders.append('%s:%d: %s' % (os.path.relpath(path, ROOT), line, text))
+    offenders = findings(patches)
     assert not offenders, 'plugins/ patches other packages:\n' + '\n'.join(offenders)
 
 
 def test_no_file_under_plugins_uses_another_package_s_private_names():
-    offenders = []
-    for path in _plugin_files():
-        with open(path) as f:
-            for line, text in private_uses(f.read(), path):
-                offenders.append('%s:%d: %s' % (os.path.relpath(path, ROOT), line, text))
+    offenders = findings(private_uses)
     assert not offenders, 'plugins/ reaches into private names:\n' + '\n'.join(offenders)
 
 
@@ -157,7 +140,7 @@ def test_the_private_scan_leaves_own_names_alone(source):
 
 
 def test_the_scan_sees_plugins():
-    assert len(list(_plugin_files())) > 50
+    assert len(list(plugin_files())) > 50
 
 
 @pytest.mark.parametrize('source', [
