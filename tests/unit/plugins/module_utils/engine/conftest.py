@@ -15,12 +15,46 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import phases, runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run_state import StackRun
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
 
 HEADER = 'heat_template_version: 2018-08-31\n'
+
+# A stack whose run state and seam tests read: a secret (RandomString), its
+# readers, and a hidden parameter inside a property.
+SEAM_TEMPLATE = '''
+parameters:
+  pw: {type: string, hidden: true, default: hunter2-secret}
+resources:
+  r: {type: OS::Heat::RandomString, properties: {length: 8}}
+  v: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
+  w: {type: OS::Heat::Value, properties: {value: {get_resource: v}}}
+  s: {type: OS::Heat::Value, properties: {value: {str_replace: {template: "x $y", params: {$y: {get_param: pw}}}}}}
+'''
+
+
+def row_of(run, name, type_name='OS::Heat::RandomString', **kw):
+    """A settled record row of ``name`` in ``run``'s stack."""
+    row = dict(uuid='u-' + name, stack_id=run.stack['id'], name=name, role='current',
+               type=type_name, action='CREATE', status='COMPLETE', physical_id='p-' + name,
+               physical_name='st-%s-x' % name, properties={})
+    row.update(kw)
+    return ResourceRow(**row)
+
+
+def index(events, name, action, status):
+    """Where the event of ``name`` ``action``_``status`` is in ``events``."""
+    for i, e in enumerate(events):
+        if (e['resource_name'], e['resource_action'], e['resource_status']) == (name, action, status):
+            return i
+    raise AssertionError('no %s %s_%s in %r' % (name, action, status, events))
+
+
+def resource_events(events):
+    return [e for e in events if e['resource_type'] != 'OS::Heat::Stack']
 
 
 @pytest.fixture(autouse=True)

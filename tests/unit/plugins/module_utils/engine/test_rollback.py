@@ -13,6 +13,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils import reso
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
+from .conftest import index, resource_events
+
 TR = 'OS::Heat::TestResource'
 
 FAILING = '''
@@ -22,17 +24,6 @@ resources:
   grandchild: {type: OS::Heat::Value, properties: {value: {get_resource: child}}}
   other: {type: OS::Heat::TestResource, properties: {value: fine, wait_secs: 0.05}}
 '''
-
-
-def index(events, name, action, status):
-    for i, e in enumerate(events):
-        if (e['resource_name'], e['resource_action'], e['resource_status']) == (name, action, status):
-            return i
-    raise AssertionError('no %s %s_%s in %r' % (name, action, status, events))
-
-
-def resource_events(events):
-    return [e for e in events if e['resource_type'] != 'OS::Heat::Stack']
 
 
 def test_rollback_on_create_deletes_everything(stacks):

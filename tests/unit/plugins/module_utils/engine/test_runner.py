@@ -17,6 +17,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils import reso
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
+from .conftest import index, resource_events
+
 TR = 'OS::Heat::TestResource'
 
 CHAIN = '''
@@ -30,17 +32,6 @@ outputs:
   out: {value: {get_attr: [b, value]}, description: what b holds}
   ref: {value: {get_resource: a}}
 '''
-
-
-def index(events, name, action, status):
-    for i, e in enumerate(events):
-        if (e['resource_name'], e['resource_action'], e['resource_status']) == (name, action, status):
-            return i
-    raise AssertionError('no %s %s_%s in %r' % (name, action, status, events))
-
-
-def resource_events(events):
-    return [e for e in events if e['resource_type'] != 'OS::Heat::Stack']
 
 
 def test_create_heat_shaped_events_and_outputs(stacks):

@@ -6,26 +6,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import seam
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
 
-TEMPLATE = '''
-parameters:
-  pw: {type: string, hidden: true, default: hunter2-secret}
-resources:
-  r: {type: OS::Heat::RandomString, properties: {length: 8}}
-  v: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
-  w: {type: OS::Heat::Value, properties: {value: {get_resource: v}}}
-  s: {type: OS::Heat::Value, properties: {value: {str_replace: {template: "x $y", params: {$y: {get_param: pw}}}}}}
-'''
-
-
-def row_of(run, name, type_name='OS::Heat::RandomString', **kw):
-    row = dict(uuid='u-' + name, stack_id=run.stack['id'], name=name, role='current',
-               type=type_name, action='CREATE', status='COMPLETE', physical_id='p-' + name,
-               physical_name='st-%s-x' % name, properties={})
-    row.update(kw)
-    return ResourceRow(**row)
+from .conftest import SEAM_TEMPLATE as TEMPLATE, row_of
 
 
 def test_resolve_properties_and_the_seam(make_run):
