@@ -58,7 +58,7 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
-    preflight(sd, env.conn, recorded=_recorded(env, stack))
+    preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=defs.hidden_values(sd))
 

@@ -27,17 +27,22 @@ from ..errors import TemplateError
 from ..resources.base import effective_properties
 
 
-def preflight(sd, conn, *, recorded=()):
+def preflight(sd, conn, *, recorded=frozenset):
     """Raise a TemplateError (with the resource's property path and line)
     for the first resource its plugin refuses; ``conn`` None checks nothing,
-    and neither are the resources named in ``recorded`` (the record has them)."""
+    and neither are the resources named by ``recorded()`` (the record has
+    them; asked only once a resource with a check is met, so a stack
+    without one reads no record here)."""
     if conn is None:
         return
+    known = None
     for name, defn in sd.resources.items():
-        if name in recorded:
-            continue
         cls = registry.PLUGINS.get(getattr(defn.type_info, 'plugin', None) or defn.type)
         if cls is None or not cls.has_preflight or defn.external_id is not None:
+            continue
+        if known is None:
+            known = recorded()
+        if name in known:
             continue
         props = effective_properties(defn.type, sd.resolve_properties(name))
         refused = cls().preflight(conn, props)

@@ -84,8 +84,18 @@ def test_the_runner_refuses_before_any_write(tmp_path):
 
 def test_resources_the_record_holds_are_not_asked_again(tmp_path):
     conn = _conn()
-    preflight(_sd(tmp_path), conn, recorded=frozenset(['kp']))
+    preflight(_sd(tmp_path), conn, recorded=lambda: frozenset(['kp']))
     assert conn.mock_calls == []
+
+
+def test_the_record_is_read_only_for_a_type_with_a_check(tmp_path):
+    asked = []
+    preflight(_sd(tmp_path, text=TEMPLATE.split('  kp:', maxsplit=1)[0]), _conn(),
+              recorded=lambda: asked.append(1) or frozenset())
+    assert asked == []
+    preflight(_sd(tmp_path, {'key': 'ssh-ed25519 AAA'}), _conn(),
+              recorded=lambda: asked.append(1) or frozenset())
+    assert asked == [1]
 
 
 def test_a_rerun_does_not_ask_again(tmp_path):
