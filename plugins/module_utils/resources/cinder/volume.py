@@ -46,9 +46,9 @@ def _restore_to_new_volume(bs, backup_id, name):
     """The id of the volume Cinder makes from the backup. A raw POST:
     openstacksdk 4.0's restore_backup reads no answer (its Backup.restore
     drops the body), so the new volume's id is only in the response."""
-    resp = sdk.call(bs.post, '/backups/%s/restore' % backup_id, json={'restore': {'name': name}},
-                    raise_exc=True, retry_writes=False)
-    return resp.json()['restore']['volume_id']
+    answer = sdk.request_json(bs, 'POST', '/backups/%s/restore' % backup_id,
+                              {'restore': {'name': name}}, retry_writes=False)
+    return answer['restore']['volume_id']
 
 
 class Volume(ResourcePlugin):

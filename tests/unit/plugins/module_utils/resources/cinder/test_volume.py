@@ -77,11 +77,12 @@ def test_missing_image_fails_as_heat():
 def test_create_from_backup_restores_then_names():
     ctx = _ctx({'backup_id': 'bk-1', 'description': 'd'})
     bs = ctx.conn.block_storage
+    bs.post.return_value.status_code = 202
     bs.post.return_value.json.return_value = {
         'restore': {'backup_id': 'bk-1', 'volume_id': 'vol-9', 'volume_name': 's-vol-x'}}
     assert Volume().create(ctx) == 'vol-9'
     bs.post.assert_called_once_with('/backups/bk-1/restore', json={'restore': {'name': 's-vol-x'}},
-                                    raise_exc=True)
+                                    raise_exc=False)
     bs.update_volume.assert_called_once_with(
         'vol-9', name='s-vol-x', description='d',
         metadata={'stackers-stack-id': 'sid', 'stackers-resource': 'vol'})
