@@ -6,6 +6,8 @@
 The API runs with Keystone (authtoken) like a real neutron-server; no agents, fake:// RPC,
 SQLite whose schema is created from the models (the alembic chain does not run on SQLite).
 Port events go to Nova through its internal endpoint, as the service user.
+The ML2 extension driver tag_ports_during_bulk_creation is on, as a deployment may choose: a port's
+tags then go in its POST (the engine sees the extension's alias and saves the tags PUT).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -39,7 +41,7 @@ connection = sqlite:///{state}/neutron.sqlite
 type_drivers = flat,vlan,vxlan
 tenant_network_types = vxlan
 mechanism_drivers = localbind
-extension_drivers = port_security,qos
+extension_drivers = port_security,qos,tag_ports_during_bulk_creation
 [ml2_type_vxlan]
 vni_ranges = 1:10000
 [ml2_type_flat]
