@@ -297,14 +297,22 @@ class Store(object):
         event.setdefault('id', str(uuid.uuid4()))
         event.setdefault('event_time', now_iso())
 
-        def write(db):
-            seq = db.execute('SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE stack_id=?',
-                             (stack_id,)).fetchone()[0]
-            event['seq'] = seq
-            marks = ','.join('?' * len(_EVENT_COLS))
-            sql = 'INSERT INTO events (%s) VALUES (%s)' % (','.join(_EVENT_COLS), marks)
-            db.execute(sql, [event.get(c) for c in _EVENT_COLS])
-        self._tx(write, immediate=True)
+        # One statement, its own transaction: SQLite takes the write lock
+        # before the MAX is read, so two writers never share a seq; then
+        # the seq read back by id (RETURNING needs SQLite 3.35, which
+        # older execution environments lack).  Two statements instead of a
+        # BEGIN/SELECT/INSERT/COMMIT: a thousand-resource stack writes two
+        # thousand events.
+        cols = [c for c in _EVENT_COLS if c != 'seq']
+        self._one('INSERT INTO events (%s, seq) SELECT %s, COALESCE(MAX(seq), 0) + 1 FROM events '
+                  'WHERE stack_id=?' % (','.join(cols), ','.join('?' * len(cols))),
+                  [event.get(c) for c in cols] + [stack_id])
+        with self._lock:
+            try:
+                event['seq'] = self._db.execute('SELECT seq FROM events WHERE id=?',
+                                                (event['id'],)).fetchone()[0]
+            except sqlite3.Error as exc:
+                raise StoreError('State store %s: %s' % (self.path, exc))
         return event
 
     def events(self, stack_id, after=0):

@@ -206,6 +206,18 @@ def test_events_ordered_with_seq(store):
     assert [e['seq'] for e in store.events(other)] == [1]
 
 
+def test_two_writers_of_one_file_never_share_an_event_seq(tmp_path):
+    # two Store objects on one file stand for two processes (a run and a
+    # signal): each insert takes the next seq in the same statement
+    path = str(tmp_path / 's.sqlite')
+    first, second = Store(path), Store(path)
+    made = []
+    for i in range(6):
+        made.append((first if i % 2 else second).add_event('sid', {'resource_name': 'r%d' % i}))
+    assert [e['seq'] for e in made] == [1, 2, 3, 4, 5, 6]
+    assert [e['resource_name'] for e in first.events('sid')] == ['r%d' % i for i in range(6)]
+
+
 def test_delete_stack_removes_everything_of_that_stack_only(store):
     sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
     keep = store.lock('t', 'o', 60, create=dict(CREATE))['id']
