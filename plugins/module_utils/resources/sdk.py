@@ -37,6 +37,12 @@ try:
     from keystoneauth1 import exceptions as _ksa
 except ImportError:  # pragma: no cover
     _ksa = None
+try:
+    from requests import exceptions as _requests
+except ImportError:  # pragma: no cover - requests comes with openstacksdk
+    _requests = None
+
+from . import direct
 
 # A write the cloud may have done before the fault is only retried when the
 # caller says it is safe (idempotent) — see call(retry_writes=...).
@@ -67,10 +73,17 @@ def translate(exc):
     exception is not one of theirs."""
     if _ksa is not None and isinstance(exc, _ksa.ConnectionError):
         return CloudTransient('Connection to the cloud failed: %s' % exc)
+    # requests' own, from the direct path (direct.py): what keystoneauth
+    # would have raised as ConnectFailure / ConnectTimeout
+    if _requests is not None and isinstance(exc, (_requests.ConnectionError, _requests.Timeout)):
+        return CloudTransient('Connection to the cloud failed: %s' % exc)
     if _ksa is not None and isinstance(exc, _ksa.HttpError) and not (
             _sdk is not None and isinstance(exc, _sdk.SDKException)):
         return _by_status(_status(exc), _message(exc))
     if _sdk is None or not isinstance(exc, _sdk.SDKException):
+        # (the SDK's HttpException is a requests HTTPError too: theirs first)
+        if _requests is not None and isinstance(exc, _requests.RequestException):
+            return CloudError('Request to the cloud failed: %s' % exc)
         return None
     if isinstance(exc, (_sdk.NotFoundException, _sdk.ResourceNotFound)):
         return CloudNotFound(_message(exc), status=404)
@@ -126,6 +139,8 @@ def request_json(proxy, method, path, body=None, retry_writes=True):
     (``proxy.post(path, json=...)``), answering Neutron's (or Nova's) own JSON
     (None when the answer has no body).  A hot path that needs no SDK
     Resource saves building one from the request and one from the answer.
+    Neutron's requests after the run's first go direct (direct.py): the
+    same last call keystoneauth makes, without its per-request work.
 
     The answer's HTTP status is turned into the SDK's exception by the SDK's
     public ``raise_from_response``, so a failure becomes the same CloudError
@@ -133,11 +148,20 @@ def request_json(proxy, method, path, body=None, retry_writes=True):
     are retried as ``call`` does."""
     send = getattr(proxy, method.lower())
 
-    def once():
+    def through_proxy():
         kwargs = {'raise_exc': False}
         if body is not None:
             kwargs['json'] = body
         response = send(path, **kwargs)
+        if response.status_code < 400:
+            direct.learn(proxy, response)
+        return response
+
+    def once():
+        fast = direct.sender(proxy)
+        response = fast.send(method, path, body) if fast is not None else None
+        if response is None or not direct.usable(response):
+            response = through_proxy()
         if response.status_code >= 400:
             _sdk.raise_from_response(response)
         if response.status_code == 204 or not response.content:

@@ -34,6 +34,16 @@ def test_translate_by_type_and_status():
     assert sdk.translate(ValueError('not the SDK')) is None
 
 
+def test_translate_requests_own_exceptions_from_the_direct_path():
+    import requests
+    assert isinstance(sdk.translate(requests.ConnectionError('reset')), CloudTransient)
+    assert isinstance(sdk.translate(requests.ReadTimeout('slow')), CloudTransient)
+    other = sdk.translate(requests.exceptions.InvalidURL('bad'))
+    assert isinstance(other, CloudError) and not isinstance(other, CloudTransient)
+    # the SDK's HttpException is a requests HTTPError too: still mapped by its status
+    assert isinstance(sdk.translate(_http(404)), CloudNotFound)
+
+
 def test_call_retries_transient_faults_unless_a_create_says_no(monkeypatch):
     monkeypatch.setattr(sdk, 'BACKOFF', 0)
     answers = [_http(503), _http(502), 'ok']
