@@ -84,6 +84,14 @@ class Quota(_Instant):
     kind = 'quota'
     named = False
     LIMITS = ('healthmonitor', 'listener', 'loadbalancer', 'pool', 'member')
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        # Heat's OctaviaQuota.validate (made at stack create, before any write).
+        if all(properties.get(k) is None for k in self.LIMITS):
+            return (None, 'At least one of the following properties must be specified: '
+                          '%s.' % ', '.join(sorted(self.LIMITS)))
+        return None
 
     def project(self, ctx):
         project = ctx.properties.get('project')

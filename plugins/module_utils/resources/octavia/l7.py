@@ -30,6 +30,30 @@ class L7Policy(OctaviaPlugin):
     renames = {'listener': ('listener_id', 'listener'),
                'redirect_pool': ('redirect_pool_id', 'pool')}
     drift_fields = ('description', 'admin_state_up', 'action', 'redirect_url', 'position')
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        # Heat's L7Policy.validate (made at stack create, before any write).
+        action = properties.get('action')
+        pool, url = properties.get('redirect_pool'), properties.get('redirect_url')
+        if action == 'REJECT' and (pool is not None or url is not None):
+            return ('action', 'Properties redirect_pool and redirect_url are not required when '
+                              'action type is set to REJECT.')
+        if action == 'REDIRECT_TO_POOL':
+            if url is not None:
+                return ('redirect_url', 'redirect_url property should only be specified for '
+                                        'action with value REDIRECT_TO_URL.')
+            if pool is None:
+                return ('redirect_pool', 'Property redirect_pool is required when action type '
+                                         'is set to REDIRECT_TO_POOL.')
+        if action == 'REDIRECT_TO_URL':
+            if pool is not None:
+                return ('redirect_pool', 'redirect_pool property should only be specified for '
+                                         'action with value REDIRECT_TO_POOL.')
+            if url is None:
+                return ('redirect_url', 'Property redirect_url is required when action type '
+                                        'is set to REDIRECT_TO_URL.')
+        return None
 
     def create_body(self, ctx):
         return _position(super(L7Policy, self).create_body(ctx))
@@ -43,6 +67,14 @@ class L7Rule(OctaviaPlugin):
     kind = 'rule'
     named = False
     drift_fields = ('admin_state_up', 'type', 'compare_type', 'invert', 'key', 'value')
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        # Heat's L7Rule.validate (made at stack create, before any write).
+        if properties.get('type') in ('HEADER', 'COOKIE') and properties.get('key') is None:
+            return ('key', 'Property key is missing. This property should be specified for '
+                           'rules of HEADER and COOKIE types.')
+        return None
 
     def parent(self, ctx):
         if ctx.data.get('l7policy_id'):

@@ -40,3 +40,13 @@ class Listener(OctaviaPlugin):
     renames = {'loadbalancer': ('loadbalancer_id', 'loadbalancer'),
                'default_pool': ('default_pool_id', 'pool')}
     drift_fields = ('description', 'admin_state_up', 'connection_limit')
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        # Heat's Listener.validate (made at stack create, before any write).
+        if properties.get('protocol') == 'TERMINATED_HTTPS' and \
+                properties.get('default_tls_container_ref') is None:
+            return ('default_tls_container_ref',
+                    'Property default_tls_container_ref required when protocol is '
+                    'TERMINATED_HTTPS.')
+        return None

@@ -59,8 +59,9 @@ class FakeOctavia(object):
             return refused
         key = list(json)[0]
         self.count += 1
-        obj = dict(json[key], id='%08d-0000-4000-8000-000000000000' % self.count,
-                   provisioning_status='PENDING_CREATE')
+        obj = dict(json[key], id='%08d-0000-4000-8000-000000000000' % self.count)
+        if key not in ('flavor', 'flavorprofile'):
+            obj['provisioning_status'] = 'PENDING_CREATE'
         self.objects['%s/%s' % (path, obj['id'])] = obj
         return Answer(201, {key: obj})
 
@@ -70,12 +71,13 @@ class FakeOctavia(object):
             obj = self.objects[base]
             if base in self.status_after:
                 obj['provisioning_status'] = self.status_after.pop(base)
-            elif obj['provisioning_status'].startswith('PENDING_') and not obj.pop('_seen', False):
+            elif obj.get('provisioning_status', '').startswith('PENDING_') and \
+                    not obj.pop('_seen', False):
                 obj['_seen'] = True        # shown once in transition, then settled
-            elif obj['provisioning_status'].startswith('PENDING_'):
+            elif obj.get('provisioning_status', '').startswith('PENDING_'):
                 obj['provisioning_status'] = (
                     'DELETED' if obj['provisioning_status'] == 'PENDING_DELETE' else 'ACTIVE')
-            if obj['provisioning_status'] == 'DELETED':
+            if obj.get('provisioning_status') == 'DELETED':
                 del self.objects[base]
             return Answer(200, {_key(base): dict((k, v) for k, v in obj.items() if k != '_seen')})
         if base.rsplit('/', 1)[1] not in PLURALS:
