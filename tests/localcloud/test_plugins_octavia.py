@@ -112,9 +112,16 @@ def test_octavia_stack_create_update_rerun_delete(cloud, tmp_path):
     template.write_text(TEMPLATE)
     store = str(tmp_path / 'stacks.sqlite')
     conn = cloud.sdk()
+    # Octavia's 409 while the load balancer is immutable, made sure of: the member's create is
+    # refused twice and the pool's update once; each is made again at a later poll.
+    cloud.admin('POST', '/faults', [
+        {'method': 'POST', 'path': '/lbaas/pools/[^/]+/members$', 'status': 409, 'count': 2}])
     try:
+        cloud.reset_stats()
         result = _run(conn, store, 'present', template=str(template))
         stack = result['stack']
+        assert write_calls(cloud.stats())[
+            'POST load-balancer /v2.0/lbaas/pools/{id}/members'] == 3
         assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
         out = _outputs(result)
         assert out['vip'].startswith('10.61.0.'), out
@@ -131,7 +138,11 @@ def test_octavia_stack_create_update_rerun_delete(cloud, tmp_path):
         # the engine's marks are on the objects, hidden from show
         assert 'stackers-resource=lb' in lb.tags
 
-        # Updatable properties change in place: one PUT each, nothing made or deleted.
+        # Updatable properties change in place: one PUT each (the pool's made twice: refused
+        # once), nothing made or deleted.
+        cloud.admin('DELETE', '/faults')
+        cloud.admin('POST', '/faults', [
+            {'method': 'PUT', 'path': '/lbaas/pools/[^/]+$', 'status': 409, 'count': 1}])
         cloud.reset_stats()
         result = _run(conn, store, 'present', template=str(template),
                       parameters={'algorithm': 'LEAST_CONNECTIONS', 'limit': 100, 'weight': 5})
@@ -141,7 +152,9 @@ def test_octavia_stack_create_update_rerun_delete(cloud, tmp_path):
         assert sorted(writes) == ['PUT load-balancer /v2.0/lbaas/listeners/{id}',
                                   'PUT load-balancer /v2.0/lbaas/pools/{id}',
                                   'PUT load-balancer /v2.0/lbaas/pools/{id}/members/{id}'], writes
-        assert all(n == 1 for n in writes.values()), writes
+        assert writes['PUT load-balancer /v2.0/lbaas/pools/{id}'] == 2, writes
+        assert writes['PUT load-balancer /v2.0/lbaas/listeners/{id}'] == 1, writes
+        assert writes['PUT load-balancer /v2.0/lbaas/pools/{id}/members/{id}'] == 1, writes
         pool_id = [r for r in result['resources'] if r['resource_name'] == 'pool'][0]
         pool = conn.load_balancer.get_pool(pool_id['physical_resource_id'])
         assert pool.lb_algorithm == 'LEAST_CONNECTIONS'
@@ -160,6 +173,7 @@ def test_octavia_stack_create_update_rerun_delete(cloud, tmp_path):
         assert stack_objects(cloud, stack_id) == []
         assert _left(cloud, before) == {}
     finally:
+        cloud.admin('DELETE', '/faults')
         conn.close()
 
 
@@ -190,3 +204,62 @@ def test_heat_makes_the_same_outputs(cloud, tmp_path):
     # changed something (docs/architecture.md), so its output lists the rule.
     assert out['rules'] == []
     assert _left(cloud, before) == {}
+
+
+ADMIN_TEMPLATE = """heat_template_version: 2021-04-16
+parameters:
+  description: {type: string, default: first}
+  lbs: {type: number, default: 7}
+resources:
+  profile:
+    type: OS::Octavia::FlavorProfile
+    properties: {provider_name: noop_driver, flavor_data: '{"loadbalancer_topology": "SINGLE"}'}
+  flavor:
+    type: OS::Octavia::Flavor
+    properties: {flavor_profile: {get_resource: profile}, description: {get_param: description}}
+  quota:
+    type: OS::Octavia::Quota
+    properties: {project: demo, loadbalancer: {get_param: lbs}, listener: 20}
+outputs:
+  profile_id: {value: {get_attr: [flavor, flavor_profile_id]}}
+"""
+
+
+def test_admin_types_flavor_profile_flavor_quota(cloud, tmp_path):
+    template = tmp_path / 'admin.yaml'
+    template.write_text(ADMIN_TEMPLATE)
+    store = str(tmp_path / 'admin.sqlite')
+    conn = cloud.sdk('localcloud-admin')
+    demo = conn.identity.find_project('demo')
+    try:
+        result = runner.run(runner.StackRequest('octo-admin', template=str(template),
+                                                store_path=store, timeout=300), conn)
+        assert result['stack']['stack_status'] == 'CREATE_COMPLETE', \
+            result['stack']['stack_status_reason']
+        ids_ = dict((r['resource_name'], r['physical_resource_id']) for r in result['resources'])
+        assert _outputs(result)['profile_id'] == ids_['profile']
+        flavor = conn.load_balancer.get_flavor(ids_['flavor'])
+        assert flavor.description == 'first' and flavor.name.startswith('octo-admin-flavor-')
+        quota = conn.load_balancer.get_quota(demo.id)
+        assert (quota.load_balancers, quota.listeners) == (7, 20)
+
+        cloud.reset_stats()
+        result = runner.run(runner.StackRequest(
+            'octo-admin', template=str(template), store_path=store, timeout=300,
+            parameters={'description': 'second', 'lbs': 9}), conn)
+        assert result['stack']['stack_status'] == 'UPDATE_COMPLETE', \
+            result['stack']['stack_status_reason']
+        writes = write_calls(cloud.stats())
+        assert writes == {'PUT load-balancer /v2.0/lbaas/flavors/{id}': 1,
+                          'PUT load-balancer /v2.0/lbaas/quotas/{id}': 1}, writes
+        assert conn.load_balancer.get_flavor(ids_['flavor']).description == 'second'
+        assert conn.load_balancer.get_quota(demo.id).load_balancers == 9
+
+        result = runner.run(runner.StackRequest('octo-admin', state='absent', store_path=store), conn)
+        assert result['stack']['stack_status'] == 'DELETE_COMPLETE'
+        assert conn.load_balancer.find_flavor(ids_['flavor'], ignore_missing=True) is None
+        assert conn.load_balancer.find_flavor_profile(ids_['profile'], ignore_missing=True) is None
+        # the project's quotas are back to the defaults
+        assert conn.load_balancer.get_quota(demo.id).load_balancers in (None, -1)
+    finally:
+        conn.close()
