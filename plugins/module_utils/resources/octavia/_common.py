@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - Python 2
 
 from ...errors import CloudConflict, CloudNotFound, ResourceFailure
 from .. import sdk
-from ..base import TAG_RESOURCE, TAG_STACK, ResourcePlugin, own_tags
+from ..base import ResourcePlugin, own_tags
 
 # kind -> (collection path, JSON key of one object, JSON key of a list)
 PATHS = {

@@ -134,4 +134,3 @@ class Quota(_Instant):
             return []
         return sorted(k for k in self.LIMITS
                       if ctx.properties.get(k) is not None and live.get(k) != ctx.properties[k])
-

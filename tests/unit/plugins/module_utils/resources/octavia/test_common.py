@@ -26,13 +26,13 @@ LB = fakes.LB_ID
 PROPS = {'loadbalancer': LB, 'protocol': 'HTTP', 'protocol_port': 80}
 
 
-def _created(props=PROPS, **kw):
-    ctx = fakes.ctx(T, props, **kw)
+def _created(props=None, **kw):
+    ctx = fakes.ctx(T, props or PROPS, **kw)
     ctx.physical_id = Listener().create(ctx)
     return ctx
 
 
-def _active(props=PROPS, **kw):
+def _active(props=None, **kw):
     ctx = _created(props, **kw)
     while not Listener().check_create_complete(ctx):
         pass
