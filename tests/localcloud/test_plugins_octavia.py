@@ -263,3 +263,31 @@ def test_admin_types_flavor_profile_flavor_quota(cloud, tmp_path):
         assert conn.load_balancer.get_quota(demo.id).load_balancers in (None, -1)
     finally:
         conn.close()
+
+
+QUOTA_TEMPLATE = """heat_template_version: 2021-04-16
+resources:
+  quota:
+    type: OS::Octavia::Quota
+    properties: {project: demo, loadbalancer: 3}
+"""
+
+
+def test_heat_27_cannot_set_an_octavia_quota(cloud, tmp_path):
+    """Heat 27's OctaviaQuota hands the limits to octaviaclient's quota_set as keyword
+    arguments, which the client passes on to the HTTP request instead of sending the ``quota``
+    body (its own CLI passes ``json=``): the create fails.  The engine sends the body
+    (test_admin_types_flavor_profile_flavor_quota)."""
+    template = tmp_path / 'quota.yaml'
+    template.write_text(QUOTA_TEMPLATE)
+    name = 'octo-quota-%d' % int(time.time())
+    cloud.osc('stack', 'create', '--wait', '-t', str(template), name, cloud='localcloud-admin',
+              timeout=300, check=False)
+    try:
+        stack = cloud.osc('stack', 'show', name, '-f', 'json', cloud='localcloud-admin',
+                          as_json=True)
+        assert stack['stack_status'] == 'CREATE_FAILED', stack
+        assert 'unexpected keyword argument' in stack['stack_status_reason'], stack
+    finally:
+        cloud.osc('stack', 'delete', '--yes', '--wait', name, cloud='localcloud-admin',
+                  timeout=300, check=False)

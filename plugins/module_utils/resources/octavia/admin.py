@@ -13,7 +13,9 @@ A quota is the project's limits set by one PUT; its physical id is the
 physical name, and deleting it resets the project's quotas to the defaults.
 Heat 27 passes the limits to octaviaclient's ``quota_set`` as keywords the
 client hands on to the HTTP request, not as the ``quota`` body the API
-reads; here the body is sent.
+reads, so its create fails ("Session.request() got an unexpected keyword
+argument 'loadbalancer'", seen on the local cloud's Heat); here the body is
+sent.
 """
 
 from __future__ import absolute_import, division, print_function
