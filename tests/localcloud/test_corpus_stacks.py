@@ -16,8 +16,8 @@ output present (None only where Heat's would be None, listed with the reason), a
 and writes nothing, delete → DELETE_COMPLETE, and the cloud then holds exactly what it held before.
 
 What templates expect to exist already (a key pair, a network called ``private`` with a subnet routed
-to ``public``, the images some templates name, a server to adopt or attach to) is made once for the
-module by ``site`` and removed after it.
+to ``public``, the images some templates name, a server to adopt or attach to, a load balancer's pool
+to add a member to) is made once for the module by ``site`` and removed after it.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -98,6 +98,9 @@ PARAMETERS = {
     'hot/external_resource.yaml': {'parameters': {'external_server_id': '{server_id}'}},
     'hot/hello_world.yaml': {'parameters': dict(
         KEY, flavor='m1.tiny', image='cirros', admin_pass='Adm1npw', db_port=50000)},
+    'hot/lb_server.yaml': {'parameters': dict(
+        KEY, image='cirros', flavor='m1.tiny', pool_id='{pool_id}', user_data='',
+        metadata={}, network='{private_net_id}', subnet='{private_subnet_id}')},
     'hot/neutron/instance_trunk_port.yaml': {'parameters': {
         'key': '{key}', 'flavor': 'm1.tiny', 'image': 'cirros'}},
     'hot/resource_group/random.yaml': {'parameters': {'lengths': '4,8,16', 'index': 2}},
@@ -144,6 +147,9 @@ CANNOT_RUN = {
     'hot/hello_world.yaml': NO_NETWORKS,
     'hot/server_console.yaml': NO_NETWORKS,
     'openshift-origin/centos65/OpenShift.yaml': NO_NETWORKS,
+    'hot/octavia/servers_with_octavia.yaml': (
+        'Heat 27 refuses it before any create (OS::Octavia::HealthMonitor has no max_retries_down '
+        'property), and so does the collection (tests/conformance/test_heat_corpus.py)', None),
 }
 
 
@@ -182,6 +188,16 @@ def make_site(cloud):
         made.append(('router', router.id))
         conn.network.add_interface_to_router(router, subnet=subnet.id)
         made.append(('router_interface', (router.id, subnet.id)))
+        # a pool for the templates that add a member to one (lb_server.yaml)
+        lbs = conn.load_balancer
+        lb = lbs.create_load_balancer(name='corpus-lb-' + uid, vip_subnet_id=subnet.id)
+        made.append(('loadbalancer', lb.id))
+        lbs.wait_for_load_balancer(lb.id, wait=120)
+        listener = lbs.create_listener(load_balancer_id=lb.id, protocol='HTTP', protocol_port=80)
+        lbs.wait_for_load_balancer(lb.id, wait=120)
+        pool = lbs.create_pool(listener_id=listener.id, protocol='HTTP',
+                               lb_algorithm='ROUND_ROBIN')
+        lbs.wait_for_load_balancer(lb.id, wait=120)
         for name in IMAGES:
             made.append(('image', _upload_image(conn, name)))
         cirros = conn.image.find_image('cirros')
@@ -191,7 +207,8 @@ def make_site(cloud):
         made.append(('server', server.id))
         conn.compute.wait_for_server(server, wait=120)
         yield {'key': key.name, 'public_net_id': public.id, 'private_net_id': net.id,
-               'private_subnet_id': subnet.id, 'server_id': server.id, 'uid': uid}
+               'private_subnet_id': subnet.id, 'server_id': server.id, 'pool_id': pool.id,
+               'uid': uid}
     finally:
         for kind, ident in reversed(made):
             if kind == 'server':
@@ -199,6 +216,10 @@ def make_site(cloud):
                 wait_for(lambda: conn.compute.find_server(ident) is None, what='server deleted')
             elif kind == 'image':
                 conn.image.delete_image(ident)
+            elif kind == 'loadbalancer':
+                conn.load_balancer.delete_load_balancer(ident, cascade=True)
+                wait_for(lambda: conn.load_balancer.find_load_balancer(
+                    ident, ignore_missing=True) is None, what='load balancer deleted')
             elif kind == 'router_interface':
                 conn.network.remove_interface_from_router(ident[0], subnet=ident[1])
             elif kind == 'router':

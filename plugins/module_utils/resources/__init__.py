@@ -19,10 +19,11 @@ from .cinder import PLUGINS as _CINDER
 from .heat import PLUGINS as _HEAT
 from .neutron import PLUGINS as _NEUTRON
 from .nova import PLUGINS as _NOVA
+from .octavia import PLUGINS as _OCTAVIA
 
 # type name -> plugin class; each service package lists its own.
 PLUGINS = {}
-for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER):
+for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER, _OCTAVIA):
     PLUGINS.update(_group)
 
 

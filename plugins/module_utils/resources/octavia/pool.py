@@ -1,0 +1,96 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""OS::Octavia::Pool, OS::Octavia::PoolMember and OS::Octavia::HealthMonitor.
+
+As Heat's: a pool on a listener or a load balancer (name or id), its
+session persistence sent without its empty keys (on create and update, and
+an update sends no None values at all); a member made under its pool's path
+(``/pools/{pool}/members``) with its subnet by name or id and no name of its
+own; a health monitor on its pool.  The pool's ``members`` attribute is read
+at each use (Heat's CACHE_NONE): members come and go after the pool is made.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ._common import OctaviaPlugin, lookup
+
+
+def _persistence(body):
+    sp = body.get('session_persistence')
+    if isinstance(sp, dict):
+        body['session_persistence'] = dict((k, v) for k, v in sp.items() if v is not None)
+    return body
+
+
+class Pool(OctaviaPlugin):
+    type_name = 'OS::Octavia::Pool'
+    kind = 'pool'
+    renames = {'listener': ('listener_id', 'listener'),
+               'loadbalancer': ('loadbalancer_id', 'loadbalancer')}
+    drift_fields = ('description', 'admin_state_up', 'lb_algorithm', 'tls_enabled')
+    uncached_attributes = ('members',)
+    has_preflight = True
+
+    def preflight(self, conn, properties):
+        # Heat's Pool.validate (made at stack create, before any write).
+        if properties.get('listener') is None and properties.get('loadbalancer') is None:
+            return (None, 'At least one of the following properties must be specified: '
+                          'listener, loadbalancer.')
+        sp = properties.get('session_persistence')
+        if not isinstance(sp, dict):
+            return None
+        if sp.get('type') == 'APP_COOKIE' and not sp.get('cookie_name'):
+            return ('session_persistence', 'Property cookie_name is required when '
+                    'session_persistence type is set to APP_COOKIE.')
+        if sp.get('type') == 'SOURCE_IP' and sp.get('cookie_name'):
+            return ('session_persistence', 'Property cookie_name must NOT be specified when '
+                    'session_persistence type is set to SOURCE_IP.')
+        return None
+
+    def create_body(self, ctx):
+        return _persistence(super(Pool, self).create_body(ctx))
+
+    def update_body(self, ctx):
+        body = super(Pool, self).update_body(ctx)
+        return _persistence(dict((k, v) for k, v in body.items() if v is not None))
+
+
+class PoolMember(OctaviaPlugin):
+    type_name = 'OS::Octavia::PoolMember'
+    kind = 'member'
+    named = False
+    renames = {'subnet': ('subnet_id', 'subnet')}
+    drift_fields = ('weight', 'admin_state_up')
+
+    def parent(self, ctx):
+        # The pool's id as created under (a stack delete has no template).
+        if ctx.data.get('pool_id'):
+            return ctx.data['pool_id']
+        pool = lookup(ctx, 'pool', ctx.properties.get('pool'))
+        ctx.data['pool_id'] = pool
+        return pool
+
+    def create_body(self, ctx):
+        body = super(PoolMember, self).create_body(ctx)
+        body.pop('pool', None)
+        return body
+
+    def delete(self, ctx):
+        # Heat deletes a member only while its pool property has a value.
+        if self.parent(ctx):
+            super(PoolMember, self).delete(ctx)
+
+    def check_delete_complete(self, ctx):
+        return super(PoolMember, self).check_delete_complete(ctx) if self.parent(ctx) else True
+
+
+class HealthMonitor(OctaviaPlugin):
+    type_name = 'OS::Octavia::HealthMonitor'
+    kind = 'healthmonitor'
+    named = False
+    renames = {'pool': ('pool_id', 'pool')}
+    drift_fields = ('admin_state_up', 'delay', 'max_retries', 'timeout', 'expected_codes',
+                    'http_method', 'url_path')
