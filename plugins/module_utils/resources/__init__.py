@@ -16,13 +16,15 @@ __metaclass__ = type
 
 from ..errors import UnsupportedResourceType
 from .cinder import PLUGINS as _CINDER
+from .glance import PLUGINS as _GLANCE
 from .heat import PLUGINS as _HEAT
 from .neutron import PLUGINS as _NEUTRON
 from .nova import PLUGINS as _NOVA
+from .swift import PLUGINS as _SWIFT
 
 # type name -> plugin class; each service package lists its own.
 PLUGINS = {}
-for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER):
+for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER, _SWIFT, _GLANCE):
     PLUGINS.update(_group)
 
 
