@@ -34,7 +34,7 @@ def path(*parts):
     return '/' + '/'.join(quote(str(p), safe='') for p in parts)
 
 
-def send(proxy, method, url, headers=None, json=None, params=None, retry_writes=True):
+def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True):
     """The requests Response of ``method url`` (a path below the proxy's
     endpoint); an HTTP error raises the CloudError of its status."""
     kwargs = {'raise_exc': False}
@@ -53,7 +53,7 @@ def send(proxy, method, url, headers=None, json=None, params=None, retry_writes=
     return sdk.call(once, retry_writes=retry_writes)
 
 
-def send_json(proxy, method, url, headers=None, json=None, params=None, retry_writes=True):
+def send_json(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True):
     """``send``'s answer as JSON (None for an empty one)."""
     response = send(proxy, method, url, headers=headers, json=json, params=params,
                     retry_writes=retry_writes)

@@ -13,8 +13,8 @@ updates in place: any change replaces the container.
 
 Delete: a container already gone is deleted; a non-empty one is refused
 with Heat's message unless ``PurgeOnDelete``, which deletes its objects
-first.  Attributes: the URL ones from the object store's endpoint (no
-request), the counts and ``HeadContainer`` (every header, names in lower
+first.  Attributes: the URL ones from the object store's endpoint (the
+service catalog), the counts and ``HeadContainer`` (every header, names in lower
 case, as swiftclient gives them; the counts are strings there too) from
 one HEAD of the container, which is also ``show``.  Stack check reads the
 container; suspend and resume do nothing, as in Heat.
@@ -36,6 +36,7 @@ NAME, READ, WRITE, CONTAINER_META, ACCOUNT_META, PURGE = (
 # Objects deleted per look at a purging delete: a big container is emptied
 # over several looks, each re-listing what is left.
 PURGE_BATCH = 1000
+URL_ATTRIBUTES = ('DomainName', 'WebsiteURL', 'RootURL')
 
 
 def _header_value(value):
@@ -76,6 +77,9 @@ def head_dict(headers):
 
 class Container(ResourcePlugin):
     type_name = 'OS::Swift::Container'
+    # From the object store's endpoint in the service catalog: no request,
+    # but not from the live object either, so not cached when it settles.
+    costly_attributes = URL_ATTRIBUTES
 
     def _name(self, ctx):
         return ctx.properties.get(NAME) or ctx.physical_name
@@ -111,16 +115,16 @@ class Container(ResourcePlugin):
         return self._head(ctx, ctx.physical_id)
 
     def attributes(self, ctx, live, names=None):
-        root = urlparse(ctx.conn.object_store.get_endpoint())
-        base = '%s://%s%s' % (root.scheme, root.netloc, root.path)
-        attrs = {'DomainName': root.netloc.split(':')[0],
-                 'WebsiteURL': '%s/%s' % (base, ctx.physical_id),
-                 'RootURL': base, 'ObjectCount': None, 'BytesUsed': None,
-                 'HeadContainer': None, 'show': None}
+        attrs = {'ObjectCount': None, 'BytesUsed': None, 'HeadContainer': None, 'show': None}
         if isinstance(live, dict):
             attrs.update({'ObjectCount': live.get('x-container-object-count'),
                           'BytesUsed': live.get('x-container-bytes-used'),
                           'HeadContainer': live, 'show': live})
+        if names is None or set(names) & set(URL_ATTRIBUTES):
+            root = urlparse(ctx.conn.object_store.get_endpoint())
+            base = '%s://%s%s' % (root.scheme, root.netloc, root.path)
+            attrs.update({'DomainName': root.netloc.split(':')[0],
+                          'WebsiteURL': '%s/%s' % (base, ctx.physical_id), 'RootURL': base})
         return attrs
 
     # -- delete ------------------------------------------------------------------

@@ -267,3 +267,15 @@ def test_suspend_and_resume_do_nothing_as_in_heat():
     for step in ('suspend', 'check_suspend_complete', 'resume', 'check_resume_complete'):
         getattr(Container(), step)(ctx)
     assert len(proxy.requests) == before
+
+
+def test_the_url_attributes_are_computed_only_when_asked():
+    ctx, swift, proxy = _ctx({})
+    _made(ctx)
+    ctx.conn.object_store = mock.MagicMock(wraps=proxy)
+    live = Container().show(ctx)
+    ctx.conn.object_store.reset_mock()
+    attrs = Container().attributes(ctx, live, names={'ObjectCount', 'HeadContainer'})
+    assert 'RootURL' not in attrs and ctx.conn.object_store.mock_calls == []
+    assert Container().attributes(ctx, live, names={'RootURL'})['RootURL'] == ENDPOINT
+    assert set(Container.costly_attributes) == {'DomainName', 'WebsiteURL', 'RootURL'}
