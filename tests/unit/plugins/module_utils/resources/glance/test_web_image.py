@@ -294,11 +294,12 @@ def test_drift():
     assert WebImage().drift(ctx, None) == []
 
 
+MIX = ("Invalid mix of disk and container formats. When setting a disk or container format to one of "
+       "'aki', 'ari', or 'ami', the container and disk formats must match.")
+
+
 @pytest.mark.parametrize('props, answer', [
-    ({'container_format': 'ami', 'disk_format': 'qcow2'}, (None, "Invalid mix of disk and container formats. "
-                                                            "When setting a disk or container format to one "
-                                                            "of 'aki', 'ari', or 'ami', the container and "
-                                                            "disk formats must match.")),
+    ({'container_format': 'ami', 'disk_format': 'qcow2'}, (None, MIX)),
     ({'container_format': 'aki', 'disk_format': 'aki'}, None),
     ({'members': ['p1']}, ('members', 'members property should only be specified for visibility with value '
                                       'shared.')),

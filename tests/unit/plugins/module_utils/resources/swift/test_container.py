@@ -41,8 +41,8 @@ class Swift(object):
             if method == 'POST':
                 self.account.update(headers)
                 return fakes.Response(204)
-            return fakes.Response(204, headers=dict(self.account, **{'X-Account-Container-Count':
-                                                                      str(len(self.containers))}))
+            count = {'X-Account-Container-Count': str(len(self.containers))}
+            return fakes.Response(204, headers=dict(self.account, **count))
         box = self.containers.get(parts[0])
         if len(parts) == 2:
             if box is None or parts[1] not in box['objects']:
