@@ -48,6 +48,7 @@ WEB_IMAGE = """heat_template_version: 2021-04-16
 parameters:
   location: {type: string}
   tags: {type: comma_delimited_list, default: [one]}
+  active: {type: boolean, default: true}
 resources:
   image:
     type: OS::Glance::WebImage
@@ -57,6 +58,7 @@ resources:
       disk_format: qcow2
       container_format: bare
       min_ram: 64
+      active: {get_param: active}
       tags: {get_param: tags}
       extra_properties: {hw_disk_bus: scsi}
   legacy:
@@ -173,6 +175,13 @@ def web_image_scenario(cloud, conn, store, tmp_path):
     assert _status(updated)[0] == 'UPDATE_COMPLETE', _status(updated)
     assert _outputs(updated)['id'] == out['id']
     assert sorted(conn.image.get_image(out['id']).tags) == ['three', 'two']
+    # active: false deactivates in place, true reactivates (Heat's update of ``active``)
+    for active, status in ((False, 'deactivated'), (True, 'active')):
+        moved = _run(conn, store, 'sg-image', template, parameters={
+            'location': location, 'tags': 'two,three', 'active': active})
+        assert _status(moved)[0] == 'UPDATE_COMPLETE', _status(moved)
+        assert _outputs(moved)['id'] == out['id'] and _outputs(moved)['status'] == status
+        assert conn.image.get_image(out['id']).status == status
 
     gone = _run(conn, store, 'sg-image', state='absent')
     assert _status(gone)[0] == 'DELETE_COMPLETE', _status(gone)
