@@ -58,6 +58,13 @@ def _image(image_id, *rest):
     return raw.path('images', image_id, *rest)
 
 
+def _view(image):
+    """An image as Heat's ``show`` gives it: glanceclient drops the ``self`` link."""
+    if isinstance(image, dict):
+        image.pop('self', None)
+    return image
+
+
 class WebImage(ResourcePlugin):
     type_name = 'OS::Glance::WebImage'
     has_preflight = True
@@ -83,7 +90,8 @@ class WebImage(ResourcePlugin):
         body['id'] = image_id(ctx)
         for key, value in (p.get('extra_properties') or {}).items():
             body.setdefault(key, value)
-        created = raw.send_json(ctx.conn.image, 'POST', '/images', json=body, retry_writes=False)
+        created = _view(raw.send_json(ctx.conn.image, 'POST', '/images', json=body,
+                                      retry_writes=False))
         ctx.live = created
         ctx.data['import'] = True
         ctx.data['members'] = list(p.get('members') or ())
@@ -103,7 +111,7 @@ class WebImage(ResourcePlugin):
             self._add_member(ctx, members[0])
             members.pop(0)
         ctx.data.pop('members', None)
-        image = raw.send_json(glance, 'GET', _image(ctx.physical_id))
+        image = _view(raw.send_json(glance, 'GET', _image(ctx.physical_id)))
         ctx.live = image
         status = image.get('status')
         if status == 'killed':
@@ -199,7 +207,7 @@ class WebImage(ResourcePlugin):
         if iid is None:
             return None
         try:
-            return raw.send_json(ctx.conn.image, 'GET', _image(iid))
+            return _view(raw.send_json(ctx.conn.image, 'GET', _image(iid)))
         except CloudNotFound:
             return None
 

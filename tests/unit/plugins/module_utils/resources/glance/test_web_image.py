@@ -52,14 +52,14 @@ class Glance(object):
             if body['id'] in self.images:
                 return fakes.Response(409, {'message': 'exists'})
             self.images[body['id']] = body
-            return fakes.Response(201, dict(body))
+            return fakes.Response(201, dict(body, self='/v2/images/' + body['id']))
         image = self.images.get(parts[1])
         if image is None:
             return fakes.Response(404, {'message': 'No image found with ID %s' % parts[1]})
         rest = parts[2:]
         if not rest:
             if method == 'GET':
-                return fakes.Response(200, dict(image))
+                return fakes.Response(200, dict(image, self='/v2/images/' + parts[1]))
             if method == 'DELETE':
                 del self.images[parts[1]]
                 return fakes.Response(204)
@@ -155,6 +155,8 @@ def test_create_posts_the_fields_then_imports_and_adds_members_once_the_id_is_co
     assert WebImage().check_create_complete(ctx) is True
     assert len(proxy.writes()) == writes
     assert WebImage().attributes(ctx, ctx.live)['show']['status'] == 'active'
+    # as glanceclient gives it to Heat: no ``self`` link
+    assert 'self' not in ctx.live and 'self' not in WebImage().show(ctx)
 
 
 def test_a_killed_image_fails_with_heats_reason():
