@@ -291,12 +291,13 @@ def test_heat_and_the_engine_make_the_same_web_image(cloud, tmp_path):
                     for o in cloud.osc('stack', 'show', 'sg-peer', as_json=True)['outputs'])
         ours = _outputs(_run(conn, store, 'sg-peer', template, parameters={'location': location}))
         theirs, mine = (conn.image.get('/images/%s' % i).json() for i in (heat['id'], ours['id']))
-        assert dict((k, theirs.get(k)) for k in fields) == dict((k, mine.get(k)) for k in fields)
-        assert heat['status'] == ours['status'] == 'active'
+        assert dict((k, theirs.get(k)) for k in fields) == dict((k, mine.get(k)) for k in fields), \
+            (theirs, mine)
+        assert heat['status'] == ours['status'] == 'active', (heat, ours)
         # Glance writes its import bookkeeping (os_glance_*) around the switch to active: whether
         # a show read at that moment holds it is a race, in Heat as here
         assert sorted(k for k in heat['show'] if not k.startswith('os_glance_')) == \
-            sorted(k for k in ours['show'] if not k.startswith('os_glance_'))
+            sorted(k for k in ours['show'] if not k.startswith('os_glance_')), (heat, ours)
         assert heat['legacy'] is None and ours['legacy'] is None
     finally:
         cloud.osc('stack', 'delete', 'sg-peer', '--yes', '--wait', timeout=400, check=False)
