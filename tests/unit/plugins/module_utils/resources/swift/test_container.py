@@ -117,12 +117,12 @@ def test_create_sends_heats_headers_and_the_account_metadata_after_the_id():
 
 
 def test_the_name_property_names_the_container_and_no_write_without_metadata():
-    ctx, swift, proxy = _ctx({'name': 'my box/1'})
-    assert _made(ctx) == 'my box/1'
-    assert proxy.requests[0][:2] == ('PUT', '/my box/1')
+    ctx, swift, proxy = _ctx({'name': 'my box é'})
+    assert _made(ctx) == 'my box é'
+    assert proxy.requests[0][:2] == ('PUT', '/my box é')
     assert 'headers' not in proxy.requests[0][2]
-    assert list(swift.containers) == ['my box/1'] and swift.account == {}
-    assert Container().reference_id(ctx) == 'my box/1'
+    assert list(swift.containers) == ['my box é'] and swift.account == {}
+    assert Container().reference_id(ctx) == 'my box é'
 
 
 def test_attributes_from_one_head_and_the_endpoint():
