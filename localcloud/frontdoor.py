@@ -28,6 +28,9 @@ _NAMED = {'os-keypairs': '{name}', 'stacks': '{name}', 'resources': '{name}', 'o
 _HOP = {'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
         'trailers', 'transfer-encoding', 'upgrade', 'content-length', 'expect'}
 ADMIN = '/_localcloud'
+# Files the admin API serves over plain HTTP (Glance's web-download import fetches images from here)
+FILES = ADMIN + '/files/'
+_FILE_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$')
 
 
 def route_template(stype, path):
@@ -149,6 +152,9 @@ class FrontDoor(ThreadingHTTPServer):
         self.routes = sorted(routes, key=lambda r: -len(r[0]))
         self.state = state
         self.admin = admin
+        # name -> bytes; a valid empty qcow2 is there from the start (the seed's cirros image)
+        from localcloud.seed import tiny_qcow2
+        self.files = {'cirros.qcow2': tiny_qcow2()}
         ThreadingHTTPServer.__init__(self, sock.getsockname()[:2], Handler, bind_and_activate=False)
         self.socket.close()
         self.socket = sock
@@ -202,6 +208,8 @@ class Handler(BaseHTTPRequestHandler):
     def _any(self):
         path = self.path.split('?', 1)[0]
         body = self._body()
+        if path.startswith(FILES):
+            return self._file(path[len(FILES):], body)
         if path == ADMIN or path.startswith(ADMIN + '/'):
             return self._admin(path[len(ADMIN):], body)
         target = self.server.route(path)
@@ -279,6 +287,23 @@ class Handler(BaseHTTPRequestHandler):
             return 0
         finally:
             conn.close()
+
+    def _file(self, name, body):
+        """GET/HEAD a file, PUT one (any bytes), DELETE it: never counted, delayed nor faulted."""
+        files = self.server.files
+        if not _FILE_NAME.match(name):
+            return self._reply(400, {'error': 'bad file name %r' % name})
+        if self.command == 'PUT':
+            files[name] = body
+            return self._reply(201, {'name': name, 'size': len(body)})
+        if name not in files:
+            return self._reply(404, {'error': 'no file %s' % name})
+        if self.command in ('GET', 'HEAD'):
+            return self._reply(200, files[name], ctype='application/octet-stream')
+        if self.command == 'DELETE':
+            del files[name]
+            return self._reply(204, b'')
+        return self._reply(405, {'error': 'method not allowed'})
 
     def _admin(self, sub, body):
         state = self.server.state

@@ -46,6 +46,7 @@ enforce_new_defaults = false
 task_pool_threads = 4
 [import_filtering_opts]
 allowed_hosts = [127.0.0.1]
+allowed_ports = [{front_port}]
 {authtoken}
 """
 
@@ -56,7 +57,8 @@ def main():
     state = os.path.join(plan['state_dir'], 'glance')
     fresh = not os.path.exists(os.path.join(state, 'glance.sqlite'))
     _base.write_file(os.path.join(state, 'glance-api.conf'), CONF_TEMPLATE.format(
-        state=state, venv=sys.prefix, internal=me['internal'], authtoken=_base.authtoken_section(plan)))
+        state=state, venv=sys.prefix, internal=me['internal'], front_port=plan['front_port'],
+        authtoken=_base.authtoken_section(plan)))
     os.environ['OS_GLANCE_CONFIG_DIR'] = state
     _base.sqlite_locking()
     if fresh:

@@ -164,6 +164,16 @@ class ResourceFailure(StackersError):
         self.action = action
 
 
+class ResourceActionNotSupported(StackersError):
+    """Heat's refusal of an action a resource cannot do in its state (a
+    non-empty container's delete without PurgeOnDelete); its name is the
+    kind Heat puts before the reason."""
+
+    def __init__(self, action, **details):
+        super(ResourceActionNotSupported, self).__init__(
+            '%s is not supported for resource.' % action, **details)
+
+
 class StackLocked(StackersError):
     """Another live run holds the stack's lock."""
 

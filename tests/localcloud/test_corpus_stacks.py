@@ -118,6 +118,7 @@ PARAMETERS = {
         private_net_name='{prefix}-net', private_net_cidr='10.99.0.0/24',
         private_net_gateway='10.99.0.1', private_net_pool_start='10.99.0.10',
         private_net_pool_end='10.99.0.100')},
+    'hot/swift.yaml': {'parameters': {}},
     'hot/vm_with_cinder.yaml': {'parameters': dict(
         KEY, flavor='m1.tiny', image='cirros', network='private', vol_size=1)},
     'openshift-origin/centos65/OpenShift.yaml': {'parameters': dict(

@@ -70,3 +70,39 @@ def test_rules_take_precedence_and_each_counts_its_matches():
     got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _ in range(3)]
     assert got == [500, 503, None]
     assert [r.matched for r in state.rules] == [3, 3]
+
+
+def test_files_are_served_put_and_deleted_without_being_counted():
+    import socket
+    import threading
+    import urllib.error
+    import urllib.request
+    from localcloud.frontdoor import FrontDoor
+    from localcloud.seed import tiny_qcow2
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    state = State()
+    door = FrontDoor(sock, [], state)
+    threading.Thread(target=door.serve_forever, daemon=True).start()
+    base = 'http://127.0.0.1:%d/_localcloud/files/' % sock.getsockname()[1]
+
+    def call(method, name, data=None):
+        req = urllib.request.Request(base + name, data=data, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, resp.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+    try:
+        assert call('GET', 'cirros.qcow2') == (200, tiny_qcow2())
+        assert call('PUT', 'img-1.raw', b'\x00\x01' * 1000)[0] == 201
+        assert call('GET', 'img-1.raw') == (200, b'\x00\x01' * 1000)
+        assert call('HEAD', 'img-1.raw') == (200, b'')
+        assert call('DELETE', 'img-1.raw')[0] == 204
+        assert call('GET', 'img-1.raw')[0] == 404
+        assert call('GET', '..%2Fetc')[0] == 400
+        assert call('POST', 'cirros.qcow2', b'')[0] == 405
+        assert state.stats()['requests'] == 0
+    finally:
+        door.shutdown()
+        door.server_close()

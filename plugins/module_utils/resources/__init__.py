@@ -16,14 +16,16 @@ __metaclass__ = type
 
 from ..errors import UnsupportedResourceType
 from .cinder import PLUGINS as _CINDER
+from .glance import PLUGINS as _GLANCE
 from .heat import PLUGINS as _HEAT
 from .neutron import PLUGINS as _NEUTRON
 from .nova import PLUGINS as _NOVA
 from .octavia import PLUGINS as _OCTAVIA
+from .swift import PLUGINS as _SWIFT
 
 # type name -> plugin class; each service package lists its own.
 PLUGINS = {}
-for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER, _OCTAVIA):
+for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER, _OCTAVIA, _SWIFT, _GLANCE):
     PLUGINS.update(_group)
 
 

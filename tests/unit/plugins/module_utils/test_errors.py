@@ -42,3 +42,11 @@ def test_cycle_error_lists_its_resources_and_all_errors_share_a_base():
                 errors.UnknownResourceType, errors.UnsupportedResourceType,
                 errors.DependencyCycle, errors.ConstraintNotChecked):
         assert issubclass(cls, errors.StackersError)
+
+
+def test_an_action_not_supported_says_so_as_heat_does_and_is_no_resource_failure():
+    err = errors.ResourceActionNotSupported('Deleting non-empty container (c)', resource='c')
+    assert str(err) == 'Deleting non-empty container (c) is not supported for resource.'
+    # its own kind in resource_status_reason, not ResourceInError
+    assert isinstance(err, errors.StackersError) and not isinstance(err, errors.ResourceFailure)
+    assert err.details == {'resource': 'c'}
