@@ -191,7 +191,8 @@ def delete_quietly(fn, *args, **kwargs):
 # Cinder, whose document the volume polls read first: poll_batch).
 _FIRST = {'OS::Cinder::VolumeAttachment': 'compute'}
 _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
-             ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'))
+             ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'),
+             ('OS::Octavia::', 'load_balancer'), ('OS::Swift::', 'object_store'))
 # Services whose requests negotiate a microversion (the version document is read on first use).
 _NEGOTIATED = ('compute', 'block_storage')
 _KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()

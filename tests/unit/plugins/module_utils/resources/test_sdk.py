@@ -99,6 +99,14 @@ class Conn(object):
         return self._make('compute')
 
     @property
+    def load_balancer(self):
+        return self._make('load_balancer')
+
+    @property
+    def object_store(self):
+        return self._make('object_store')
+
+    @property
     def network(self):
         return self._make('network')
 
@@ -115,6 +123,17 @@ def test_warm_reads_each_negotiated_services_version_document_once():
     # Neutron's requests read no version document: its proxy is made, nothing asked
     assert conn.made == {'block_storage': 1, 'discover block_storage': 1, 'compute': 1,
                          'discover compute': 1, 'network': 1}
+
+
+def test_warm_makes_the_octavia_and_swift_proxies_once_reading_no_document():
+    conn = Conn()
+    types = ['OS::Octavia::Pool'] * 3 + ['OS::Swift::Container'] * 3
+    threads = [threading.Thread(target=sdk.warm, args=(conn, t)) for t in types]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert conn.made == {'load_balancer': 1, 'object_store': 1}
 
 
 def test_warm_of_a_volume_attachment_reads_nova_its_first_call():
