@@ -21,6 +21,7 @@ import uuid
 
 from ..errors import StackNotFound, StackTimeout
 from . import phases, rollback
+from .collector import spaced_collections
 from .converge import action_steps, delete_steps
 from .phases import owner_alive
 from .request import RunEnv, StackRequest
@@ -31,6 +32,11 @@ from .view import resource_views, stack_view
 
 
 def run(request, conn):
+    with spaced_collections():
+        return _run(request, conn)
+
+
+def _run(request, conn):
     store = Store(request.store_path)
     try:
         env = RunEnv(request=request, conn=conn, store=store,
