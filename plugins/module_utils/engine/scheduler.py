@@ -23,6 +23,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import concurrent.futures
 import heapq
 import itertools
@@ -87,7 +88,9 @@ class Scheduler(object):
                 dependents[need].append(node)
         waiting_on = dict((node, len(needs)) for node, needs in deps.items())
         outcomes = {}
-        ready = sorted((n for n, c in waiting_on.items() if c == 0), key=repr)
+        # a deque: thousands of nodes are ready at once in a big stack, and a
+        # list's pop(0) made taking them quadratic
+        ready = collections.deque(sorted((n for n, c in waiting_on.items() if c == 0), key=repr))
         running = {}          # future -> (node, generator)
         timers = []           # heap of (due, tiebreak, node, generator)
         active = set()        # nodes started and not finished
@@ -124,7 +127,7 @@ class Scheduler(object):
                         continue
                     running[pool.submit(_step, gen)] = (node, gen)
                 while ready and not expired and len(running) < self.max_concurrency:
-                    node = ready.pop(0)
+                    node = ready.popleft()
                     factory = work.get(node)
                     if factory is None:
                         finish(node, Outcome(DONE))
