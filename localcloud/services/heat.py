@@ -6,7 +6,8 @@
 Authenticated by the local Keystone (authtoken, trusts for deferred operations).  Heat's client
 plugins take their URLs from the token's catalog, i.e. the public endpoints: Heat goes through the
 front door like any client, so it sees the same latency and faults as the engine it is compared
-with.  The schema comes from the models (as Heat's own tests do).
+with.  The schema comes from the models (as Heat's own tests do), with SQLite's AUTOINCREMENT (see
+`create_schema`).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -55,6 +56,26 @@ policy_file = {state}/policy.yaml
 """
 
 
+def create_schema():
+    """Heat's tables from its models, each integer key AUTOINCREMENT (on copies of the tables).
+
+    Without it SQLite hands out the highest deleted id again, which MySQL and PostgreSQL never
+    do, and Heat relies on that: `Resource.clear_stored_attributes` deletes the attribute row
+    (table resource_properties_data) but keeps its id, so after an in-place update it deletes that
+    id a second time.  With the id reused in between for the resource's new properties, those go
+    instead; the resource then fails to load (NotFound, which the convergence worker drops
+    silently) and its stack stays UPDATE_IN_PROGRESS, or DELETE_IN_PROGRESS, forever.
+    """
+    import sqlalchemy
+    from heat.db import api as db_api
+    from heat.db import models
+    metadata = sqlalchemy.MetaData()
+    for table in models.BASE.metadata.sorted_tables:
+        # SQLAlchemy emits AUTOINCREMENT only on a table whose one primary key is an integer
+        table.to_metadata(metadata).dialect_kwargs['sqlite_autoincrement'] = True
+    metadata.create_all(db_api.get_engine())
+
+
 def main():
     plan = _base.load_plan()
     me = plan['services']['heat']
@@ -81,9 +102,7 @@ def main():
     logging.setup(CONF, 'heat')
     config.set_config_defaults()
     messaging.setup()
-    from heat.db import api as db_api
-    from heat.db import models
-    models.BASE.metadata.create_all(db_api.get_engine())
+    create_schema()
     from heat.engine import service as engine_service
     from heat.rpc import api as rpc_api
     engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC).start()
