@@ -7,7 +7,8 @@ Authenticated by the local Keystone (authtoken, trusts for deferred operations).
 plugins take their URLs from the token's catalog, i.e. the public endpoints: Heat goes through the
 front door like any client, so it sees the same latency and faults as the engine it is compared
 with.  The schema comes from the models (as Heat's own tests do), with SQLite's AUTOINCREMENT (see
-`create_schema`).
+`create_schema`).  Stack users (signal responders: ScalingPolicy, WaitConditionHandle, deployments)
+live in the `heat` domain that Keystone's setup makes, as devstack configures it.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -23,6 +24,11 @@ CONF_TEMPLATE = """
 transport_url = fake://
 host = localcloud
 num_engine_workers = 1
+# One engine process stands for heat-engine's max(4, CPUs) = 4 workers of 64 RPC threads each. A
+# resource holds its worker thread until it is complete, a nested stack's resource until its whole
+# child is: with 64 threads, 64 nested stacks waiting at once leave none to run their children and
+# the engine deadlocks (measured with 4 threads and 6 slow group members).
+executor_thread_pool_size = 256
 convergence_engine = true
 periodic_interval = 600
 log_file = {state}/heat.log
@@ -34,6 +40,10 @@ max_resources_per_stack = -1
 # a failed catalog lookup for a 'cloudformation' endpoint
 heat_metadata_server_url = {public_root}/heat-cfn
 heat_waitcondition_server_url = {public_root}/heat-cfn/v1/waitcondition
+# signal responders make their users in a domain of their own, administered by its own user
+stack_user_domain_name = {domain[name]}
+stack_domain_admin = {domain[admin]}
+stack_domain_admin_password = {domain[password]}
 [database]
 connection = sqlite:///{state}/heat.sqlite
 [paste_deploy]
@@ -83,7 +93,8 @@ def main():
     su = plan['service_user']
     conf = _base.write_file(os.path.join(state, 'heat.conf'), CONF_TEMPLATE.format(
         state=state, venv=sys.prefix, public_root=plan['public_root'], ks=plan['services']['keystone']['internal'],
-        user=su['username'], password=su['password'], authtoken=_base.authtoken_section(plan)))
+        user=su['username'], password=su['password'], authtoken=_base.authtoken_section(plan),
+        domain=plan['heat_domain']))
     # the admin API lists every project's stacks; Heat denies that to everyone by default
     _base.write_file(os.path.join(state, 'policy.yaml'), '"stacks:global_index": "rule:context_is_admin"\n')
     from oslo_service import backend
