@@ -68,4 +68,7 @@ def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None):
         'admin': {'username': 'admin', 'password': 'localcloud-admin', 'project': 'admin'},
         'demo': {'username': 'demo', 'password': 'localcloud-demo', 'project': 'demo'},
         'service_user': {'username': 'localcloud-service', 'password': 'localcloud-service'},
+        # Heat's stack user domain and its admin (devstack's names)
+        'heat_domain': {'name': 'heat', 'admin': 'heat_domain_admin',
+                        'password': 'localcloud-heat-domain'},
     }

@@ -6,7 +6,9 @@
 Authenticated by the local Keystone (authtoken, trusts for deferred operations).  Heat's client
 plugins take their URLs from the token's catalog, i.e. the public endpoints: Heat goes through the
 front door like any client, so it sees the same latency and faults as the engine it is compared
-with.  The schema comes from the models (as Heat's own tests do).
+with.  The schema comes from the models (as Heat's own tests do), with SQLite's AUTOINCREMENT (see
+`create_schema`).  Stack users (signal responders: ScalingPolicy, WaitConditionHandle, deployments)
+live in the `heat` domain that Keystone's setup makes, as devstack configures it.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,6 +24,11 @@ CONF_TEMPLATE = """
 transport_url = fake://
 host = localcloud
 num_engine_workers = 1
+# One engine process stands for heat-engine's max(4, CPUs) = 4 workers of 64 RPC threads each. A
+# resource holds its worker thread until it is complete, a nested stack's resource until its whole
+# child is: with 64 threads, 64 nested stacks waiting at once leave none to run their children and
+# the engine deadlocks (measured with 4 threads and 6 slow group members).
+executor_thread_pool_size = 256
 convergence_engine = true
 periodic_interval = 600
 log_file = {state}/heat.log
@@ -33,6 +40,10 @@ max_resources_per_stack = -1
 # a failed catalog lookup for a 'cloudformation' endpoint
 heat_metadata_server_url = {public_root}/heat-cfn
 heat_waitcondition_server_url = {public_root}/heat-cfn/v1/waitcondition
+# signal responders make their users in a domain of their own, administered by its own user
+stack_user_domain_name = {domain[name]}
+stack_domain_admin = {domain[admin]}
+stack_domain_admin_password = {domain[password]}
 [database]
 connection = sqlite:///{state}/heat.sqlite
 [paste_deploy]
@@ -55,6 +66,26 @@ policy_file = {state}/policy.yaml
 """
 
 
+def create_schema():
+    """Heat's tables from its models, each integer key AUTOINCREMENT (on copies of the tables).
+
+    Without it SQLite hands out the highest deleted id again, which MySQL and PostgreSQL never
+    do, and Heat relies on that: `Resource.clear_stored_attributes` deletes the attribute row
+    (table resource_properties_data) but keeps its id, so after an in-place update it deletes that
+    id a second time.  With the id reused in between for the resource's new properties, those go
+    instead; the resource then fails to load (NotFound, which the convergence worker drops
+    silently) and its stack stays UPDATE_IN_PROGRESS, or DELETE_IN_PROGRESS, forever.
+    """
+    import sqlalchemy
+    from heat.db import api as db_api
+    from heat.db import models
+    metadata = sqlalchemy.MetaData()
+    for table in models.BASE.metadata.sorted_tables:
+        # SQLAlchemy emits AUTOINCREMENT only on a table whose one primary key is an integer
+        table.to_metadata(metadata).dialect_kwargs['sqlite_autoincrement'] = True
+    metadata.create_all(db_api.get_engine())
+
+
 def main():
     plan = _base.load_plan()
     me = plan['services']['heat']
@@ -62,7 +93,8 @@ def main():
     su = plan['service_user']
     conf = _base.write_file(os.path.join(state, 'heat.conf'), CONF_TEMPLATE.format(
         state=state, venv=sys.prefix, public_root=plan['public_root'], ks=plan['services']['keystone']['internal'],
-        user=su['username'], password=su['password'], authtoken=_base.authtoken_section(plan)))
+        user=su['username'], password=su['password'], authtoken=_base.authtoken_section(plan),
+        domain=plan['heat_domain']))
     # the admin API lists every project's stacks; Heat denies that to everyone by default
     _base.write_file(os.path.join(state, 'policy.yaml'), '"stacks:global_index": "rule:context_is_admin"\n')
     from oslo_service import backend
@@ -81,9 +113,7 @@ def main():
     logging.setup(CONF, 'heat')
     config.set_config_defaults()
     messaging.setup()
-    from heat.db import api as db_api
-    from heat.db import models
-    models.BASE.metadata.create_all(db_api.get_engine())
+    create_schema()
     from heat.engine import service as engine_service
     from heat.rpc import api as rpc_api
     engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC).start()

@@ -105,7 +105,34 @@ def bootstrap(plan):
         _grant(P, admin_user['id'], project['id'], roles['admin'])
     # lets the admin read every project's Swift account (the admin API lists all containers)
     _grant(P, admin_user['id'], admin_project['id'], roles['ResellerAdmin'])
+    if 'heat' in plan['services']:
+        _heat_domain(P, plan['heat_domain'], roles['admin'])
     return {'demo_project_id': demo['id'], 'service_project_id': service['id']}
+
+
+def _heat_domain(P, spec, admin_role_id):
+    """Heat's stack user domain, with its admin user holding admin on the domain (as devstack).
+
+    Heat makes its signal responders' users there (ScalingPolicy, WaitConditionHandle,
+    deployments) as this user; without a domain it would make them in the stack's project as the
+    stack's owner, who may not list roles (identity:list_roles, 403).
+    """
+    from keystone import exception
+    try:
+        domain = P.resource_api.get_domain_by_name(spec['name'])
+    except exception.DomainNotFound:
+        did = _uuid()
+        domain = P.resource_api.create_domain(did, {
+            'id': did, 'name': spec['name'], 'enabled': True,
+            'description': 'Owns users and projects created by heat'})
+    try:
+        user = P.identity_api.get_user_by_name(spec['admin'], domain['id'])
+        user = P.identity_api.update_user(user['id'], {'password': spec['password']})
+    except exception.UserNotFound:
+        user = P.identity_api.create_user({
+            'name': spec['admin'], 'password': spec['password'], 'domain_id': domain['id'],
+            'enabled': True})
+    P.assignment_api.create_grant(admin_role_id, user_id=user['id'], domain_id=domain['id'])
 
 
 def _uuid():
