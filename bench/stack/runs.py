@@ -32,9 +32,11 @@ class Observer(object):
         self.on = False
 
     def install(self):
-        from keystoneauth1 import session as ks_session
+        # requests' Session.send sees every HTTP request the engine makes: those through
+        # keystoneauth and Neutron's direct ones (resources/direct.py) alike
+        import requests
         record = engine_events.EventLog._record
-        request = ks_session.Session._send_request    # absolute URLs, one per HTTP request
+        send = requests.Session.send
         obs = self
 
         def _record(run, event):
@@ -45,17 +47,17 @@ class Observer(object):
                                        event['resource_status']))
             return record(run, event)
 
-        def _request(sess, url, method, *args, **kwargs):
+        def _send(sess, request, **kwargs):
             start = time.monotonic()
             try:
-                return request(sess, url, method, *args, **kwargs)
+                return send(sess, request, **kwargs)
             finally:
                 if obs.on:
                     with obs.lock:
-                        obs.requests.append((start, time.monotonic(), method, url))
+                        obs.requests.append((start, time.monotonic(), request.method, request.url))
 
         engine_events.EventLog._record = _record
-        ks_session.Session._send_request = _request
+        requests.Session.send = _send
 
     def start(self):
         with self.lock:
