@@ -58,11 +58,14 @@ class Seam(object):
         props = defn.properties or {}
         unknown = set()
         resolved = {}
+        # the same sets of every resource of the stack come for each resource
+        # (check mode's plan): copying them per property made a plan quadratic
+        unknown_names, unknown_attrs = _as_set(unknown_names), _as_set(unknown_attrs)
         for key, snippet in props.items():
-            if unknown_names and set(fns.dependencies(snippet)) & set(unknown_names):
+            if unknown_names and not unknown_names.isdisjoint(fns.dependencies(snippet)):
                 unknown.add(key)
                 continue
-            if unknown_attrs and attribute_references(snippet) & set(unknown_attrs):
+            if unknown_attrs and not unknown_attrs.isdisjoint(attribute_references(snippet)):
                 unknown.add(key)
                 continue
             resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
@@ -95,3 +98,7 @@ def attribute_references(snippet, out=None):
     for function in attribute_functions(snippet):
         out.update(function.own_dependencies())
     return out
+
+
+def _as_set(names):
+    return names if isinstance(names, (set, frozenset)) else frozenset(names)
