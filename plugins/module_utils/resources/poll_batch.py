@@ -79,11 +79,12 @@ VOLUME_TRANSITIONS = ('creating', 'downloading', 'restoring-backup', 'deleting',
 
 
 class _Listing(object):
-    __slots__ = ('started', 'ids', 'done', 'found', 'error')
+    __slots__ = ('started', 'ids', 'answered', 'done', 'found', 'error')
 
     def __init__(self, started, ids):
         self.started = started
         self.ids = ids         # the objects it asks for
+        self.answered = set()  # the objects it has answered (once each)
         self.done = threading.Event()
         self.found = None      # id -> object; None: no answer, each reads its own
         self.error = None
@@ -139,9 +140,14 @@ class Batch(object):
             # A list answers only the objects it asked for (they were polling
             # when it started, and their keys are in its filter).
             owner = False
-            if listing is None or listing.started < now - JOIN_WINDOW or obj_id not in listing.ids:
+            # An object's next poll never takes the answer its last one had,
+            # however soon it comes (its answer could be older than its ask).
+            if listing is None or listing.started < now - JOIN_WINDOW or \
+                    obj_id not in listing.ids or obj_id in listing.answered:
                 listing = self._start(obj_id, now, key)
                 owner = listing is not None
+            if listing is not None:
+                listing.answered.add(obj_id)
         if listing is None:
             return self._get_one(obj_id)
         if owner:

@@ -326,3 +326,19 @@ def test_fetch_existing_fails_a_missing_object_as_the_services_get():
     other = mock.Mock()          # another run: v9 no longer polling beside it
     other.block_storage.get_volume.return_value = 'V'
     assert poll_batch.batch(other, 'volume').fetch_existing('v1', 'sid') == 'V'
+
+
+def test_an_objects_next_poll_never_takes_the_answer_its_last_one_had():
+    # polls may come less than JOIN_WINDOW apart (fast first looks): the
+    # second must see the object as it is now, not the list of the first
+    cloud, clock = Cloud({'a': 'A1', 'b': 'B1'}), Clock()
+    batch = _batch(cloud, clock)
+    batch.fetch('a', 'a')
+    batch.fetch('b', 'b')
+    clock.now += 1
+    assert batch.fetch('a', 'a') == 'A1'          # a list for a and b
+    assert batch.fetch('b', 'b') == 'B1'          # joins it
+    cloud.objects.update(a='A2', b='B2')
+    clock.now += poll_batch.JOIN_WINDOW / 3
+    assert batch.fetch('a', 'a') == 'A2'
+    assert batch.fetch('b', 'b') == 'B2'
