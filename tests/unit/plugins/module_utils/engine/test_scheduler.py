@@ -225,3 +225,37 @@ def test_unknown_dependencies_are_ignored_and_heartbeat_called():
         {'a': {'not-a-node'}}, {'a': gen})
     assert out['a'].status == DONE
     assert beats
+
+
+def test_work_left_after_a_release_waits_until_no_node_is_starting():
+    # the marks of a created resource are off every path: they wait while
+    # another resource's create (its first step) is in flight
+    log = []
+
+    def slow_create():
+        log.append(('start', 'slow'))
+        time.sleep(0.3)
+        log.append(('created', 'slow'))
+        yield 0.0
+        log.append(('end', 'slow'))
+
+    deps = {'a': set(), 'slow': set(), 'b': {'a'}}
+    work = {'a': _releasing(log, 'a', after=0.0), 'slow': slow_create,
+            'b': _releasing(log, 'b', after=0.0)}
+    out = Scheduler(max_concurrency=4).run(deps, work)
+    assert all(o.status == DONE for o in out.values())
+    assert log.index(('start', 'b')) < log.index(('created', 'slow'))   # dependents go at once
+    assert log.index(('released', 'a')) > log.index(('created', 'slow'))
+
+
+def test_work_left_after_a_release_is_timed_out_at_the_deadline():
+    log = []
+    deps = {'a': set(), 'slow': set()}
+
+    def slow_create():
+        time.sleep(0.3)
+        yield 0.0
+
+    work = {'a': _releasing(log, 'a', after=0.0), 'slow': slow_create}
+    out = Scheduler(max_concurrency=4, deadline=time.monotonic() + 0.1).run(deps, work)
+    assert out['a'].status == TIMED_OUT and ('released', 'a') not in log
