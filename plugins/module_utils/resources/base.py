@@ -213,7 +213,8 @@ class ResourcePlugin(object):
     def create_later(self, ctx):
         """What the create still owes once the object is usable, as a
         zero-argument callable (None: nothing).  The engine calls it after
-        the resource is COMPLETE and its dependents have started, and again
+        the resource is COMPLETE and its dependents have started, when no
+        other create is in flight, and again
         on a later run when it did not finish: it must be idempotent."""
         return None
 
