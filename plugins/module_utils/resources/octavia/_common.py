@@ -147,9 +147,21 @@ class OctaviaPlugin(ResourcePlugin):
     poll_interval = 2.0
 
     # -- where ---------------------------------------------------------------
+    # (property, lookup kind) of the object whose path holds this one's
+    # collection (a member's pool, a rule's policy); None: a top collection.
+    parent_ref = None
+
     def parent(self, ctx):
-        """The id in the collection's path (a member's pool, a rule's policy)."""
-        return None
+        """The id in the collection's path, kept in the record the first time
+        (a stack delete has no template to look it up from)."""
+        ref = self.parent_ref
+        if not ref:
+            return None
+        prop, kind = ref[0], ref[1]
+        key = kind + '_id'
+        if not ctx.data.get(key):
+            ctx.data[key] = lookup(ctx, kind, ctx.properties.get(prop))
+        return ctx.data[key]
 
     def collection(self, ctx):
         path = PATHS[self.kind][0]
@@ -175,6 +187,8 @@ class OctaviaPlugin(ResourcePlugin):
         if self.named and 'name' not in props:
             props['name'] = ctx.physical_name
         body = self.translate(ctx, props)
+        if self.parent_ref is not None:
+            body.pop(self.parent_ref[0], None)   # it is in the path, not the body
         if self.tagged:
             body['tags'] = marks(ctx, body.get('tags'))
         return body

@@ -13,7 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ._common import OctaviaPlugin, lookup
+from ._common import OctaviaPlugin
 
 
 def _position(body):
@@ -35,24 +35,21 @@ class L7Policy(OctaviaPlugin):
     def preflight(self, conn, properties):
         # Heat's L7Policy.validate (made at stack create, before any write).
         action = properties.get('action')
-        pool, url = properties.get('redirect_pool'), properties.get('redirect_url')
-        if action == 'REJECT' and (pool is not None or url is not None):
+        if action == 'REJECT' and (properties.get('redirect_pool') is not None
+                                   or properties.get('redirect_url') is not None):
             return ('action', 'Properties redirect_pool and redirect_url are not required when '
                               'action type is set to REJECT.')
-        if action == 'REDIRECT_TO_POOL':
-            if url is not None:
-                return ('redirect_url', 'redirect_url property should only be specified for '
-                                        'action with value REDIRECT_TO_URL.')
-            if pool is None:
-                return ('redirect_pool', 'Property redirect_pool is required when action type '
-                                         'is set to REDIRECT_TO_POOL.')
-        if action == 'REDIRECT_TO_URL':
-            if pool is not None:
-                return ('redirect_pool', 'redirect_pool property should only be specified for '
-                                         'action with value REDIRECT_TO_POOL.')
-            if url is None:
-                return ('redirect_url', 'Property redirect_url is required when action type '
-                                        'is set to REDIRECT_TO_URL.')
+        for wanted, needed, other, other_action in (
+                ('REDIRECT_TO_POOL', 'redirect_pool', 'redirect_url', 'REDIRECT_TO_URL'),
+                ('REDIRECT_TO_URL', 'redirect_url', 'redirect_pool', 'REDIRECT_TO_POOL')):
+            if action != wanted:
+                continue
+            if properties.get(other) is not None:
+                return (other, '%s property should only be specified for action with value %s.'
+                        % (other, other_action))
+            if properties.get(needed) is None:
+                return (needed, 'Property %s is required when action type is set to %s.'
+                        % (needed, wanted))
         return None
 
     def create_body(self, ctx):
@@ -67,6 +64,7 @@ class L7Rule(OctaviaPlugin):
     kind = 'rule'
     named = False
     drift_fields = ('admin_state_up', 'type', 'compare_type', 'invert', 'key', 'value')
+    parent_ref = ('l7policy', 'l7policy')
     has_preflight = True
 
     def preflight(self, conn, properties):
@@ -75,15 +73,3 @@ class L7Rule(OctaviaPlugin):
             return ('key', 'Property key is missing. This property should be specified for '
                            'rules of HEADER and COOKIE types.')
         return None
-
-    def parent(self, ctx):
-        if ctx.data.get('l7policy_id'):
-            return ctx.data['l7policy_id']
-        policy = lookup(ctx, 'l7policy', ctx.properties.get('l7policy'))
-        ctx.data['l7policy_id'] = policy
-        return policy
-
-    def create_body(self, ctx):
-        body = super(L7Rule, self).create_body(ctx)
-        body.pop('l7policy', None)
-        return body

@@ -15,7 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ._common import OctaviaPlugin, lookup
+from ._common import OctaviaPlugin
 
 
 def _persistence(body):
@@ -64,19 +64,7 @@ class PoolMember(OctaviaPlugin):
     named = False
     renames = {'subnet': ('subnet_id', 'subnet')}
     drift_fields = ('weight', 'admin_state_up')
-
-    def parent(self, ctx):
-        # The pool's id as created under (a stack delete has no template).
-        if ctx.data.get('pool_id'):
-            return ctx.data['pool_id']
-        pool = lookup(ctx, 'pool', ctx.properties.get('pool'))
-        ctx.data['pool_id'] = pool
-        return pool
-
-    def create_body(self, ctx):
-        body = super(PoolMember, self).create_body(ctx)
-        body.pop('pool', None)
-        return body
+    parent_ref = ('pool', 'pool')
 
     def delete(self, ctx):
         # Heat deletes a member only while its pool property has a value.
