@@ -153,7 +153,8 @@ class Scheduler(object):
                     node, gen = later.popleft()
                     running[pool.submit(_step, gen)] = (node, gen)
                 if expired:
-                    for _due, _n, node, gen in list(timers) + [(0, 0) + item for item in later]:
+                    waiting = [(node, gen) for _due, _n, node, gen in timers] + list(later)
+                    for node, gen in waiting:
                         gen.close()
                         finish(node, Outcome(TIMED_OUT))
                     timers = []
