@@ -23,6 +23,17 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.resources.b
 
 HEADER = 'heat_template_version: 2018-08-31\n'
 
+# A failing resource with users below it and an independent branch beside it
+# (the runner's and the rollback's tests).
+FAILING = '''
+resources:
+  bad: {type: OS::Heat::TestResource, properties: {value: x, fail: true}}
+  child: {type: OS::Heat::Value, properties: {value: {get_attr: [bad, output]}}}
+  grandchild: {type: OS::Heat::Value, properties: {value: {get_resource: child}}}
+  other: {type: OS::Heat::TestResource, properties: {value: fine, wait_secs: 0.05}}
+'''
+
+
 # A stack whose run state and seam tests read: a secret (RandomString), its
 # readers, and a hidden parameter inside a property.
 SEAM_TEMPLATE = '''

@@ -13,17 +13,9 @@ from ansible_collections.stackers.orchestration.plugins.module_utils import reso
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
-from .conftest import index, resource_events
+from .conftest import FAILING, index, resource_events
 
 TR = 'OS::Heat::TestResource'
-
-FAILING = '''
-resources:
-  bad: {type: OS::Heat::TestResource, properties: {value: x, fail: true}}
-  child: {type: OS::Heat::Value, properties: {value: {get_attr: [bad, output]}}}
-  grandchild: {type: OS::Heat::Value, properties: {value: {get_resource: child}}}
-  other: {type: OS::Heat::TestResource, properties: {value: fine, wait_secs: 0.05}}
-'''
 
 
 def test_rollback_on_create_deletes_everything(stacks):

@@ -17,7 +17,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils import reso
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
-from .conftest import index, resource_events
+from .conftest import FAILING, index, resource_events
 
 TR = 'OS::Heat::TestResource'
 
@@ -155,15 +155,6 @@ def test_removed_resource_deleted_after_its_user_moved_on(stacks):
     events = result['events']
     assert index(events, 'b', 'UPDATE', 'COMPLETE') < index(events, 'a', 'DELETE', 'IN_PROGRESS')
     assert sorted(stacks.rows()) == ['b', 'c']
-
-
-FAILING = '''
-resources:
-  bad: {type: OS::Heat::TestResource, properties: {value: x, fail: true}}
-  child: {type: OS::Heat::Value, properties: {value: {get_attr: [bad, output]}}}
-  grandchild: {type: OS::Heat::Value, properties: {value: {get_resource: child}}}
-  other: {type: OS::Heat::TestResource, properties: {value: fine, wait_secs: 0.05}}
-'''
 
 
 def test_failure_names_resource_and_reason_and_spares_other_branches(stacks):
