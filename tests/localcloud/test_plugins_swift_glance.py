@@ -283,7 +283,7 @@ def test_heat_and_the_engine_make_the_same_web_image(cloud, tmp_path):
     conn = cloud.sdk()
     store = str(tmp_path / 'stacks.sqlite')
     fields = ('name', 'disk_format', 'container_format', 'min_ram', 'min_disk', 'protected', 'tags',
-              'visibility', 'status', 'size', 'checksum', 'hw_disk_bus')
+              'visibility', 'status', 'size', 'checksum')
     try:
         cloud.osc('stack', 'create', '-t', template, '--parameter', 'location=' + location, 'sg-peer',
                   '--wait', timeout=400)
@@ -293,11 +293,17 @@ def test_heat_and_the_engine_make_the_same_web_image(cloud, tmp_path):
         theirs, mine = (conn.image.get('/images/%s' % i).json() for i in (heat['id'], ours['id']))
         assert dict((k, theirs.get(k)) for k in fields) == dict((k, mine.get(k)) for k in fields), \
             (theirs, mine)
+        # Heat 27 PATCHes extra_properties after starting the import; Glance's import task saves
+        # the whole image it read before the download (purge_props), so a PATCH landing during
+        # the download is lost (localcloud/README.md). The engine sends them in the POST.
+        assert mine.get('hw_disk_bus') == 'scsi' and theirs.get('hw_disk_bus') in ('scsi', None)
+        lost = set() if theirs.get('hw_disk_bus') else {'hw_disk_bus'}
         assert heat['status'] == ours['status'] == 'active', (heat, ours)
         # Glance writes its import bookkeeping (os_glance_*) around the switch to active: whether
         # a show read at that moment holds it is a race, in Heat as here
         assert sorted(k for k in heat['show'] if not k.startswith('os_glance_')) == \
-            sorted(k for k in ours['show'] if not k.startswith('os_glance_')), (heat, ours)
+            sorted(k for k in ours['show'] if not k.startswith('os_glance_') and k not in lost), \
+            (heat, ours)
         assert heat['legacy'] is None and ours['legacy'] is None
     finally:
         cloud.osc('stack', 'delete', 'sg-peer', '--yes', '--wait', timeout=400, check=False)
