@@ -164,6 +164,20 @@ class ResourceFailure(StackersError):
         self.action = action
 
 
+class NestedStackFailure(ResourceFailure):
+    """A nested stack failed: ``reason`` is its parent resource's status
+    reason, in Heat's form (the failing resource's path from the parent,
+    ``resources.a.resources.b``, and the leaf's own message)."""
+
+    def __init__(self, message, reason, **details):
+        super(NestedStackFailure, self).__init__(message, **details)
+        self.reason = reason
+
+
+class ResourceLimitExceeded(LocatedError):
+    """A tree of stacks over the resource limit (Heat's RequestLimitExceeded)."""
+
+
 class ResourceActionNotSupported(StackersError):
     """Heat's refusal of an action a resource cannot do in its state (a
     non-empty container's delete without PurgeOnDelete); its name is the

@@ -25,6 +25,8 @@ import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
+from ..resources.heat.template_resource import NESTED_STACK
+
 # Live reads of the attributes the outputs use, side by side (refresh_attributes).
 REFRESH_WORKERS = 8
 
@@ -37,6 +39,8 @@ class RowAttributes(object):
         """What ``get_attr`` of a published row's ``key`` gives: the cached
         value; a costly attribute the cache lacks (any, when the row caches
         nothing) computed now, once per run; an uncached one read live."""
+        if row.facts.get(NESTED_STACK):
+            return self.nested_attribute(row, key)
         plugin = self.plugin(row.type, row.name)
         if key in plugin.uncached_attributes:
             return self.live_attribute(row, key)
@@ -48,8 +52,28 @@ class RowAttributes(object):
             return None
         raise KeyError(key)
 
+    def nested_attribute(self, row, key):
+        """A template resource's attribute (Heat's TemplateResource): an
+        output of its nested stack, or ``resource.<name>[.<attribute>]``, a
+        resource of that stack, read through this run's view of it."""
+        if key.startswith('resource.'):
+            parts = key.split('.', 2)
+            nest = self.nests.get(row.name)
+            inner = nest.run.current(parts[1]) if nest is not None and len(parts) > 1 else None
+            if inner is None:
+                return None
+            if len(parts) == 2:
+                return inner.reference_id
+            return nest.run.attribute(inner, parts[2])
+        outputs = row.attrs or {}
+        if key in outputs:
+            return outputs[key]
+        raise KeyError(key)
+
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
+        if row.facts.get(NESTED_STACK):
+            return dict(row.attrs or {})
         plugin = self.plugin(row.type, row.name)
         return self._known(row, plugin, _all_names(plugin))
 
@@ -80,8 +104,9 @@ class RowAttributes(object):
         todo = []
         for name in sorted(uses):
             row = self.current(name)
-            if row is None or row.status != 'COMPLETE' or row.physical_id is None:
-                continue
+            if row is None or row.status != 'COMPLETE' or row.physical_id is None or \
+                    row.facts.get(NESTED_STACK):
+                continue    # a nested stack's outputs are settled by its own finish
             plugin = self.plugin(row.type, row.name)
             names = _all_names(plugin) if uses[name] is None else [
                 n for n in sorted(uses[name]) if n not in plugin.uncached_attributes]

@@ -29,6 +29,10 @@ class EventLog(object):
         self.check_mode = check_mode
         self.events = []
         self._lock = threading.Lock()
+        # A nested stack's log copies its events to its parent's (the run's
+        # result lists them, each with its ``stack_name``, as
+        # ``openstack stack event list --nested-depth`` does).
+        self.parent = None
 
     def resource(self, row, action, status, reason='state changed'):
         """A resource's event (``row``: its ResourceRow)."""
@@ -57,4 +61,13 @@ class EventLog(object):
                 event.pop('stack_id', None)
                 event.pop('seq', None)
             self.events.append(event)
+        if self.parent is not None:
+            self.parent.echo(dict(event, stack_name=self.stack_name))
         return event
+
+    def echo(self, event):
+        """Keep a nested stack's event (already stored with its stack)."""
+        with self._lock:
+            self.events.append(event)
+        if self.parent is not None:
+            self.parent.echo(event)

@@ -32,7 +32,7 @@ from ..errors import ParameterError, StackLocked, StackersError
 from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
-from . import prefetch
+from . import nesting, nested_tasks, prefetch
 from .preflight import preflight
 from .converge import converge_steps
 from .records import NEW, OLD
@@ -58,9 +58,10 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
+    nests = nesting.plan_nests(sd, env.store, stack['id'] if stack else None)
     preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
-                hidden=defs.hidden_values(sd))
+                hidden=defs.hidden_values(sd), nests=nests)
 
 
 def _recorded(env, stack):
@@ -96,10 +97,17 @@ def load(request, inputs, stack_id):
     sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
                     checker=request.checker)
     graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))
-    for defn in sd.resources.values():
-        registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,
-                                   defn.name)
+    require_supported(sd)
     return sd, graph
+
+
+def require_supported(sd):
+    """Refuse a definition holding a type the collection cannot run
+    (template resources are nested stacks: nesting.py checks theirs)."""
+    for defn in sd.resources.values():
+        if not nesting.is_template(defn):
+            registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,
+                                       defn.name)
 
 
 def _missing_hidden(request, inputs, stack, exc):
@@ -205,9 +213,15 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     for row in run.rows.values():
         policies.setdefault(row.name, row.facts.get('deletion_policy'))
     deps, work = converge_steps(run, planned.graph, policies)
+    nests = planned.nests
+    if nests is None:
+        nests = nesting.plan_nests(planned.sd, store, stack['id'])
+    nested_tasks.attach(env, run, nests, deps, work)
+    nested_tasks.attach_deletes(env, run, deps, work)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
-    status, reason = summarise(outcomes, recorded, run=run)
+    nested_tasks.settle(run, outcomes)
+    status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
@@ -231,7 +245,10 @@ def walk(env, run, action, steps, *, started=None):
                            status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    return summarise(schedule(env, run, deps, work), action, run=run)
+    nested_tasks.attach_deletes(env, run, deps, work)
+    outcomes = schedule(env, run, deps, work)
+    nested_tasks.settle(run, outcomes)
+    return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 
 def schedule(env, run, deps, work):

@@ -71,6 +71,9 @@ class Plan:
     sd: Any
     graph: Any
     hidden: Dict[str, Any]
+    # name -> nesting.NestPlan of each template resource (None: planned
+    # when the converge starts, from the record then)
+    nests: Optional[Dict[str, Any]] = None
 
 
 @dataclasses.dataclass

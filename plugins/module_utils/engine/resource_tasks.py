@@ -27,7 +27,8 @@ import time
 import uuid
 from typing import Any, List
 
-from ..errors import CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError
+from ..errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailure, ResourceFailure,
+                      StackersError)
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
 from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
@@ -41,6 +42,8 @@ class HookPending(StackersError):
 
 def failure_reason(exc, name):
     """Heat's resource_status_reason for a failure: ``Kind: resources.<name>: msg``."""
+    if isinstance(exc, NestedStackFailure):
+        return exc.reason
     if not isinstance(exc, StackersError):
         mapped = translate(exc)
         exc = mapped if mapped is not None else exc

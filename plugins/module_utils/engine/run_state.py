@@ -23,6 +23,7 @@ import threading
 
 from .. import resources as registry
 from ..resources.base import ResourceContext
+from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
 from .attributes import RowAttributes
 from .events import EventLog
 from .records import CURRENT, Rows
@@ -48,15 +49,44 @@ class StackRun(RowAttributes):
         self._attr_cache = {}           # uuid -> _Known: a row's attributes learnt in this run
         self.decisions = {}             # name -> planner Decision
         self.seam = Seam(definition, self)
+        # Nested stacks (engine/nesting.py): name -> Nest of each template
+        # resource of this stack; the types that are templates.
+        self.nests = {}
+        self.deleting = {}              # uuid -> the StackRun of a template resource's stack
+        self.template_types = set()
         if stack is not None and stack.get('id'):
             for row in store.resources(stack['id']):
                 self.rows[row.uuid] = row
+        self.use_definition(definition)
+
+    def use_definition(self, definition, graph=None):
+        """Run ``definition`` (a nested stack's, built again once its
+        parameters are known); ``graph``: prepare its seam with it."""
+        self.sd = definition
+        self.seam = Seam(definition, self)
+        for row in self.rows.values():
+            if row.facts.get(NESTED_STACK):
+                self.template_types.add(row.type)
+        for defn in (definition.resources.values() if definition is not None else ()):
+            if getattr(defn.type_info, 'template', None):
+                self.template_types.add(defn.type)
+        if graph is not None:
+            self.seam.prepare(graph, self.rows.values())
+
+    def bind_stack(self, stack):
+        """The stack row of a nested stack made during the run."""
+        self.stack = stack
+        self.masker.salt = stack.get('salt') or ''
+        self.log.stack_id, self.log.stack_name = stack['id'], stack['name']
 
     # -- plugins and rows ---------------------------------------------------
     def plugin(self, type_name, resource_name=None):
         plugin = self._plugins.get(type_name)
         if plugin is None:
-            plugin = registry.require_supported(type_name, resource_name)()
+            if type_name in self.template_types:
+                plugin = TemplateResource()
+            else:
+                plugin = registry.require_supported(type_name, resource_name)()
             self._plugins[type_name] = plugin
         return plugin
 

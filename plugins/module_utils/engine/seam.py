@@ -69,6 +69,8 @@ class Seam(object):
                 unknown.add(key)
                 continue
             resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
+        if getattr(defn.type_info, 'template', None):
+            return resolved, unknown     # a nested stack's parameters: it converts them
         return effective_properties(defn.type, resolved), unknown
 
     def resolve_metadata(self, name):

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS stacks (
     status_reason TEXT, created_time TEXT, updated_time TEXT,
     definition TEXT, previous TEXT, secrets TEXT, outputs TEXT, tags TEXT,
     timeout_mins INTEGER, disable_rollback INTEGER, salt TEXT,
-    lock_owner TEXT, lock_expiry REAL);
+    lock_owner TEXT, lock_expiry REAL, parent_id TEXT, parent_resource TEXT);
 CREATE TABLE IF NOT EXISTS resources (
     uuid TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,
     role TEXT NOT NULL, type TEXT, physical_name TEXT, physical_id TEXT,
@@ -70,7 +70,10 @@ _JSON_STACK = ('definition', 'previous', 'outputs', 'tags')
 _JSON_RESOURCE = ('properties', 'metadata', 'attrs', 'data', 'requires')
 _STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
                'definition', 'previous', 'secrets', 'outputs', 'tags', 'timeout_mins',
-               'disable_rollback', 'salt', 'lock_owner', 'lock_expiry')
+               'disable_rollback', 'salt', 'lock_owner', 'lock_expiry', 'parent_id',
+               'parent_resource')
+# Columns added since schema 1 was first written: (table, column, type).
+_ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'))
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
@@ -106,6 +109,19 @@ def _loads(text):
     return None if text is None else json.loads(text)
 
 
+def _add_columns(db):
+    """A store written before a column existed gets it (NULL in old rows):
+    nested stacks brought parent_id, and a store must keep working across
+    upgrades of the collection."""
+    for table, column, kind in _ADDED:
+        have = set(r[1] for r in db.execute('PRAGMA table_info(%s)' % table).fetchall())
+        if column not in have:
+            try:
+                db.execute('ALTER TABLE %s ADD COLUMN %s %s' % (table, column, kind))
+            except sqlite3.OperationalError:
+                pass    # another process added it between the two statements
+
+
 class Store(object):
     """The SQLite store; see module docstring."""
 
@@ -121,6 +137,7 @@ class Store(object):
             self._db.execute('PRAGMA synchronous=NORMAL')
             self._db.execute('PRAGMA busy_timeout=30000')
             self._db.executescript(_SCHEMA)
+            _add_columns(self._db)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
@@ -196,6 +213,26 @@ class Store(object):
             db.execute('UPDATE stacks SET %s WHERE id=?'
                        % ','.join('%s=?' % k for k in fields), values + [stack_id])
         self._tx(write)
+
+    def create_stack(self, fields):
+        """Insert a stack row that needs no lock of its own (a nested stack:
+        its top-level stack's lock covers it); returns it as stored."""
+        fields = dict(fields)
+        fields.setdefault('id', str(uuid.uuid4()))
+        cols = [c for c in _STACK_COLS if c in fields]
+
+        def write(db):
+            db.execute('INSERT INTO stacks (%s) VALUES (%s)' % (','.join(cols), ','.join('?' * len(cols))),
+                       [_dumps(fields[c]) if c in _JSON_STACK else fields[c] for c in cols])
+        self._tx(write)
+        return self.stack_by_id(fields['id'])
+
+    def children(self, parent_id):
+        """The nested stacks whose parent is ``parent_id``."""
+        def read(db):
+            return db.execute('SELECT %s FROM stacks WHERE parent_id=? ORDER BY created_time, name'
+                              % ','.join(_STACK_COLS), (parent_id,)).fetchall()
+        return [self._row(_STACK_COLS, _JSON_STACK, r) for r in self._tx(read)]
 
     def delete_stack(self, stack_id):
         def write(db):

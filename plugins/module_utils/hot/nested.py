@@ -56,32 +56,52 @@ def nested_parameters(defn, strict, waiting=()):
     return values
 
 
-def validate_nested(stack, defn, nested_template, strict, waiting=()):
-    """Validate ``nested_template`` (a loaded Template) as the stack that
-    resource ``defn`` of ``stack`` stands for.  Errors keep the nested
-    file's name and line, and say which resource brought them in.
+def child_definition(stack, defn, nested_template, params, *, stack_name=None, stack_id=None):
+    """The StackDefinition resource ``defn`` of ``stack`` stands for:
+    ``nested_template`` (a loaded Template) with the child environment (the
+    parent's registry and parameter_defaults) and ``params`` (the
+    properties' values) as its parameters, one level deeper.  The nested
+    stack is made by the parent's own class, so this module does not import
+    stack.py (which imports it)."""
+    depth = check_depth(stack, defn)
+    env = stack.environment
+    child_env = env.child(defn.name, params) if env is not None and hasattr(env, 'child') else None
+    nested = type(stack)(nested_template, environment=child_env,
+                         parameters=None if child_env is not None else params,
+                         files=stack.files, stack_name=stack_name or stack.stack_name,
+                         stack_id=stack_id or stack.stack_id, project_id=stack.project_id,
+                         checker=stack.checker, parent_resource=defn.name)
+    nested.nested_depth = depth
+    return nested
 
-    The nested stack is made by the parent's own class, so this module does
-    not import stack.py (which imports it)."""
+
+def check_depth(stack, defn):
+    """The depth of ``defn``'s nested stack; Heat's error past the limit."""
     depth = getattr(stack, 'nested_depth', 0) + 1
     if depth > MAX_NESTED_DEPTH:
         raise TemplateError('Recursion depth exceeds %d.' % MAX_NESTED_DEPTH,
                             path=defn.path + ('type',))
-    env = stack.environment
+    return depth
+
+
+def in_nested(exc, defn):
+    """``exc`` (a LocatedError) saying which resource brought its template in."""
+    if 'resource "%s"' % defn.name not in exc.message:
+        exc.message = '%s (in the template of resource "%s")' % (exc.message, defn.name)
+    return exc
+
+
+def validate_nested(stack, defn, nested_template, strict, waiting=()):
+    """Validate ``nested_template`` (a loaded Template) as the stack that
+    resource ``defn`` of ``stack`` stands for.  Errors keep the nested
+    file's name and line, and say which resource brought them in."""
+    check_depth(stack, defn)
     params = nested_parameters(defn, strict, waiting)
-    child_env = env.child(defn.name, params) if env is not None and hasattr(env, 'child') else None
     try:
-        nested = type(stack)(nested_template, environment=child_env,
-                             parameters=None if child_env is not None else params,
-                             files=stack.files, stack_name=stack.stack_name,
-                             stack_id=stack.stack_id, project_id=stack.project_id,
-                             checker=stack.checker, parent_resource=defn.name)
-        nested.nested_depth = depth
+        nested = child_definition(stack, defn, nested_template, params)
         # Heat validates a nested stack without checking values
         # (strict_validate off), whatever the parent's mode.
         nested.validate(strict=False)
     except LocatedError as exc:
-        if 'resource "%s"' % defn.name not in exc.message:
-            exc.message = '%s (in the template of resource "%s")' % (exc.message, defn.name)
-        raise
+        raise in_nested(exc, defn)
     return nested

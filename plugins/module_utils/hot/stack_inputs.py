@@ -191,7 +191,15 @@ def provider_template(stack, defn):
         if content is None:
             raise TemplateError('Could not fetch the provider template "%s" of resource "%s": '
                                 'it is not in the files map' % (name, defn.name), path=path)
-        nested = Template.load(content, filename=name, files=stack.files)
+        filename, root = name, None
+        base = stack.template.base_dir
+        if name not in stack.files and base and '://' not in name and not os.path.isabs(name):
+            # read next to the template naming it: what it reads in turn
+            # (get_file, its own template resources) is relative to it, within
+            # the tree the top template may read
+            filename = os.path.join(base, name)
+            root = stack.template.root or base
+        nested = Template.load(content, filename=filename, files=stack.files, root=root)
         # Its outputs are the type's attributes: Heat reads them strictly.
         nested.check_output_keys()
         cache[key] = nested

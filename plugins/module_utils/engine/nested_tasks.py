@@ -1,0 +1,322 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The steps of nested stacks in the parent's walk (see nesting.py):
+``attach`` adds them to a converge's (deps, work), ``attach_deletes`` to
+any walk deleting rows of template resources, and ``settle``, after the
+walk, records the nested stacks that failed and the failures of their
+parent resources, in Heat's words.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import dataclasses
+import uuid
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import NestedStackFailure
+from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
+from . import nesting
+from .converge import converge_steps, delete_steps
+from .definition import hidden_values
+from .outputs import output_attributes, resolve_outputs
+from .planner import KEEP, REPLACE, decide_desired, desired
+from .records import CURRENT, ResourceRow
+from .resource_tasks import failure_reason
+from .run_state import StackRun
+from .scheduler import DONE, FAILED, Outcome
+from .store import now_iso
+
+DIGEST = 'template_digest'
+
+
+@dataclasses.dataclass
+class Nest:
+    """A nested stack in this run: its plan, its parent's run and its own
+    (``run``), where its steps are (``path``) and, once started, the action
+    it is walking (None: nothing of it changes)."""
+    plan: Any
+    parent: Any
+    run: Any
+    path: Tuple[str, ...]
+    env: Any
+    action: Optional[str] = None
+    started: bool = False
+
+
+def _once(fn, *args):
+    """A scheduler step doing ``fn(*args)`` at once (a generator that never waits)."""
+    def step():
+        return fn(*args)
+        yield    # pragma: no cover - makes this a generator
+    return step
+
+
+def _policies(run):
+    policies = dict((n, d.deletion_policy) for n, d in run.sd.resources.items())
+    for row in run.rows.values():
+        policies.setdefault(row.name, row.facts.get('deletion_policy'))
+    return policies
+
+
+def _child_run(env, parent, stack, sd):
+    secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
+    child = StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets)
+    child.log.parent = parent.log
+    return child
+
+
+# -- converge ---------------------------------------------------------------------
+
+def attach(env, run, plans, deps, work, *, path=()):
+    """Add the steps of the nested stacks ``plans`` (name -> NestPlan) of
+    ``run`` (at ``path``) to its (deps, work), recursively."""
+    for name, plan in plans.items():
+        child = _child_run(env, run, plan.stored, plan.sd)
+        child.use_definition(plan.sd, plan.graph)
+        nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), env=env)
+        run.nests[name] = nest
+        cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
+        attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
+        attach_deletes(env, child, cdeps, cwork)
+        cdeps, cwork = _moved(cdeps, cwork, (name,))
+        rkey, skey = ('res', name), ('nest', name)
+        deps[skey] = set(deps.get(rkey, ()))
+        work[skey] = _once(_start, nest)
+        for needs in cdeps.values():
+            needs.add(skey)
+        deps.update(cdeps)
+        work.update(cwork)
+        deps[rkey] = set([skey]) | set(cdeps)
+        work[rkey] = _once(_finish, nest)
+
+
+def _moved(deps, work, prefix):
+    """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
+    def move(k):
+        return (k[0], k[1], prefix + nesting.path_of(k))
+    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
+            dict((move(k), w) for k, w in work.items()))
+
+
+def _start(nest):
+    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    store = nest.env.store
+    row = parent.current(name)
+    want = desired(parent, name)
+    decision = decide_desired(parent, row, want)
+    parent.decisions[name] = decision
+    if decision.action == REPLACE:
+        raise NestedStackFailure('resource "%s": replacing a nested stack is not supported yet (%s)'
+                                 % (name, decision.reason), 'resources.%s: replacing a nested '
+                                 'stack is not supported yet' % name, resource=name)
+    if plan.deferred:
+        sd, graph = nesting.build_child(parent.sd, parent.sd.resources[name], plan.template,
+                                        _known(want.props), stack=(plan.stack_name, plan.stack_id))
+        if set(graph.nodes) != set(plan.graph.nodes):
+            raise NestedStackFailure(
+                'resource "%s": its nested stack has other resources once its properties are '
+                'known (conditions on values made during the run are not supported)' % name,
+                'resources.%s: its nested stack has other resources once its properties are '
+                'known' % name, resource=name)
+        nest.run.use_definition(sd, graph)
+    digest_changed = row is not None and row.facts.get(DIGEST) != plan.digest
+    if decision.action == KEEP and not digest_changed and nest.run.stack is not None:
+        return None
+    requires = sorted(parent.seam.requires.get(name, ()))
+    stack = nest.run.stack
+    if stack is None:
+        top = parent.stack
+        stack = store.create_stack({
+            'id': plan.stack_id, 'name': plan.stack_name, 'action': 'CREATE',
+            'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
+            'created_time': now_iso(), 'salt': top.get('salt'),
+            'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
+            'parent_id': top['id'], 'parent_resource': name})
+        nest.run.bind_stack(stack)
+        action = 'CREATE'
+    else:
+        action = 'CREATE' if stack.get('action') == 'CREATE' and \
+            stack.get('status') != 'COMPLETE' else 'UPDATE'
+        store.update_stack(stack['id'], action=action, status='IN_PROGRESS',
+                           status_reason='Stack %s started' % action,
+                           updated_time=now_iso() if action == 'UPDATE' else None)
+    fields = dict(properties=want.masked, metadata=parent.masker.mask(want.metadata),
+                  requires=requires, action=action, status='IN_PROGRESS',
+                  status_reason='state changed')
+    if row is None:
+        row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
+                          role=CURRENT, type=parent.sd.resources[name].type,
+                          physical_name=plan.stack_name, physical_id=plan.stack_id,
+                          data={NESTED_STACK: plan.stack_id, DIGEST: plan.digest}, **fields)
+    else:
+        row = row.replace(type=parent.sd.resources[name].type,
+                          data=dict(row.facts, **{NESTED_STACK: plan.stack_id}), **fields)
+    parent.save(row)
+    parent.log.resource(row, action, 'IN_PROGRESS')
+    nest.run.log.stack(action, 'IN_PROGRESS', 'Stack %s started' % action)
+    nest.action = action
+    return None
+
+
+def _known(props):
+    return dict((k, v) for k, v in (props or {}).items() if v is not None)
+
+
+def _finish(nest):
+    parent, name, child = nest.parent, nest.plan.name, nest.run
+    row = parent.current(name)
+    changed = nest.action is not None or child.log.changed_resources()
+    if not changed and row is not None:
+        parent.seam.publish(row)
+        return row
+    action = nest.action or 'UPDATE'
+    if nest.action is None:      # its resources changed on their own (a converge)
+        parent.log.resource(row, action, 'IN_PROGRESS')
+    store = nest.env.store
+    if child.log.changed_resources():
+        child.refresh_attributes(output_attributes(child.sd))
+    outputs = resolve_outputs(child)
+    reason = 'Stack %s completed successfully' % action
+    store.update_stack(child.stack['id'], outputs=child.vault.encrypt(outputs), action=action,
+                       status='COMPLETE', status_reason=reason)
+    child.log.stack(action, 'COMPLETE', reason)
+    values = dict((o['output_key'], o.get('output_value')) for o in outputs)
+    reference = values.get(STACK_ID_OUTPUT) or stack_arn(
+        parent.sd.project_id, child.stack['name'], child.stack['id'])
+    data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.plan.digest,
+                              'reference_id': reference})
+    row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
+                      reference_id=str(reference), attrs=parent.masker.mask(values), data=data)
+    row = parent.save(row)
+    parent.log.resource(row, action, 'COMPLETE')
+    parent.seam.publish(row)
+    return row
+
+
+# -- delete -----------------------------------------------------------------------
+
+def attach_deletes(env, run, deps, work):
+    """Each step of ``run`` (deps, work) deleting a template resource's
+    row gets its nested stack's delete before it, walked in the same
+    scheduler; recursively."""
+    for k in [k for k in deps if k[0] == 'del' and len(k) == 2]:
+        row = run.rows.get(k[1])
+        child_id = row.facts.get(NESTED_STACK) if row is not None else None
+        stack = env.store.stack_by_id(child_id) if child_id else None
+        if stack is None:
+            continue
+        child = _child_run(env, run, stack, None)
+        cdeps, cwork = delete_steps(child, {})
+        attach_deletes(env, child, cdeps, cwork)
+        cdeps, cwork = _moved(cdeps, cwork, (row.uuid,))
+        dkey = ('nestdel', row.uuid)
+        deps[dkey] = set(deps[k])
+        work[dkey] = _once(_delete_start, run, row, child)
+        for needs in cdeps.values():
+            needs.add(dkey)
+        deps.update(cdeps)
+        work.update(cwork)
+        deps[k] = set([dkey]) | set(cdeps)
+        work[k] = _once(_delete_finish, env, run, row, child)
+        run.deleting[row.uuid] = child
+
+
+def _delete_start(run, row, child):
+    row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
+    run.log.resource(row, 'DELETE', 'IN_PROGRESS')
+    run.store.update_stack(child.stack['id'], action='DELETE', status='IN_PROGRESS',
+                           status_reason='Stack DELETE started')
+    child.log.stack('DELETE', 'IN_PROGRESS', 'Stack DELETE started')
+
+
+def _delete_finish(env, run, row, child):
+    child.log.stack('DELETE', 'COMPLETE', 'Stack DELETE completed successfully')
+    env.store.delete_stack(child.stack['id'])
+    run.log.resource(row, 'DELETE', 'COMPLETE')
+    run.forget(row)
+
+
+# -- after the walk ---------------------------------------------------------------
+
+def settle(run, outcomes, path=()):
+    """Record the nested stacks of ``run`` (at ``path``) whose walk failed,
+    deepest first, and put their parent resources' failures in
+    ``outcomes`` (which the parent's summary then reports)."""
+    from .phases import summarise    # phases imports this module
+    for name, nest in run.nests.items():
+        here = path + (name,)
+        settle(nest.run, outcomes, here)
+        rkey, skey = nesting.key('res', name, path), nesting.key('nest', name, path)
+        if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
+            continue
+        started = outcomes.get(skey)
+        if started is None or started.status != DONE:
+            if started is not None and started.status == FAILED:
+                _failed_start(nest, started.error)
+                outcomes[rkey] = started
+            continue
+        action = nest.action or 'UPDATE'
+        status, reason = summarise(nesting.outcomes_at(outcomes, here), action, run=nest.run)
+        if status != 'FAILED':
+            continue
+        _record_failure(nest.parent, nest.run, name, action, reason)
+        outcomes[rkey] = Outcome(FAILED, error=_failure(name, reason))
+    for row_uuid, child in run.deleting.items():
+        dkey = nesting.key('del', row_uuid, path)
+        if outcomes.get(dkey) is None or outcomes[dkey].status == DONE:
+            continue
+        here = path + (row_uuid,)
+        status, reason = summarise(nesting.outcomes_at(outcomes, here), 'DELETE', run=child)
+        if status == 'FAILED':
+            row = run.rows.get(row_uuid)
+            _record_failure(run, child, row.name, 'DELETE', reason)
+            outcomes[dkey] = Outcome(FAILED, error=_failure(row.name, reason))
+
+
+def _failure(name, child_reason):
+    reason = nested_reason(name, child_reason)
+    return NestedStackFailure(reason, reason, resource=name)
+
+
+def nested_reason(name, child_reason):
+    """The parent resource's reason for its nested stack's failure, as
+    Heat's ResourceFailure words it: ``Error: resources.<name>.<the
+    failing resource's path>: message``."""
+    parts = [p.strip() for p in child_reason.split(':')]
+    if child_reason.startswith('Resource ') and len(parts) >= 4:
+        return '%s: resources.%s.%s: %s' % (parts[1], name, parts[2], ': '.join(parts[3:]))
+    return 'resources.%s: %s' % (name, child_reason)
+
+
+def _record_failure(parent, child, name, action, reason):
+    if child.stack is not None:
+        parent.store.update_stack(child.stack['id'], action=action, status='FAILED',
+                                  status_reason=reason)
+        child.log.stack(action, 'FAILED', reason)
+    row = parent.current(name) if action != 'DELETE' else \
+        next((r for r in parent.rows_of(name) if r.facts.get(NESTED_STACK) == child.stack['id']),
+             None)
+    if row is None:
+        return
+    text = nested_reason(name, reason)
+    row = parent.save(row.replace(action=action, status='FAILED', status_reason=text))
+    parent.log.resource(row, action, 'FAILED', text)
+
+
+def _failed_start(nest, error):
+    """A nested stack that could not start (its definition refused once its
+    values were known): its resource failed with that reason."""
+    parent, name = nest.parent, nest.plan.name
+    row = parent.current(name)
+    reason = failure_reason(error, name)
+    if row is None:
+        row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
+                          role=CURRENT, type=parent.sd.resources[name].type, action='CREATE')
+    row = parent.save(row.replace(status='FAILED', status_reason=parent.masker.text(reason)))
+    parent.log.resource(row, row.action or 'CREATE', 'FAILED', reason)
+
+
+Steps = Tuple[Dict[Any, Any], Dict[Any, Any]]

@@ -1,0 +1,166 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Nested stacks (template resources) walked in the parent's walk.
+
+Heat runs a nested stack as a stack of its own, started when its parent
+resource's turn comes.  Here every nested stack is planned with its parent
+(``plan_nests``: its definition, validated before any cloud call, its
+graph, its record's name and id) and its steps join the parent's in one
+scheduler walk (``expand``): a nested resource starts as soon as its own
+requirements and its stack's start are done, beside the parent's other
+work, with no wait for a traversal to "reach" it.  Each nested stack keeps
+its own record in the store (its parent's id and resource name), its
+events and its outputs, which are its parent resource's attributes.
+
+The steps of a nested stack are keyed ``(kind, name, path)``, ``path``
+being the names of the template resources from the top (``('a', 'b')``);
+the top stack's keep their two-part keys.  For a template resource ``r``:
+``('nest', r)`` starts its stack (the resource's IN_PROGRESS, the stack
+record), the nested steps follow, and ``('res', r)`` finishes it (outputs,
+COMPLETE).  The tasks themselves are in nested_tasks.py.
+
+A template resource whose properties wait on other resources has its
+definition built again when its stack starts, with the values then known,
+and validated as Heat validates a nested stack's create.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import dataclasses
+import hashlib
+import uuid
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import LocatedError, ResourceLimitExceeded
+from ..hot import functions as fns
+from ..hot.nested import child_definition, in_nested, nested_parameters
+from ..hot.stack_inputs import provider_template
+from .. import resources as registry
+from ..resources.base import physical_name
+from ..resources.heat.template_resource import NESTED_STACK
+from . import graph as _graph
+
+# heat/common/config.py: max_resources_per_stack, counted over the whole tree.
+MAX_RESOURCES = 1000
+
+
+@dataclasses.dataclass
+class NestPlan:
+    """A nested stack as planned: its definition (built with the values
+    known before the run when ``deferred``), graph, provider template, the
+    stack record's name and id (new or the recorded ones) and its own
+    nested stacks."""
+    name: str
+    sd: Any
+    graph: Any
+    template: Any
+    deferred: bool
+    stack_name: str
+    stack_id: str
+    stored: Optional[Dict[str, Any]]
+    digest: str
+    children: Dict[str, 'NestPlan']
+
+
+def is_template(defn):
+    return bool(getattr(defn.type_info, 'template', None))
+
+
+def template_digest(template):
+    """What says a provider template changed (its text as loaded)."""
+    text = repr(template.data if hasattr(template, 'data') else template)
+    return hashlib.sha1(text.encode('utf-8')).hexdigest()
+
+
+def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES):
+    """name -> NestPlan of every template resource of ``sd`` (a validated
+    definition), recursively; ``stack_id``: its record (None: new)."""
+    total = [len(sd.resources)]
+    nests = _plan_level(sd, store, stack_id, total, max_resources)
+    return nests
+
+
+def _plan_level(sd, store, stack_id, total, max_resources):
+    rows = {}
+    if stack_id is not None:
+        rows = dict((r.name, r) for r in store.resources(stack_id) if r.role == 'current')
+    out = {}
+    for name, defn in sd.resources.items():
+        if not is_template(defn):
+            continue
+        row = rows.get(name)
+        stored = None
+        child_id = row.facts.get(NESTED_STACK) if row is not None else None
+        if child_id is not None:
+            stored = store.stack_by_id(child_id)
+        if stored is not None:
+            child_name, child_id = stored['name'], stored['id']
+        else:
+            child_name = physical_name(sd.stack_name, name)
+            child_id = str(uuid.uuid4())
+        template = provider_template(sd, defn)
+        deferred = any(fns.dependencies(v) for v in (defn.properties or {}).values())
+        child, graph = build_child(sd, defn, template, nested_parameters(defn, not deferred),
+                                   stack=(child_name, child_id), strict=not deferred)
+        total[0] += len(child.resources)
+        if max_resources >= 0 and total[0] > max_resources:
+            raise ResourceLimitExceeded('Request limit exceeded: Maximum resources per stack '
+                                        'exceeded.', path=defn.path + ('type',))
+        out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
+                             deferred=deferred, stack_name=child_name, stack_id=child_id,
+                             stored=stored, digest=template_digest(template),
+                             children=_plan_level(child, store, stored and child_id, total,
+                                                  max_resources))
+    return out
+
+
+def build_child(sd, defn, template, params, *, stack, strict=True):
+    """(definition, graph) of the nested stack of ``defn`` (``stack``: its
+    record's name and id), validated as Heat validates a nested stack's
+    create (``strict``) or its parent's (values not checked)."""
+    stack_name, stack_id = stack
+    try:
+        child = child_definition(sd, defn, template, params, stack_name=stack_name,
+                                 stack_id=stack_id)
+        graph = child.validate(strict=strict,
+                               graph_builder=lambda s: _graph.build_graph(s, implicit=True))
+    except LocatedError as exc:
+        raise in_nested(exc, defn)
+    for name, inner in child.resources.items():
+        if not is_template(inner):
+            registry.require_supported(getattr(inner.type_info, 'plugin', None) or inner.type,
+                                       name)
+    return child, graph
+
+
+def count(nests):
+    return sum(1 + count(n.children) for n in nests.values())
+
+
+# -- the walk's steps -------------------------------------------------------------
+
+def key(kind, name, path=()):
+    return (kind, name, path) if path else (kind, name)
+
+
+def namespaced(deps, work, path):
+    """A nested stack's (deps, work), its keys moved under ``path``."""
+    def move(k):
+        return (k[0], k[1], path)
+    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
+            dict((move(k), w) for k, w in work.items()))
+
+
+def path_of(k):
+    return k[2] if len(k) > 2 else ()
+
+
+def outcomes_at(outcomes, path):
+    """The outcomes of one stack's steps, under their two-part keys."""
+    return dict(((k[0], k[1]), o) for k, o in outcomes.items() if path_of(k) == path)
+
+
+Path = Tuple[str, ...]
