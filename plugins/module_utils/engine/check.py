@@ -16,6 +16,7 @@ __metaclass__ = type
 
 from ..errors import CloudNotFound, StackersError
 from . import graph as _graph
+from . import nested_tasks
 from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
 from .records import CURRENT
 from .resource_tasks import failure_reason
@@ -88,6 +89,9 @@ def plan(run, graph, check_results=None, converge=False):
         try:
             decision = decide_desired(run, row, want)
             action, reason = decision.action, decision.reason
+            if action == KEEP and name in run.nests:
+                reason = nested_tasks.nested_change(run, name, plan)
+                action = UPDATE if reason else KEEP
         except StackersError as exc:
             action, reason = 'error', str(exc)
         if action in (CREATE, REPLACE):
@@ -123,6 +127,7 @@ def plan_and_check(env, planned):
     run = StackRun(env.store, vault, env.conn, stack, planned.sd,
                    secret_values=planned.hidden.values(), check_mode=True)
     run.seam.prepare(planned.graph, run.rows.values())
+    nested_tasks.attach_reading(env, run, planned.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
     items, diff = plan(run, planned.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)

@@ -63,9 +63,40 @@ def _policies(run):
 
 def _child_run(env, parent, stack, sd):
     secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
-    child = StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets)
+    child = StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
+                     check_mode=parent.check_mode)
     child.log.parent = parent.log
     return child
+
+
+def attach_reading(env, run, plans):
+    """The nested stacks' runs, for reading only (check mode's plan and
+    diff): what ``get_attr: [r, resource.x.y]`` reads, and what the plan
+    asks of a nested stack's resources."""
+    for name, plan in plans.items():
+        child = _child_run(env, run, plan.stored, plan.sd)
+        child.use_definition(plan.sd, plan.graph)
+        run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,), env=env)
+        attach_reading(env, child, plan.children)
+
+
+def nested_change(run, name, plan_fn):
+    """Why a template resource the planner would keep changes anyway (its
+    template, or a resource of its stack, changes), or None.  ``plan_fn``
+    is check.plan (run, graph) -> (items, diff)."""
+    nest = run.nests.get(name)
+    if nest is None or nest.plan.stored is None:
+        return None
+    row = run.current(name)
+    if row is not None and row.facts.get(DIGEST) != nest.plan.digest:
+        return 'its template changed'
+    if nest.plan.deferred:
+        return None     # its resources' values wait on the run: the planner's unknowns say it
+    items, _diff = plan_fn(nest.run, nest.plan.graph)
+    changed = sorted(i['resource_name'] for i in items if i['action'] != KEEP)
+    if changed:
+        return 'its nested stack changes: %s' % ', '.join(changed)
+    return None
 
 
 # -- converge ---------------------------------------------------------------------

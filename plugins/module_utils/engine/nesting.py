@@ -36,6 +36,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..errors import LocatedError, ResourceLimitExceeded
 from ..hot import functions as fns
+from ..hot.functions.params import GetParam
 from ..hot.nested import child_definition, in_nested, nested_parameters
 from ..hot.stack_inputs import provider_template
 from .. import resources as registry
@@ -79,11 +80,41 @@ def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES):
     """name -> NestPlan of every template resource of ``sd`` (a validated
     definition), recursively; ``stack_id``: its record (None: new)."""
     total = [len(sd.resources)]
-    nests = _plan_level(sd, store, stack_id, total, max_resources)
+    nests = _plan_level(sd, store, stack_id, (total, max_resources), frozenset())
     return nests
 
 
-def _plan_level(sd, store, stack_id, total, max_resources):
+def _params_read(snippet):
+    """Names of the parameters a parsed snippet reads (get_param)."""
+    if isinstance(snippet, fns.Function):
+        if isinstance(snippet, GetParam):
+            args = snippet.args
+            name = args if isinstance(args, str) else (args[0] if isinstance(args, list) and args
+                                                       else None)
+            if isinstance(name, str):
+                yield name
+        yield from _params_read(snippet.args)
+    elif isinstance(snippet, dict):
+        for value in snippet.values():
+            yield from _params_read(value)
+    elif isinstance(snippet, (list, tuple)):
+        for value in snippet:
+            yield from _params_read(value)
+
+
+def _waiting(defn, unknown_params):
+    """Property names of ``defn`` whose values are known only during the
+    run: they refer to a resource, or read a parameter itself waiting."""
+    out = set()
+    for key, value in (defn.properties or {}).items():
+        if fns.dependencies(value) or (unknown_params and
+                                       not unknown_params.isdisjoint(_params_read(value))):
+            out.add(key)
+    return out
+
+
+def _plan_level(sd, store, stack_id, limit, unknown_params):
+    total, max_resources = limit
     rows = {}
     if stack_id is not None:
         rows = dict((r.name, r) for r in store.resources(stack_id) if r.role == 'current')
@@ -102,8 +133,9 @@ def _plan_level(sd, store, stack_id, total, max_resources):
             child_name = physical_name(sd.stack_name, name)
             child_id = str(uuid.uuid4())
         template = provider_template(sd, defn)
-        deferred = any(fns.dependencies(v) for v in (defn.properties or {}).values())
-        child, graph = build_child(sd, defn, template, nested_parameters(defn, not deferred),
+        waiting = _waiting(defn, unknown_params)
+        deferred = bool(waiting)
+        child, graph = build_child(sd, defn, template, nested_parameters(defn, True, waiting),
                                    stack=(child_name, child_id), strict=not deferred)
         total[0] += len(child.resources)
         if max_resources >= 0 and total[0] > max_resources:
@@ -112,8 +144,8 @@ def _plan_level(sd, store, stack_id, total, max_resources):
         out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
-                             children=_plan_level(child, store, stored and child_id, total,
-                                                  max_resources))
+                             children=_plan_level(child, store, stored and child_id, limit,
+                                                  frozenset(waiting)))
     return out
 
 

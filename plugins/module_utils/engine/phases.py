@@ -131,6 +131,7 @@ def diff(env, planned):
     probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
                      secret_values=planned.hidden.values(), check_mode=True)
     probe.seam.prepare(planned.graph, probe.rows.values())
+    nested_tasks.attach_reading(env, probe, planned.nests or {})
     _items, changes = check_plan(probe, planned.graph)
     planned.sd.resource_data.clear()   # the run publishes its own rows
     return changes

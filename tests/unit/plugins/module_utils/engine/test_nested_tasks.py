@@ -192,3 +192,20 @@ resources:
     assert 'name' in stack['stack_status_reason']
     assert stacks.rows()['b'].status == 'FAILED'
     assert not any(e.get('stack_name') for e in result['events'])   # its stack never started
+
+
+def test_check_mode_sees_through_nested_stacks(stacks):
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    first = stacks.run(TOP, check_mode=True)
+    assert [(i['resource_name'], i['action']) for i in first['plan']
+            if i['resource_name'] in 'ab'] == [('a', 'create'), ('b', 'create')]
+    stacks.run(TOP)
+    again = stacks.run(TOP, check_mode=True)
+    assert again['changed'] is False, again['plan']
+    (stacks.dir / 'leaf.yaml').write_text(LEAF.replace('{get_param: name}',
+                                                       '{list_join: [":", [{get_param: name}]]}'))
+    changed = dict((i['resource_name'], i) for i in stacks.run(TOP, check_mode=True)['plan'])
+    assert changed['a']['action'] == changed['b']['action'] == 'update'
+    assert changed['a']['reason'] == 'its template changed'
+    assert stacks.run(TOP)['changed'] is True
+    assert stacks.run(TOP, check_mode=True)['changed'] is False

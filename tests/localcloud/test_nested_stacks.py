@@ -1,0 +1,129 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Nested stacks in real ansible-playbook runs against the local cloud: three levels of template
+resources (the leaf's network made from a value the top computes), a rerun that writes nothing, an
+update reaching the leaf only, a fault on the leaf's create that the top-level reason names with its
+path and the cloud's message, rollback leaving nothing, and delete."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import ids  # noqa: E402
+from stack_playbook import StackRunner, write_calls  # noqa: E402
+
+TOP = """heat_template_version: 2021-04-16
+parameters:
+  label: {type: string, default: one}
+resources:
+  seed: {type: OS::Heat::RandomString, properties: {length: 4, character_classes: [{class: lowercase}]}}
+  mid:
+    type: mid.yaml
+    properties: {label: {get_param: label}, suffix: {get_attr: [seed, value]}}
+outputs:
+  net: {value: {get_attr: [mid, net]}}
+  leaf_name: {value: {get_attr: [mid, name]}}
+"""
+
+MID = """heat_template_version: 2021-04-16
+parameters:
+  label: {type: string}
+  suffix: {type: string}
+resources:
+  leaf:
+    type: leaf.yaml
+    properties: {name: {list_join: ['-', [{get_param: label}, {get_param: suffix}]]}}
+outputs:
+  net: {value: {get_attr: [leaf, net]}}
+  name: {value: {get_attr: [leaf, resource.net.name]}}
+"""
+
+LEAF = """heat_template_version: 2021-04-16
+parameters:
+  name: {type: string}
+resources:
+  text: {type: OS::Heat::Value, properties: {value: {get_param: name}}}
+  net: {type: OS::Neutron::Net, properties: {name: {get_attr: [text, value]}}}
+outputs:
+  net: {value: {get_resource: net}}
+"""
+
+
+def _files(tmp_path):
+    for name, text in (('top.yaml', TOP), ('mid.yaml', MID), ('leaf.yaml', LEAF)):
+        (tmp_path / name).write_text(text)
+    return str(tmp_path / 'top.yaml')
+
+
+def _outputs(result):
+    return dict((o['output_key'], o['output_value']) for o in result['stack']['outputs'])
+
+
+def test_three_levels_live_a_whole_life(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _files(tmp_path)
+    conn = cloud.sdk()
+    try:
+        made = runner.run(name='nest3', template=template)
+        assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']
+        out = _outputs(made)
+        net = conn.network.get_network(out['net'])
+        assert net.name == out['leaf_name'] and net.name.startswith('one-')
+        stacks = set(e.get('stack_name') for e in made['events'] if e.get('stack_name'))
+        assert len(stacks) == 2 and all(s.startswith('nest3-mid-') for s in stacks)
+
+        cloud.admin('POST', '/stats/reset')
+        again = runner.run(name='nest3', template=template)
+        assert again['changed'] is False
+        assert write_calls(cloud.stats()) == {}
+
+        checked = runner.run(check=True, name='nest3', template=template, parameters={'label': 'two'})
+        assert checked['changed'] is True
+        assert [i['action'] for i in checked['plan'] if i['resource_name'] == 'mid'] == ['update']
+
+        cloud.admin('POST', '/stats/reset')
+        updated = runner.run(name='nest3', template=template, parameters={'label': 'two'})
+        assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']
+        assert conn.network.get_network(out['net']).name.startswith('two-')
+        writes = write_calls(cloud.stats())
+        assert writes == {'PUT network /v2.0/networks/{id}': 1}, writes
+
+        gone = runner.run(name='nest3', state='absent')
+        assert gone['stack']['stack_status'] == 'DELETE_COMPLETE'
+        assert ids(cloud.resources()) == before
+    finally:
+        conn.close()
+
+
+def test_a_fault_on_the_leaf_names_its_path_and_rollback_leaves_nothing(cloud, tmp_path):
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _files(tmp_path)
+    try:
+        cloud.admin('POST', '/faults', [{'method': 'POST', 'path': '/v2.0/networks$', 'status': 400,
+                                         'count': 1}])
+        failed = runner.run(name='nestf', template=template)
+        assert failed['failed'] is True
+        reason = failed['stack']['stack_status_reason']
+        assert reason.startswith('Resource CREATE failed: BadRequest: resources.mid.resources.leaf.'
+                                 'resources.net: '), reason
+        leaf_events = [e for e in failed['events'] if e['resource_name'] == 'net']
+        assert [e['resource_status'] for e in leaf_events] == ['IN_PROGRESS', 'FAILED']
+        assert leaf_events[-1]['stack_name'].startswith('nestf-mid-')
+        assert runner.run(name='nestf', state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
+
+        cloud.admin('POST', '/faults', [{'method': 'POST', 'path': '/v2.0/networks$', 'status': 400,
+                                         'count': 1}])
+        rolled = runner.run(name='nestr', template=template, rollback=True)
+        assert rolled['stack']['stack_status'] == 'ROLLBACK_COMPLETE', rolled['stack']
+        assert 'resources.mid.resources.leaf.resources.net' in rolled['msg']
+        assert ids(cloud.resources()) == before
+    finally:
+        cloud.admin('POST', '/faults', [])
+        runner.run(name='nestr', state='absent')
+        runner.run(name='nestf', state='absent')
