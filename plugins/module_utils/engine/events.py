@@ -33,9 +33,19 @@ class EventLog(object):
         # result lists them, each with its ``stack_name``, as
         # ``openstack stack event list --nested-depth`` does).
         self.parent = None
+        # Called once, before this log's first resource event: a nested
+        # stack's parent resource goes IN_PROGRESS when the first of its
+        # resources does (an update that touches none of them records nothing).
+        self.before_first = None
+        self._first = threading.Lock()
 
     def resource(self, row, action, status, reason='state changed'):
         """A resource's event (``row``: its ResourceRow)."""
+        if self.before_first is not None:
+            with self._first:       # every other writer waits until it ran
+                hook, self.before_first = self.before_first, None
+                if hook is not None:
+                    hook()
         return self._record({'resource_name': row.name, 'resource_type': row.type,
                              'physical_resource_id': row.physical_id or '',
                              'resource_action': action, 'resource_status': status,

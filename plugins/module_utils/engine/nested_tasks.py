@@ -17,12 +17,13 @@ import uuid
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import NestedStackFailure
+from ..hot import functions as fns
 from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
 from . import nesting
 from .converge import converge_steps, delete_steps
 from .definition import hidden_values
 from .outputs import output_attributes, resolve_outputs
-from .planner import KEEP, REPLACE, decide_desired, desired
+from .planner import KEEP, decide_desired, desired
 from .records import CURRENT, ResourceRow
 from .resource_tasks import failure_reason
 from .run_state import StackRun
@@ -112,16 +113,61 @@ def attach(env, run, plans, deps, work, *, path=()):
         cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
         attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
         attach_deletes(env, child, cdeps, cwork)
+        if plan.waiting:
+            _validated_first(nest, cwork)
+        # the parameters each of the stack's own steps reads (its nested
+        # stacks' steps read theirs through their own parameter steps)
+        waits = dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
+                     for k in cdeps if len(k) == 2)
         cdeps, cwork = _moved(cdeps, cwork, (name,))
+        defn = run.sd.resources[name]
         rkey, skey = ('res', name), ('nest', name)
-        deps[skey] = set(deps.get(rkey, ()))
+        deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
         work[skey] = _once(_start, nest)
-        for needs in cdeps.values():
+        pkeys = {}
+        for param in sorted(plan.waiting):
+            pkey = pkeys[param] = ('param', (name, param))
+            deps[pkey] = set([skey]) | set(('res', d) for d in
+                                           fns.dependencies(defn.properties[param]))
+            work[pkey] = _once(_supply, nest, param)
+        for k, needs in cdeps.items():
             needs.add(skey)
+            needs.update(pkeys[p] for p in waits.get(k, ()))
         deps.update(cdeps)
         work.update(cwork)
-        deps[rkey] = set([skey]) | set(cdeps)
+        deps[rkey] = set([skey]) | set(cdeps) | set(pkeys.values()) | set(deps.get(rkey, ()))
         work[rkey] = _once(_finish, nest)
+
+
+def _reads(sd, k):
+    """The parameters a (not yet moved) step of a nested stack reads: a
+    resource's properties and metadata; a nested stack's property fed to a
+    parameter of its own."""
+    kind, name = k[0], k[1]
+    if kind == 'res' and name in sd.resources:
+        defn = sd.resources[name]
+        return set(nesting.params_read(defn.properties)) | set(nesting.params_read(defn.metadata))
+    if kind == 'param' and len(k) == 2:
+        inner, param = name
+        return set(nesting.params_read((sd.resources[inner].properties or {}).get(param)))
+    return set()
+
+
+def _validated_first(nest, work):
+    """A nested stack whose parameters come during the run: each of its
+    resources is validated as a stack create validates it (its values are
+    known now) before it starts."""
+    for k, factory in list(work.items()):
+        if k[0] == 'res' and len(k) == 2 and factory is not None and \
+                k[1] in nest.plan.sd.resources:
+            work[k] = _checking(nest, k[1], factory)
+
+
+def _checking(nest, name, factory):
+    def step():
+        nest.run.sd.validate_resource(name)
+        return (yield from factory())
+    return step
 
 
 def _moved(deps, work, prefix):
@@ -132,64 +178,65 @@ def _moved(deps, work, prefix):
             dict((move(k), w) for k, w in work.items()))
 
 
+def _supply(nest, param):
+    parent, name = nest.parent, nest.plan.name
+    defn = parent.sd.resources[name]
+    value = parent.sd.resolve(defn.properties[param], defn.path + ('properties', param))
+    nest.run.sd.parameters.supply(param, value)
+
+
 def _start(nest):
+    """The nested stack's start: a new one's record and its resource's
+    CREATE_IN_PROGRESS; a recorded one waits for its first change (or the
+    finish) to say its resource is in progress."""
     parent, name, plan = nest.parent, nest.plan.name, nest.plan
-    store = nest.env.store
     row = parent.current(name)
-    want = desired(parent, name)
-    decision = decide_desired(parent, row, want)
-    parent.decisions[name] = decision
-    if decision.action == REPLACE:
-        raise NestedStackFailure('resource "%s": replacing a nested stack is not supported yet (%s)'
-                                 % (name, decision.reason), 'resources.%s: replacing a nested '
-                                 'stack is not supported yet' % name, resource=name)
-    if plan.deferred:
-        sd, graph = nesting.build_child(parent.sd, parent.sd.resources[name], plan.template,
-                                        _known(want.props), stack=(plan.stack_name, plan.stack_id))
-        if set(graph.nodes) != set(plan.graph.nodes):
-            raise NestedStackFailure(
-                'resource "%s": its nested stack has other resources once its properties are '
-                'known (conditions on values made during the run are not supported)' % name,
-                'resources.%s: its nested stack has other resources once its properties are '
-                'known' % name, resource=name)
-        nest.run.use_definition(sd, graph)
-    digest_changed = row is not None and row.facts.get(DIGEST) != plan.digest
-    if decision.action == KEEP and not digest_changed and nest.run.stack is not None:
-        return None
-    requires = sorted(parent.seam.requires.get(name, ()))
-    stack = nest.run.stack
-    if stack is None:
+    defn = parent.sd.resources[name]
+    if row is not None and row.type != defn.type and not row.facts.get(NESTED_STACK):
+        raise NestedStackFailure('resource "%s": replacing a resource by a nested stack is not '
+                                 'supported yet' % name, 'resources.%s: replacing a resource by '
+                                 'a nested stack is not supported yet' % name, resource=name)
+    if nest.run.stack is None:
         top = parent.stack
-        stack = store.create_stack({
+        stack = nest.env.store.create_stack({
             'id': plan.stack_id, 'name': plan.stack_name, 'action': 'CREATE',
             'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
             'created_time': now_iso(), 'salt': top.get('salt'),
             'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
             'parent_id': top['id'], 'parent_resource': name})
         nest.run.bind_stack(stack)
-        action = 'CREATE'
+        _in_progress(nest, 'CREATE')
+    elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
+        _in_progress(nest, 'CREATE')       # a create interrupted or failed: finished now
     else:
-        action = 'CREATE' if stack.get('action') == 'CREATE' and \
-            stack.get('status') != 'COMPLETE' else 'UPDATE'
-        store.update_stack(stack['id'], action=action, status='IN_PROGRESS',
-                           status_reason='Stack %s started' % action,
-                           updated_time=now_iso() if action == 'UPDATE' else None)
-    fields = dict(properties=want.masked, metadata=parent.masker.mask(want.metadata),
-                  requires=requires, action=action, status='IN_PROGRESS',
-                  status_reason='state changed')
+        nest.run.log.before_first = lambda: _in_progress(nest, 'UPDATE')
+    return None
+
+
+def _in_progress(nest, action):
+    """Record the nested stack and its resource IN_PROGRESS (once)."""
+    if nest.action is not None:
+        return
+    nest.action = action
+    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    nest.run.log.before_first = None
+    row = parent.current(name)
+    fields = dict(action=action, status='IN_PROGRESS', status_reason='state changed',
+                  requires=sorted(parent.seam.requires.get(name, ())))
     if row is None:
         row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
                           role=CURRENT, type=parent.sd.resources[name].type,
                           physical_name=plan.stack_name, physical_id=plan.stack_id,
-                          data={NESTED_STACK: plan.stack_id, DIGEST: plan.digest}, **fields)
+                          data={NESTED_STACK: plan.stack_id}, **fields)
     else:
         row = row.replace(type=parent.sd.resources[name].type,
                           data=dict(row.facts, **{NESTED_STACK: plan.stack_id}), **fields)
     parent.save(row)
     parent.log.resource(row, action, 'IN_PROGRESS')
+    if action == 'UPDATE':
+        nest.env.store.update_stack(plan.stack_id, action=action, status='IN_PROGRESS',
+                                    status_reason='Stack UPDATE started', updated_time=now_iso())
     nest.run.log.stack(action, 'IN_PROGRESS', 'Stack %s started' % action)
-    nest.action = action
-    return None
 
 
 def _known(props):
@@ -197,15 +244,22 @@ def _known(props):
 
 
 def _finish(nest):
+    """The nested stack's end: its resource's properties (all known now)
+    weighed as the planner weighs any resource's; when it or its stack
+    changed, the outputs (its attributes) and the reference id recorded,
+    COMPLETE."""
     parent, name, child = nest.parent, nest.plan.name, nest.run
+    nest.run.log.before_first = None
     row = parent.current(name)
-    changed = nest.action is not None or child.log.changed_resources()
-    if not changed and row is not None:
+    want = desired(parent, name)
+    decision = decide_desired(parent, row, want)
+    parent.decisions[name] = decision
+    digest_changed = row is not None and row.facts.get(DIGEST) != nest.plan.digest
+    if nest.action is None and decision.action == KEEP and not digest_changed:
         parent.seam.publish(row)
         return row
-    action = nest.action or 'UPDATE'
-    if nest.action is None:      # its resources changed on their own (a converge)
-        parent.log.resource(row, action, 'IN_PROGRESS')
+    _in_progress(nest, 'UPDATE')
+    action = nest.action
     store = nest.env.store
     if child.log.changed_resources():
         child.refresh_attributes(output_attributes(child.sd))
@@ -217,10 +271,12 @@ def _finish(nest):
     values = dict((o['output_key'], o.get('output_value')) for o in outputs)
     reference = values.get(STACK_ID_OUTPUT) or stack_arn(
         parent.sd.project_id, child.stack['name'], child.stack['id'])
+    row = parent.current(name)
     data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.plan.digest,
                               'reference_id': reference})
     row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
-                      reference_id=str(reference), attrs=parent.masker.mask(values), data=data)
+                      reference_id=str(reference), attrs=parent.masker.mask(values), data=data,
+                      properties=want.masked, metadata=parent.masker.mask(want.metadata))
     row = parent.save(row)
     parent.log.resource(row, action, 'COMPLETE')
     parent.seam.publish(row)
@@ -282,6 +338,19 @@ def settle(run, outcomes, path=()):
         settle(nest.run, outcomes, here)
         rkey, skey = nesting.key('res', name, path), nesting.key('nest', name, path)
         if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
+            continue
+        refused = [o for k, o in outcomes.items() if k[0] == 'param' and nesting.path_of(k) == path
+                   and k[1][0] == name and o.status == FAILED]
+        if refused:
+            # a parameter refused: the stack cannot be made, as Heat refuses its create
+            if nest.run.stack is not None:
+                action = nest.action or 'UPDATE'
+                text = nest.run.masker.text(str(refused[0].error))
+                nest.env.store.update_stack(nest.run.stack['id'], action=action, status='FAILED',
+                                            status_reason=text)
+                nest.run.log.stack(action, 'FAILED', text)
+            _failed_start(nest, refused[0].error)
+            outcomes[rkey] = refused[0]
             continue
         started = outcomes.get(skey)
         if started is None or started.status != DONE:

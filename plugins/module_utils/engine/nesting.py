@@ -20,9 +20,12 @@ the top stack's keep their two-part keys.  For a template resource ``r``:
 record), the nested steps follow, and ``('res', r)`` finishes it (outputs,
 COMPLETE).  The tasks themselves are in nested_tasks.py.
 
-A template resource whose properties wait on other resources has its
-definition built again when its stack starts, with the values then known,
-and validated as Heat validates a nested stack's create.
+A property of a template resource that waits on other resources is a
+parameter its stack gets during the run: ``('param', (r, name))`` resolves
+it once those resources are done and gives it to the nested definition
+(checked as Heat checks a nested stack's parameters), and only the nested
+steps that read it wait for it.  The resources of such a stack are
+validated as Heat validates a stack's create just before each one starts.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -32,7 +35,7 @@ __metaclass__ = type
 import dataclasses
 import hashlib
 import uuid
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from ..errors import LocatedError, ResourceLimitExceeded
 from ..hot import functions as fns
@@ -64,6 +67,9 @@ class NestPlan:
     stored: Optional[Dict[str, Any]]
     digest: str
     children: Dict[str, 'NestPlan']
+    # the parameters (the parent resource's property names) known only
+    # during the run: each is supplied by its own step
+    waiting: FrozenSet[str] = frozenset()
 
 
 def is_template(defn):
@@ -84,7 +90,7 @@ def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES):
     return nests
 
 
-def _params_read(snippet):
+def params_read(snippet):
     """Names of the parameters a parsed snippet reads (get_param)."""
     if isinstance(snippet, fns.Function):
         if isinstance(snippet, GetParam):
@@ -93,13 +99,13 @@ def _params_read(snippet):
                                                        else None)
             if isinstance(name, str):
                 yield name
-        yield from _params_read(snippet.args)
+        yield from params_read(snippet.args)
     elif isinstance(snippet, dict):
         for value in snippet.values():
-            yield from _params_read(value)
+            yield from params_read(value)
     elif isinstance(snippet, (list, tuple)):
         for value in snippet:
-            yield from _params_read(value)
+            yield from params_read(value)
 
 
 def _waiting(defn, unknown_params):
@@ -108,7 +114,7 @@ def _waiting(defn, unknown_params):
     out = set()
     for key, value in (defn.properties or {}).items():
         if fns.dependencies(value) or (unknown_params and
-                                       not unknown_params.isdisjoint(_params_read(value))):
+                                       not unknown_params.isdisjoint(params_read(value))):
             out.add(key)
     return out
 
@@ -144,6 +150,7 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
         out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
+                             waiting=frozenset(waiting),
                              children=_plan_level(child, store, stored and child_id, limit,
                                                   frozenset(waiting)))
     return out

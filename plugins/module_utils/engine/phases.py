@@ -290,6 +290,8 @@ def summarise(outcomes, action, *, run=None):
 
 
 def _step_name(key, run):
+    if isinstance(key[1], tuple):       # a nested stack's parameter: its resource
+        return key[1][0]
     row = run.rows.get(key[1]) if run is not None and key[0] != 'res' else None
     return row.name if row is not None else str(key[1])
 

@@ -185,6 +185,10 @@ class _Entry(object):
     def has_default(self):
         return self.schema.default is not None or self.user_default is not None
 
+    def set_value(self, value):
+        self.user_value = value
+        self._typed = None
+
     def default(self):
         return self.user_default if self.user_default is not None else self.schema.default
 
@@ -290,6 +294,15 @@ class Parameters(Mapping):
 
     def has_value(self, name):
         return self._entries[name].has_value()
+
+    def supply(self, name, value):
+        """Give parameter ``name`` the value known only now (a nested stack's
+        parameter fed by a resource of its parent), checked as Heat checks
+        a nested stack's parameters when it is created."""
+        entry = self._entries[name]
+        if value is not None:
+            entry.schema.check_value(value, self.checker)
+        entry.set_value(value)
 
     def validate(self, validate_value=True):
         """Heat's parameter validation: user values must be declared, every

@@ -325,6 +325,13 @@ class StackDefinition(object):
                     fns.check_functions(out.functions)
         return graph
 
+    def validate_resource(self, name):
+        """Validate one resource as a stack create does (its values
+        resolved now: a nested stack's resource whose parameters were known
+        only during the run)."""
+        with self._located():
+            self._validate_resource(self.resources[name], True)
+
     def _validate_resource(self, defn, strict):
         if defn.external_id is not None and fns.resolve(defn.external_id):
             return  # adopted resources are checked against the cloud, not here
