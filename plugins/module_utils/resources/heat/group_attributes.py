@@ -60,7 +60,17 @@ def _member(key, names, group, by_index=False):
     return target
 
 
-def _member_attr(key, path, name, ref_of, attr_of):
+def _member_attr(key, path, names, group, ref_of, attr_of, by_index=False,
+                 empty_is_none=False):
+    attr_path = key.split('.', 2)[2:] + list(path)
+    if empty_is_none and attr_path and not names:
+        # A ResourceGroup without the output looks the member up in the
+        # nested stack, and an empty stack is falsy to it: None, no error.
+        return None
+    return _one_member(key, path, _member(key, names, group, by_index), ref_of, attr_of)
+
+
+def _one_member(key, path, name, ref_of, attr_of):
     attr_path = key.split('.', 2)[2:] + list(path)
     if attr_path:
         return attr_of(name, attr_path)
@@ -81,7 +91,7 @@ def resource_group_attribute(group, key, path, names, ref_of, attr_of, removed=(
     if key == 'attributes' and not path:
         raise invalid_attribute(group, key)
     if key.startswith('resource.'):
-        return _member_attr(key, path, _member(key, names, group), ref_of, attr_of)
+        return _member_attr(key, path, names, group, ref_of, attr_of, empty_is_none=True)
     if key == 'refs':
         return select_path([ref_of(n) for n in names], path)
     if key == 'refs_map':
@@ -98,7 +108,7 @@ def chain_attribute(group, key, path, names, ref_of, attr_of):
     if key == 'attributes' and not path:
         raise invalid_attribute(group, key)
     if key.startswith('resource.'):
-        return _member_attr(key, path, _member(key, names, group), ref_of, attr_of)
+        return _member_attr(key, path, names, group, ref_of, attr_of)
     if key == 'refs':
         return select_path([ref_of(n) for n in names], path)
     if key == 'attributes':
@@ -129,6 +139,5 @@ def asg_attribute(group, key, path, members, ref_of, attr_of):
             return dict(values)
         return [value for _name, value in values]
     if key.startswith('resource.'):
-        return _member_attr(key, path, _member(key, names, group, by_index=True),
-                            ref_of, attr_of)
+        return _member_attr(key, path, names, group, ref_of, attr_of, by_index=True)
     raise invalid_attribute(group, key)

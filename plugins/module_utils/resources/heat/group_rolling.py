@@ -55,6 +55,13 @@ def _settle(state, definitions):
     return kept + [(n, d) for n, d in definitions if n not in known]
 
 
+def _rendered(template, definitions):
+    """The definitions as the template holds them (what the next batch
+    compares with: Heat's make_template may trim depends_on)."""
+    resources = template.get('resources', {})
+    return [(name, resources[name]) for name, _defn in definitions]
+
+
 def _live(members, include_failed):
     return [(m['name'], m['definition']) for m in ordered_members(members, include_failed)
             if m.get('definition') is not None]
@@ -89,7 +96,8 @@ def resource_group_batch(properties, skiplist, state, size, updates, referenced_
     definitions = member_definitions(
         sorted(valid, key=priority), properties['resource_def'], size, updates,
         lambda: next(fresh), lambda name, rdef: member_definition(name, rdef, index_var))
-    return make_template(definitions, resource_group_outputs(names, referenced_attrs)), definitions
+    template = make_template(definitions, resource_group_outputs(names, referenced_attrs))
+    return template, _rendered(template, definitions)
 
 
 def resource_group_rolling_plan(properties, skiplist, members, min_in_service=0,
@@ -149,6 +157,7 @@ def asg_rolling_plan(resource, desired_capacity, members, min_in_service=0, batc
         definitions = member_definitions(state, new_definition, size, updates, new_id)
         names = [n for n, _d in definitions]
         template = make_template(definitions, asg_outputs(names, referenced_attrs))
+        definitions = _rendered(template, definitions)
         plan.append(Batch(size, updates, template, definitions, dict(state), wait))
         state = _settle(state, definitions)
     return plan

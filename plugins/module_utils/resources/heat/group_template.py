@@ -72,9 +72,17 @@ def output_name(key, path, refs_whole=False):
 
 def make_template(definitions, outputs=None):
     """The HOT dict of a group's nested stack (scaling/template.py
-    make_template): definitions in order, then the outputs."""
-    template = {'heat_template_version': HOT_VERSION,
-                'resources': dict((name, defn) for name, defn in definitions)}
+    make_template and the group's output definitions)."""
+    template = {'heat_template_version': HOT_VERSION}
+    resources = {}
+    for name, defn in definitions:
+        if defn.get('depends_on'):
+            # Heat keeps only the dependencies on members added before.
+            defn = dict(defn, depends_on=[d for d in defn['depends_on'] if d in resources])
+        resources[name] = defn
+    # Heat leaves the section out of an empty group's template.
+    if resources:
+        template['resources'] = resources
     if outputs:
         template['outputs'] = dict((name, {'value': value}) for name, value in outputs.items())
     return template
