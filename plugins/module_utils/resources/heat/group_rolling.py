@@ -12,8 +12,11 @@ member, as pure data.
 Each plan is a list of Batch: the nested template to apply, which members
 it creates, updates (new definition) and deletes, and the pause after it.
 Between batches the plan assumes every member of the last template
-settled without failing; a member that gets the new definition keeps its
-place in Heat's order (its creation time), new ones come last.
+settled without failing.  A member updated in place (a template resource,
+most types) keeps its place in Heat's order, its creation time; one the
+change replaces gets a new creation time and moves after the others, as
+new members do (``replaced=True``).  The AutoScalingGroup's removals
+follow that order, so it can matter there.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -46,13 +49,15 @@ class Batch(object):
             self.size, self.created, self.updated, self.deleted, self.pause)
 
 
-def _settle(state, definitions):
+def _settle(state, definitions, replaced=False):
     """The members in Heat's order once a template's members settled:
-    kept ones where they were, new ones after them."""
+    kept ones where they were (replaced ones after them), new ones last."""
     new = dict(definitions)
-    kept = [(n, new[n]) for n, _d in state if n in new]
-    known = set(n for n, _d in state)
-    return kept + [(n, d) for n, d in definitions if n not in known]
+    old = dict(state)
+    moved = set(n for n in new if n in old and replaced and old[n] != new[n])
+    kept = [(n, new[n]) for n, _d in state if n in new and n not in moved]
+    return kept + [(n, new[n]) for n, _d in state if n in moved] + [
+        (n, d) for n, d in definitions if n not in old]
 
 
 def _rendered(template, definitions):
@@ -101,7 +106,7 @@ def resource_group_batch(properties, skiplist, state, size, updates, referenced_
 
 
 def resource_group_rolling_plan(properties, skiplist, members, min_in_service=0,
-                                batch_size=1, pause=0, referenced_attrs=()):
+                                batch_size=1, pause=0, referenced_attrs=(), replaced=False):
     """A ResourceGroup's rolling_update (_replace) as batches.
 
     ``skiplist`` is the removed names after this update's removal policies
@@ -116,12 +121,16 @@ def resource_group_rolling_plan(properties, skiplist, members, min_in_service=0,
     target = 1 if count is None else count
     sizes = resource_group_batches(target, current, batch_size, min_in_service)
     state = _live(members, include_failed=False)
+    # Failed members take no part in the batches, but the first one
+    # replaces or deletes them.
+    before = dict(_live(members, include_failed=True))
     plan = []
     for (size, updates), wait in zip(sizes, pauses(sizes, pause)):
         template, definitions = resource_group_batch(properties, skipped, state, size,
                                                      updates, referenced_attrs)
-        plan.append(Batch(size, updates, template, definitions, dict(state), wait))
-        state = _settle(state, definitions)
+        plan.append(Batch(size, updates, template, definitions, before, wait))
+        state = _settle(state, definitions, replaced)
+        before = dict(state)
     return plan
 
 
@@ -139,7 +148,7 @@ def resource_group_batch_create(properties, skiplist, max_batch_size=1, pause=0,
 # -- AutoScalingGroup ---------------------------------------------------------
 
 def asg_rolling_plan(resource, desired_capacity, members, min_in_service=0, batch_size=1,
-                     pause=0, new_id=random_member_id, referenced_attrs=()):
+                     pause=0, new_id=random_member_id, referenced_attrs=(), replaced=False):
     """An AutoScalingGroup's rolling update (InstanceGroup._replace) as
     batches, up to the resize that follows it in handle_update.
 
@@ -159,5 +168,5 @@ def asg_rolling_plan(resource, desired_capacity, members, min_in_service=0, batc
         template = make_template(definitions, asg_outputs(names, referenced_attrs))
         definitions = _rendered(template, definitions)
         plan.append(Batch(size, updates, template, definitions, dict(state), wait))
-        state = _settle(state, definitions)
+        state = _settle(state, definitions, replaced)
     return plan
