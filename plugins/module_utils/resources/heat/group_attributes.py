@@ -60,8 +60,8 @@ def _member(key, names, group, by_index=False):
     return target
 
 
-def _member_attr(key, path, names, group, ref_of, attr_of, by_index=False,
-                 empty_is_none=False):
+def _member_attr(key, path, names, group, read, *, by_index=False, empty_is_none=False):
+    ref_of, attr_of = read
     attr_path = key.split('.', 2)[2:] + list(path)
     if empty_is_none and attr_path and not names:
         # A ResourceGroup without the output looks the member up in the
@@ -77,7 +77,7 @@ def _one_member(key, path, name, ref_of, attr_of):
     return ref_of(name)
 
 
-def resource_group_attribute(group, key, path, names, ref_of, attr_of, removed=()):
+def resource_group_attribute(group, key, path, names, *, ref_of, attr_of, removed=()):
     """A ResourceGroup attribute (ResourceGroup.get_attribute).
 
     ``names``: the members in order (resource_names); ``removed``: the
@@ -91,7 +91,7 @@ def resource_group_attribute(group, key, path, names, ref_of, attr_of, removed=(
     if key == 'attributes' and not path:
         raise invalid_attribute(group, key)
     if key.startswith('resource.'):
-        return _member_attr(key, path, names, group, ref_of, attr_of, empty_is_none=True)
+        return _member_attr(key, path, names, group, (ref_of, attr_of), empty_is_none=True)
     if key == 'refs':
         return select_path([ref_of(n) for n in names], path)
     if key == 'refs_map':
@@ -101,14 +101,14 @@ def resource_group_attribute(group, key, path, names, ref_of, attr_of, removed=(
     return [attr_of(n, [key] + path) for n in names]
 
 
-def chain_attribute(group, key, path, names, ref_of, attr_of):
+def chain_attribute(group, key, path, names, *, ref_of, attr_of):
     """A ResourceChain attribute (ResourceChain.get_attribute): ``refs``,
     ``attributes``, ``resource.<i>[.<attr>]`` and per-member lists."""
     path = list(path or ())
     if key == 'attributes' and not path:
         raise invalid_attribute(group, key)
     if key.startswith('resource.'):
-        return _member_attr(key, path, names, group, ref_of, attr_of)
+        return _member_attr(key, path, names, group, (ref_of, attr_of))
     if key == 'refs':
         return select_path([ref_of(n) for n in names], path)
     if key == 'attributes':
@@ -116,7 +116,7 @@ def chain_attribute(group, key, path, names, ref_of, attr_of):
     return [attr_of(n, [key] + path) for n in names]
 
 
-def asg_attribute(group, key, path, members, ref_of, attr_of):
+def asg_attribute(group, key, path, members, *, ref_of, attr_of):
     """An AutoScalingGroup attribute (AutoScalingResourceGroup.get_attribute).
 
     ``members``: the member records; failed ones are left out and the rest
@@ -139,5 +139,5 @@ def asg_attribute(group, key, path, members, ref_of, attr_of):
             return dict(values)
         return [value for _name, value in values]
     if key.startswith('resource.'):
-        return _member_attr(key, path, names, group, ref_of, attr_of, by_index=True)
+        return _member_attr(key, path, names, group, (ref_of, attr_of), by_index=True)
     raise invalid_attribute(group, key)

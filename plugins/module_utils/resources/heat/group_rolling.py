@@ -34,7 +34,7 @@ from .scaling_batches import (group_batches, member_definitions, pauses,
 class Batch(object):
     """One step of a batched update."""
 
-    def __init__(self, size, updates, template, definitions, before, pause):
+    def __init__(self, size, updates, template, definitions, before, *, pause=0):
         self.size = size
         self.updates = updates
         self.template = template
@@ -74,7 +74,7 @@ def _live(members, include_failed):
 
 # -- ResourceGroup ------------------------------------------------------------
 
-def resource_group_batch(properties, skiplist, state, size, updates, referenced_attrs=()):
+def resource_group_batch(properties, skiplist, state, size, updates, *, referenced_attrs=()):
     """The nested template of one ResourceGroup batch
     (_assemble_for_rolling_update).  ``state``: the live members'
     ``(name, definition)`` in Heat's order, failed ones left out.
@@ -100,12 +100,12 @@ def resource_group_batch(properties, skiplist, state, size, updates, referenced_
     index_var = properties.get('index_var') or DEFAULT_INDEX_VAR
     definitions = member_definitions(
         sorted(valid, key=priority), properties['resource_def'], size, updates,
-        lambda: next(fresh), lambda name, rdef: member_definition(name, rdef, index_var))
+        lambda: next(fresh), customise=lambda name, rdef: member_definition(name, rdef, index_var))
     template = make_template(definitions, resource_group_outputs(names, referenced_attrs))
     return template, _rendered(template, definitions)
 
 
-def resource_group_rolling_plan(properties, skiplist, members, min_in_service=0,
+def resource_group_rolling_plan(properties, skiplist, members, *, min_in_service=0,
                                 batch_size=1, pause=0, referenced_attrs=(), replaced=False):
     """A ResourceGroup's rolling_update (_replace) as batches.
 
@@ -127,27 +127,27 @@ def resource_group_rolling_plan(properties, skiplist, members, min_in_service=0,
     plan = []
     for (size, updates), wait in zip(sizes, pauses(sizes, pause)):
         template, definitions = resource_group_batch(properties, skipped, state, size,
-                                                     updates, referenced_attrs)
-        plan.append(Batch(size, updates, template, definitions, before, wait))
+                                                     updates, referenced_attrs=referenced_attrs)
+        plan.append(Batch(size, updates, template, definitions, before, pause=wait))
         state = _settle(state, definitions, replaced)
         before = dict(state)
     return plan
 
 
-def resource_group_batch_create(properties, skiplist, max_batch_size=1, pause=0,
+def resource_group_batch_create(properties, skiplist, *, max_batch_size=1, pause=0,
                                 referenced_attrs=()):
     """A ResourceGroup's create under batch_create: a rolling update from no
     members with min_in_service 0 (Heat's handle_create).  Empty when the
     count is 0 (Heat then creates the empty stack at once)."""
     if not properties.get('count', 1):
         return []
-    return resource_group_rolling_plan(properties, skiplist, [], 0, max_batch_size,
-                                       pause, referenced_attrs)
+    return resource_group_rolling_plan(properties, skiplist, [], batch_size=max_batch_size,
+                                       pause=pause, referenced_attrs=referenced_attrs)
 
 
 # -- AutoScalingGroup ---------------------------------------------------------
 
-def asg_rolling_plan(resource, desired_capacity, members, min_in_service=0, batch_size=1,
+def asg_rolling_plan(resource, desired_capacity, members, *, min_in_service=0, batch_size=1,
                      pause=0, new_id=random_member_id, referenced_attrs=(), replaced=False):
     """An AutoScalingGroup's rolling update (InstanceGroup._replace) as
     batches, up to the resize that follows it in handle_update.
@@ -167,6 +167,6 @@ def asg_rolling_plan(resource, desired_capacity, members, min_in_service=0, batc
         names = [n for n, _d in definitions]
         template = make_template(definitions, asg_outputs(names, referenced_attrs))
         definitions = _rendered(template, definitions)
-        plan.append(Batch(size, updates, template, definitions, dict(state), wait))
+        plan.append(Batch(size, updates, template, definitions, dict(state), pause=wait))
         state = _settle(state, definitions, replaced)
     return plan

@@ -344,7 +344,7 @@ def asg_outputs(names, referenced_attrs=()):
     return outputs
 
 
-def asg_template(resource, size, members=(), updates=0, new_id=random_member_id,
+def asg_template(resource, size, members=(), updates=0, *, new_id=random_member_id,
                  referenced_attrs=()):
     """An AutoScalingGroup's nested template at ``size`` (_create_template):
     existing members in Heat's order (failed, then oldest, first) keep

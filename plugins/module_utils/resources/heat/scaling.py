@@ -39,7 +39,7 @@ COOLDOWN_END = 'cooldown_end'
 LEGACY_COOLDOWN = 'cooldown'
 
 
-def new_capacity(current, adjustment, adjustment_type, min_adjustment_step=None,
+def new_capacity(current, adjustment, adjustment_type, *, min_adjustment_step=None,
                  minimum=0, maximum=None):
     """The group size after an adjustment (Heat's calculate_new_capacity).
 
@@ -103,7 +103,7 @@ def update_capacity(current, desired_capacity, min_size, max_size):
     desired capacity, or the current size when it is 0 or unset, clamped;
     scaling in progress or cooldown do not stop it."""
     return new_capacity(current, desired_capacity or current, CFN_EXACT_CAPACITY,
-                        None, min_size, max_size)
+                        minimum=min_size, maximum=max_size)
 
 
 # -- cooldown -----------------------------------------------------------------
@@ -235,23 +235,27 @@ class Adjustment(object):
         return 'Adjustment(capacity=%r, refusal=%r)' % (self.capacity, self.refusal)
 
 
-def plan_adjustment(group, metadata, now, current, adjustment, adjustment_type,
-                    min_adjustment_step=None, cooldown=None):
+def plan_adjustment(group, policy, metadata, now, current):
     """The checks of Heat's AutoScalingGroup.adjust, in its order.
 
     ``group`` is a dict of the group: ``name``, ``complete`` (its status is
     COMPLETE), ``min_size``, ``max_size``, ``cooldown``; ``current`` its
-    size without failed members.  ``cooldown`` is the policy's; None falls
-    back to the group's.  Heat's refusals: a group not COMPLETE, no change
-    of capacity (both before the cooldown is looked at), a scaling in
-    progress, the cooldown.
+    size without failed members.  ``policy`` holds the ScalingPolicy's
+    properties: ``scaling_adjustment``, ``adjustment_type``,
+    ``min_adjustment_step``, ``cooldown`` (None falls back to the group's).
+    Heat's refusals: a group not COMPLETE, no change of capacity (both
+    before the cooldown is looked at), a scaling in progress, the cooldown.
     """
+    adjustment = policy['scaling_adjustment']
+    adjustment_type = policy['adjustment_type']
+    cooldown = policy.get('cooldown')
     name = group.get('name', 'Unknown')
     if not group.get('complete', True):
         return Adjustment(refusal='%s NOT performing scaling adjustment, when status '
                                   'is not COMPLETE' % name)
-    capacity = new_capacity(current, adjustment, adjustment_type, min_adjustment_step,
-                            group.get('min_size', 0), group.get('max_size'))
+    capacity = new_capacity(current, adjustment, adjustment_type,
+                            min_adjustment_step=policy.get('min_adjustment_step'),
+                            minimum=group.get('min_size', 0), maximum=group.get('max_size'))
     if capacity == current:
         return Adjustment(refusal='%s NOT performing scaling adjustment, as there is '
                                   'no change in capacity.' % name)

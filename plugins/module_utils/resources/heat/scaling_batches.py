@@ -112,7 +112,7 @@ def _same(name, definition):
     return definition
 
 
-def member_definitions(old, new_definition, size, updates, new_name, customise=_same):
+def member_definitions(old, new_definition, size, updates, new_name, *, customise=_same):
     """The members after a resize or one batch (scaling/template.py
     member_definitions): a list of ``(name, definition)``.
 

@@ -26,7 +26,7 @@ def attr_of(name, path):
 
 def rg(key, *path, **kw):
     names = kw.pop('names', ['0', '2'])
-    return ga.resource_group_attribute('grp', key, path, names, ref_of, attr_of, **kw)
+    return ga.resource_group_attribute('grp', key, path, names, ref_of=ref_of, attr_of=attr_of, **kw)
 
 
 def test_resource_group_refs_and_maps():
@@ -68,7 +68,7 @@ def test_chain_attributes():
     names = ['0', '1']
 
     def chain(key, *path):
-        return ga.chain_attribute('chain', key, path, names, ref_of, attr_of)
+        return ga.chain_attribute('chain', key, path, names, ref_of=ref_of, attr_of=attr_of)
 
     assert chain('refs') == ['uuid-0', 'uuid-1']
     assert chain('refs', 0) == 'uuid-0'
@@ -90,8 +90,8 @@ IPS = {'newer': '10.0.0.2', 'older': '10.0.0.1', 'broken': None}
 
 
 def asg(key, *path):
-    return ga.asg_attribute('asg', key, path, MEMBERS, ref_of,
-                            lambda name, p: ga.select_path({'ip': IPS[name]}, p))
+    return ga.asg_attribute('asg', key, path, MEMBERS, ref_of=ref_of,
+                            attr_of=lambda name, p: ga.select_path({'ip': IPS[name]}, p))
 
 
 def test_asg_attributes_leave_failed_members_out_oldest_first():

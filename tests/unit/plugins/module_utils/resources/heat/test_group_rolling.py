@@ -14,7 +14,8 @@ OLD = {'type': 'T', 'properties': {'v': 'old-%index%'}}
 NEW = {'type': 'T', 'properties': {'v': 'new-%index%'}}
 
 
-def rg_members(names, rdef=OLD, failed=()):
+def rg_members(names, rdef=None, failed=()):
+    rdef = rdef or OLD
     return [{'name': n, 'status': 'CREATE_FAILED' if n in failed else 'CREATE_COMPLETE',
              'created_time': 't%02d' % i, 'definition': gt.member_definition(n, rdef)}
             for i, n in enumerate(names)]
@@ -26,7 +27,7 @@ def steps(plan):
 
 def test_rolling_update_in_place_from_the_highest_index():
     plan = gr.resource_group_rolling_plan({'count': 4, 'resource_def': NEW}, [],
-                                          rg_members('0123'), 0, 2, 30)
+                                          rg_members('0123'), batch_size=2, pause=30)
     assert steps(plan) == [(4, [], ['3', '2'], [], 30), (4, [], ['1', '0'], [], 0)]
     last = plan[-1].template['resources']
     assert [last[n]['properties']['v'] for n in '0123'] == ['new-0', 'new-1', 'new-2', 'new-3']
@@ -36,7 +37,7 @@ def test_rolling_update_in_place_from_the_highest_index():
 def test_rolling_update_keeping_everyone_in_service_adds_a_temporary_member():
     # Heat's own scenario: '0' removed by policy, members 1..4, min_in_service 4
     plan = gr.resource_group_rolling_plan({'count': 4, 'resource_def': NEW}, ['0'],
-                                          rg_members('01234'), 4, 1, 10)
+                                          rg_members('01234'), min_in_service=4, pause=10)
     assert steps(plan) == [
         (5, ['5'], [], ['0'], 10),
         (5, [], ['4'], [], 10),
@@ -49,24 +50,26 @@ def test_rolling_update_keeping_everyone_in_service_adds_a_temporary_member():
 
 def test_rolling_update_drops_failed_members_first():
     plan = gr.resource_group_rolling_plan({'count': 2, 'resource_def': NEW}, [],
-                                          rg_members('01', failed='1'), 0, 1, 0)
+                                          rg_members('01', failed='1'))
     assert steps(plan)[0] == (2, [], ['1'], [], 0)
     assert [b.size for b in plan] == [2, 2]
 
 
 def test_nothing_to_roll_when_definitions_already_match():
     plan = gr.resource_group_rolling_plan({'count': 2, 'resource_def': NEW}, [],
-                                          rg_members('01', NEW), 0, 1, 0)
+                                          rg_members('01', NEW))
     assert [b.updated for b in plan] == [[], []]
 
 
 def test_batch_create():
-    plan = gr.resource_group_batch_create({'count': 5, 'resource_def': NEW}, ['2'], 2, 3)
+    plan = gr.resource_group_batch_create({'count': 5, 'resource_def': NEW}, ['2'],
+                                          max_batch_size=2, pause=3)
     assert steps(plan) == [(2, ['0', '1'], [], [], 3), (4, ['3', '4'], [], [], 3),
                            (5, ['5'], [], [], 0)]
     assert plan[1].template['outputs']['refs_map']['value'] == dict(
         (n, {'get_resource': n}) for n in ['0', '1', '3', '4'])
-    assert gr.resource_group_batch_create({'count': 0, 'resource_def': NEW}, [], 2) == []
+    assert gr.resource_group_batch_create({'count': 0, 'resource_def': NEW}, [],
+                                          max_batch_size=2) == []
 
 
 def asg_members():
@@ -85,13 +88,14 @@ def new_ids():
 
 
 def test_asg_rolling_update_failed_first_then_oldest():
-    plan = gr.asg_rolling_plan(LARGE, 3, asg_members(), 1, 1, 5, new_ids())
+    plan = gr.asg_rolling_plan(LARGE, 3, asg_members(), min_in_service=1, pause=5,
+                               new_id=new_ids())
     assert steps(plan) == [(3, [], ['b'], [], 5), (3, [], ['a'], [], 5), (3, [], ['c'], [], 0)]
     assert plan[-1].template['resources']['c']['properties'] == {'flavor': 'large'}
 
 
 def test_asg_rolling_update_never_grows_the_target():
-    plan = gr.asg_rolling_plan(LARGE, 9, asg_members(), 0, 2, 0, new_ids())
+    plan = gr.asg_rolling_plan(LARGE, 9, asg_members(), batch_size=2, new_id=new_ids())
     assert [(b.size, b.updates) for b in plan] == [(3, 2), (3, 1)]
 
 
@@ -99,9 +103,10 @@ def test_asg_full_service_leaves_one_in_place_updated_member_behind():
     # Heat removes the oldest at the end; updated in place, that is the
     # member it just updated, and 'c' keeps the old definition
     two = [m for m in asg_members() if m['name'] != 'b']
-    plan = gr.asg_rolling_plan(LARGE, 2, two, 2, 1, 0, new_ids())
+    plan = gr.asg_rolling_plan(LARGE, 2, two, min_in_service=2, new_id=new_ids())
     assert steps(plan) == [(3, ['n0'], [], [], 0), (3, [], ['a'], [], 0), (2, [], [], ['a'], 0)]
     assert plan[-1].template['resources']['c']['properties'] == {'flavor': 'small'}
     # replaced instead, the updated member is the newest and 'c' goes
-    plan = gr.asg_rolling_plan(LARGE, 2, two, 2, 1, 0, new_ids(), replaced=True)
+    plan = gr.asg_rolling_plan(LARGE, 2, two, min_in_service=2, new_id=new_ids(),
+                               replaced=True)
     assert plan[-1].deleted == ['c']

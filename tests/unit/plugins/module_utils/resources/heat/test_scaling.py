@@ -65,13 +65,14 @@ def roundtrip(metadata):
     (4, 50, 'PercentChangeInCapacity', None, 0, 10, 6),
 ])
 def test_new_capacity(current, adjustment, kind, step, low, high, expected):
-    assert sc.new_capacity(current, adjustment, kind, step, low, high) == expected
+    assert sc.new_capacity(current, adjustment, kind, min_adjustment_step=step,
+                           minimum=low, maximum=high) == expected
 
 
 def test_new_capacity_checks_the_maximum_first():
     # min above max cannot pass validation; Heat's order still decides
-    assert sc.new_capacity(5, 5, 'change_in_capacity', None, 8, 6) == 6
-    assert sc.new_capacity(1, 0, 'change_in_capacity', None, 8, 6) == 8
+    assert sc.new_capacity(5, 5, 'change_in_capacity', minimum=8, maximum=6) == 6
+    assert sc.new_capacity(1, 0, 'change_in_capacity', minimum=8, maximum=6) == 8
 
 
 def test_new_capacity_without_maximum_is_unbounded():
@@ -198,31 +199,35 @@ def test_reasons():
 GROUP = {'name': 'asg', 'complete': True, 'min_size': 1, 'max_size': 4, 'cooldown': 60}
 
 
+def policy(adjustment, kind, **more):
+    return dict(more, scaling_adjustment=adjustment, adjustment_type=kind)
+
+
 def test_signal_up_then_refused_in_cooldown_then_allowed():
     # the group's create ends with a cooldown of its own
     meta = roundtrip(sc.mark_finished({}, 60, sc.exact_capacity_reason(2), at(0)))
-    early = sc.plan_adjustment(GROUP, meta, at(10), 2, 1, 'change_in_capacity')
+    early = sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), meta, at(10), 2)
     assert early.capacity is None
     assert early.refusal == 'The resource asg could not perform scaling action: due to cooldown, cooldown 60'
 
-    up = sc.plan_adjustment(GROUP, meta, at(61), 2, 1, 'change_in_capacity')
+    up = sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), meta, at(61), 2)
     assert up.capacity == 3 and up.refusal is None
     assert up.cooldown == 60 and up.reason == 'change_in_capacity : 1'
     meta = roundtrip(up.metadata)
     assert meta['scaling_in_progress'] is True
     # a second signal while the first resizes
-    busy = sc.plan_adjustment(GROUP, meta, at(62), 3, 1, 'change_in_capacity')
+    busy = sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), meta, at(62), 3)
     assert busy.refusal == 'The resource asg could not perform scaling action: due to scaling activity'
 
     meta = roundtrip(sc.mark_finished(meta, up.cooldown, up.reason, at(70)))
-    again = sc.plan_adjustment(GROUP, meta, at(100), 3, 1, 'change_in_capacity')
+    again = sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), meta, at(100), 3)
     assert again.refusal.endswith('due to cooldown, cooldown 60')
-    assert sc.plan_adjustment(GROUP, meta, at(131), 3, 1, 'change_in_capacity').capacity == 4
+    assert sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), meta, at(131), 3).capacity == 4
 
 
 def test_no_change_is_refused_before_the_cooldown_is_read():
     busy = sc.mark_started({})
-    at_max = sc.plan_adjustment(GROUP, busy, at(0), 4, 1, 'change_in_capacity')
+    at_max = sc.plan_adjustment(GROUP, policy(1, 'change_in_capacity'), busy, at(0), 4)
     assert at_max.refusal == ('asg NOT performing scaling adjustment, as there is no '
                               'change in capacity.')
     assert at_max.metadata is None
@@ -230,16 +235,17 @@ def test_no_change_is_refused_before_the_cooldown_is_read():
 
 def test_a_group_not_complete_refuses_first():
     group = dict(GROUP, complete=False)
-    out = sc.plan_adjustment(group, {}, at(0), 4, 1, 'change_in_capacity')
+    out = sc.plan_adjustment(group, policy(1, 'change_in_capacity'), {}, at(0), 4)
     assert out.refusal == 'asg NOT performing scaling adjustment, when status is not COMPLETE'
 
 
 def test_policy_cooldown_overrides_the_group_cooldown():
     meta = sc.mark_finished({}, 0, 'r', at(0))
-    out = sc.plan_adjustment(GROUP, meta, at(1), 2, -1, 'change_in_capacity', cooldown=5)
+    out = sc.plan_adjustment(GROUP, policy(-1, 'change_in_capacity', cooldown=5), meta, at(1), 2)
     assert out.capacity == 1 and out.cooldown == 5
-    out = sc.plan_adjustment(dict(GROUP, cooldown=None), meta, at(1), 2, 50,
-                             'percent_change_in_capacity', min_adjustment_step=2)
+    out = sc.plan_adjustment(dict(GROUP, cooldown=None),
+                             policy(50, 'percent_change_in_capacity', min_adjustment_step=2),
+                             meta, at(1), 2)
     assert out.capacity == 4 and out.cooldown is None
     assert out.reason == 'percent_change_in_capacity : 50'
 

@@ -116,5 +116,5 @@ def test_member_definitions(size, updates, expected):
 
 def test_member_definitions_customises_each_member():
     out = sb.member_definitions([('0', 'x-0')], 'y-%i', 2, 2, _names('n'),
-                                lambda name, d: d.replace('%i', name))
+                                customise=lambda name, d: d.replace('%i', name))
     assert out == [('0', 'y-0'), ('n0', 'y-n0')]
