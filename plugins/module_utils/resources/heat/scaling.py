@@ -10,7 +10,9 @@
   check_update_complete): functions over the metadata dict, each given
   ``now``, so the dict can live in the state store between runs.
 - ``plan_adjustment``: the checks of AutoScalingGroup.adjust in Heat's
-  order, up to the resize.
+  order, up to the resize.  A group's create and every update of it end
+  with mark_finished too (reason exact_capacity_reason), so a cooldown
+  follows them as it follows a signal's scaling.
 - The member order Heat scales down by (heat/common/grouputils.py).
 
 Rolling updates and batches are in scaling_batches.py.
@@ -212,6 +214,13 @@ def exact_capacity_reason(size):
     """The cooldown reason a group's create or update stores (the size is
     the group's size afterwards, failed members not counted)."""
     return adjustment_reason(CFN_EXACT_CAPACITY, size)
+
+
+def group_not_found(policy_name, group_ref):
+    """Heat's error when a policy's auto_scaling_group_id names no
+    resource of its stack (ScalingPolicy.handle_signal): the signal
+    fails with it."""
+    return 'Alarm %s could not find scaling group named "%s"' % (policy_name, group_ref)
 
 
 class Adjustment(object):

@@ -189,6 +189,10 @@ def test_mark_functions_do_not_touch_their_input():
     assert meta == {'cooldown_end': {'2026-03-01T11:00:00': 'x'}}
 
 
+def test_group_not_found():
+    assert sc.group_not_found('up', 'abc') == 'Alarm up could not find scaling group named "abc"'
+
+
 def test_reasons():
     assert sc.adjustment_reason('change_in_capacity', 1) == 'change_in_capacity : 1'
     assert sc.exact_capacity_reason(2) == 'ExactCapacity : 2'
