@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from ..resources.heat.template_resource import NESTED_STACK
+from .groups import GROUP_TYPES
+from .groups import attribute as group_attribute
 
 # Live reads of the attributes the outputs use, side by side (refresh_attributes).
 REFRESH_WORKERS = 8
@@ -56,6 +58,8 @@ class RowAttributes(object):
         """A template resource's attribute (Heat's TemplateResource): an
         output of its nested stack, or ``resource.<name>[.<attribute>]``, a
         resource of that stack, read through this run's view of it."""
+        if row.type in GROUP_TYPES:
+            return group_attribute(self, row, self.nests.get(row.name), key, [])
         if key.startswith('resource.'):
             parts = key.split('.', 2)
             nest = self.nests.get(row.name)
@@ -69,6 +73,14 @@ class RowAttributes(object):
         if key in outputs:
             return outputs[key]
         raise KeyError(key)
+
+    def attribute_path(self, row, key, path):
+        """(True, value) when the attribute itself reads ``path`` (a group's
+        ``attributes`` and per-member lists: Heat's get_attr path goes to
+        each member), else (False, None): the path selects in the value."""
+        if row.type in GROUP_TYPES and row.facts.get(NESTED_STACK):
+            return True, group_attribute(self, row, self.nests.get(row.name), key, list(path))
+        return False, None
 
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
@@ -256,6 +268,10 @@ class _Attributes(Mapping):
 
     def __getitem__(self, key):
         return self._run.attribute(self._row, key)
+
+    def select(self, key, path):
+        """See RowAttributes.attribute_path."""
+        return self._run.attribute_path(self._row, key, path)
 
     def __iter__(self):
         return iter(self._run.attributes(self._row))

@@ -14,12 +14,12 @@ __metaclass__ = type
 
 import dataclasses
 import uuid
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import NestedStackFailure
 from ..hot import functions as fns
 from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
-from . import nesting
+from . import groups, nesting
 from .converge import converge_steps, delete_steps
 from .definition import hidden_values
 from .outputs import output_attributes, resolve_outputs
@@ -45,6 +45,7 @@ class Nest:
     env: Any
     action: Optional[str] = None
     started: bool = False
+    removed: Optional[List[str]] = None     # a group's removed names, once written
 
 
 def _once(fn, *args):
@@ -113,19 +114,24 @@ def attach(env, run, plans, deps, work, *, path=()):
         cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
         attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
         attach_deletes(env, child, cdeps, cwork)
-        if plan.waiting:
+        group = plan.names is not None
+        if plan.waiting and not group:
             _validated_first(nest, cwork)
         # the parameters each of the stack's own steps reads (its nested
         # stacks' steps read theirs through their own parameter steps)
-        waits = dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
-                     for k in cdeps if len(k) == 2)
+        waits = {} if group else dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
+                                      for k in cdeps if len(k) == 2)
         cdeps, cwork = _moved(cdeps, cwork, (name,))
         defn = run.sd.resources[name]
         rkey, skey = ('res', name), ('nest', name)
-        deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
+        if group:
+            # a group's stack is written when its turn comes, as Heat's
+            deps[skey] = set(deps.get(rkey, ()))
+        else:
+            deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
         work[skey] = _once(_start, nest)
         pkeys = {}
-        for param in sorted(plan.waiting):
+        for param in sorted(plan.waiting if not group else ()):
             pkey = pkeys[param] = ('param', (name, param))
             deps[pkey] = set([skey]) | set(('res', d) for d in
                                            fns.dependencies(defn.properties[param]))
@@ -196,6 +202,8 @@ def _start(nest):
         raise NestedStackFailure('resource "%s": replacing a resource by a nested stack is not '
                                  'supported yet' % name, 'resources.%s: replacing a resource by '
                                  'a nested stack is not supported yet' % name, resource=name)
+    if plan.names is not None:
+        _write_group(nest, row, defn)
     if nest.run.stack is None:
         top = parent.stack
         stack = nest.env.store.create_stack({
@@ -211,6 +219,25 @@ def _start(nest):
     else:
         nest.run.log.before_first = lambda: _in_progress(nest, 'UPDATE')
     return None
+
+
+def _write_group(nest, row, defn):
+    """A group's stack written with every value (its requirements are
+    done), validated as a stack create; its members are those planned."""
+    parent, plan = nest.parent, nest.plan
+    members = groups.members_of(nest.run.rows.values())
+    props = desired(parent, plan.name).props
+    template, names, removed = groups.runtime_template(parent.sd, defn, props, row, members)
+    sd, graph = nesting.build_child(parent.sd, defn, template, {},
+                                    stack=(plan.stack_name, plan.stack_id))
+    if list(names) != list(plan.names) or set(graph.nodes) != set(plan.graph.nodes):
+        raise NestedStackFailure(
+            'resource "%s": its members changed between the plan and the run (%s, then %s)'
+            % (plan.name, ', '.join(plan.names), ', '.join(names)),
+            'resources.%s: its members changed between the plan and the run' % plan.name,
+            resource=plan.name)
+    nest.run.use_definition(sd, graph)
+    nest.removed = removed
 
 
 def _in_progress(nest, action):
@@ -231,6 +258,8 @@ def _in_progress(nest, action):
     else:
         row = row.replace(type=parent.sd.resources[name].type,
                           data=dict(row.facts, **{NESTED_STACK: plan.stack_id}), **fields)
+    if nest.removed is not None:
+        row = row.replace(data=dict(row.facts, **{groups.REMOVED: nest.removed}))
     parent.save(row)
     parent.log.resource(row, action, 'IN_PROGRESS')
     if action == 'UPDATE':
@@ -269,11 +298,16 @@ def _finish(nest):
                        status='COMPLETE', status_reason=reason)
     child.log.stack(action, 'COMPLETE', reason)
     values = dict((o['output_key'], o.get('output_value')) for o in outputs)
-    reference = values.get(STACK_ID_OUTPUT) or stack_arn(
-        parent.sd.project_id, child.stack['name'], child.stack['id'])
+    if nest.plan.names is not None:
+        reference = child.stack['id']       # a group's reference is its stack's id
+    else:
+        reference = values.get(STACK_ID_OUTPUT) or stack_arn(
+            parent.sd.project_id, child.stack['name'], child.stack['id'])
     row = parent.current(name)
     data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.plan.digest,
                               'reference_id': reference})
+    if nest.removed is not None:
+        data[groups.REMOVED] = nest.removed
     row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
                       reference_id=str(reference), attrs=parent.masker.mask(values), data=data,
                       properties=want.masked, metadata=parent.masker.mask(want.metadata))

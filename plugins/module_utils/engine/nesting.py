@@ -35,7 +35,7 @@ __metaclass__ = type
 import dataclasses
 import hashlib
 import uuid
-from typing import Any, Dict, FrozenSet, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from ..errors import LocatedError, ResourceLimitExceeded
 from ..hot import functions as fns
@@ -46,6 +46,7 @@ from .. import resources as registry
 from ..resources.base import physical_name
 from ..resources.heat.template_resource import NESTED_STACK
 from . import graph as _graph
+from . import groups
 
 # heat/common/config.py: max_resources_per_stack, counted over the whole tree.
 MAX_RESOURCES = 1000
@@ -70,10 +71,17 @@ class NestPlan:
     # the parameters (the parent resource's property names) known only
     # during the run: each is supplied by its own step
     waiting: FrozenSet[str] = frozenset()
+    # a group's member names, in order (None: a template resource)
+    names: Optional[List[str]] = None
 
 
 def is_template(defn):
     return bool(getattr(defn.type_info, 'template', None))
+
+
+def is_nested(defn):
+    """A template resource or a group: a resource that is a nested stack."""
+    return is_template(defn) or groups.group_type(defn) is not None
 
 
 def template_digest(template):
@@ -126,7 +134,7 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
         rows = dict((r.name, r) for r in store.resources(stack_id) if r.role == 'current')
     out = {}
     for name, defn in sd.resources.items():
-        if not is_template(defn):
+        if not is_nested(defn):
             continue
         row = rows.get(name)
         stored = None
@@ -138,11 +146,18 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
         else:
             child_name = physical_name(sd.stack_name, name)
             child_id = str(uuid.uuid4())
-        template = provider_template(sd, defn)
-        waiting = _waiting(defn, unknown_params)
+        names = None
+        if groups.group_type(defn):
+            members = groups.members_of(store.resources(child_id)) if stored else []
+            template, names, _removed, late = groups.planned_template(sd, defn, row, members)
+            waiting, params = frozenset(late), {}
+        else:
+            template = provider_template(sd, defn)
+            waiting = _waiting(defn, unknown_params)
+            params = nested_parameters(defn, True, waiting)
         deferred = bool(waiting)
-        child, graph = build_child(sd, defn, template, nested_parameters(defn, True, waiting),
-                                   stack=(child_name, child_id), strict=not deferred)
+        child, graph = build_child(sd, defn, template, params, stack=(child_name, child_id),
+                                   strict=not deferred)
         total[0] += len(child.resources)
         if max_resources >= 0 and total[0] > max_resources:
             raise ResourceLimitExceeded('Request limit exceeded: Maximum resources per stack '
@@ -150,7 +165,7 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
         out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
-                             waiting=frozenset(waiting),
+                             waiting=frozenset(waiting), names=names,
                              children=_plan_level(child, store, stored and child_id, limit,
                                                   frozenset(waiting)))
     return out
@@ -169,7 +184,7 @@ def build_child(sd, defn, template, params, *, stack, strict=True):
     except LocatedError as exc:
         raise in_nested(exc, defn)
     for name, inner in child.resources.items():
-        if not is_template(inner):
+        if not is_nested(inner):
             registry.require_supported(getattr(inner.type_info, 'plugin', None) or inner.type,
                                        name)
     return child, graph

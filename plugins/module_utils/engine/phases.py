@@ -105,7 +105,7 @@ def require_supported(sd):
     """Refuse a definition holding a type the collection cannot run
     (template resources are nested stacks: nesting.py checks theirs)."""
     for defn in sd.resources.values():
-        if not nesting.is_template(defn):
+        if not nesting.is_nested(defn):
             registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,
                                        defn.name)
 

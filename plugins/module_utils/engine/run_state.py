@@ -26,6 +26,7 @@ from ..resources.base import ResourceContext
 from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
 from .attributes import RowAttributes
 from .events import EventLog
+from .groups import group_type
 from .records import CURRENT, Rows
 from .seam import Seam
 from .secrets import Masker
@@ -68,7 +69,7 @@ class StackRun(RowAttributes):
             if row.facts.get(NESTED_STACK):
                 self.template_types.add(row.type)
         for defn in (definition.resources.values() if definition is not None else ()):
-            if getattr(defn.type_info, 'template', None):
+            if getattr(defn.type_info, 'template', None) or group_type(defn):
                 self.template_types.add(defn.type)
         if graph is not None:
             self.seam.prepare(graph, self.rows.values())

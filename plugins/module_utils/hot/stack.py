@@ -255,6 +255,12 @@ class StackDefinition(object):
         if data is None:
             return None
         attrs = data.get('attrs')
+        # an attribute that reads the path itself (a group's, across members)
+        select = getattr(attrs, 'select', None)
+        if select is not None and path:
+            handled, value = select(attr, list(path))
+            if handled:
+                return value
         try:
             # not ``attrs or {}``: the engine's attrs compute what they are
             # asked for, and asking a Mapping's truth asks its length (all)

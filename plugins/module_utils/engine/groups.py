@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""OS::Heat::ResourceGroup as a nested stack whose template the group
+writes (resources/heat/group_template.py writes it as Heat 27 does).
+
+The members are known when the run is planned (``count`` must be known
+then: its names are the walk's steps), so are the types of the members.
+The values of ``resource_def`` that wait on other resources are not: the
+planned template holds a parameter in their place, and the group's stack
+is written again with every value once the group's own requirements are
+done, as Heat writes it when the group's turn comes.  The names removed by
+``removal_policies`` are kept in the group's row (``removed``), never
+reused.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ..errors import TemplateError
+from ..hot import functions as fns
+from ..hot.template import Template
+from ..resources.heat.group_attributes import resource_group_attribute, select_path
+from ..resources.heat.group_template import resource_group_plan
+
+RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
+GROUP_TYPES = (RESOURCE_GROUP,)
+# The row's data key of the names removal_policies removed.
+REMOVED = 'removed'
+# Parameters standing in the planned template for values made during the run.
+_LATE = 'stackers_late_%d'
+
+
+def group_type(defn):
+    """The group type ``defn`` is (through the registry), or None."""
+    info = getattr(defn, 'type_info', None)
+    name = getattr(info, 'plugin', None) or defn.type
+    return name if name in GROUP_TYPES else None
+
+
+def _placeheld(value, late):
+    """``value`` (a parsed snippet) resolved where it is known now; a
+    get_param of a late parameter where it waits on a resource."""
+    if isinstance(value, fns.Function):
+        if fns.dependencies(value):
+            name = _LATE % len(late)
+            late.append(name)
+            return {'get_param': name}
+        return fns.resolve(value)
+    if isinstance(value, dict):
+        return dict((k, _placeheld(v, late)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_placeheld(v, late) for v in value]
+    return value
+
+
+def planned_template(sd, defn, row, members):
+    """(Template, late parameter names, member names) of the group's stack
+    as planned: the values waiting on resources held by parameters."""
+    props = defn.properties or {}
+    if fns.dependencies(props.get('count')):
+        raise TemplateError('The "count" of ResourceGroup "%s" must be known before the run (it '
+                            'cannot come from another resource)' % defn.name,
+                            path=defn.path + ('properties', 'count'))
+    late = []
+    known = dict((k, _placeheld(v, late)) for k, v in props.items())
+    return _written(sd, defn, known, row, members) + (late,)
+
+
+def runtime_template(sd, defn, resolved, row, members):
+    """(Template, member names) of the group's stack written with every
+    value, as the group's turn comes (``resolved``: its properties)."""
+    return _written(sd, defn, resolved, row, members)
+
+
+def _written(sd, defn, props, row, members):
+    props = dict((k, v) for k, v in props.items() if v is not None)
+    props.setdefault('count', 1)
+    removed = (row.facts.get(REMOVED) if row is not None else None) or []
+    plan = resource_group_plan(props, removed=removed, members=members,
+                               created=row is not None and row.status is not None)
+    template = plan.template
+    parameters = dict((name, {'type': 'json'}) for name in _params_in(template))
+    if parameters:
+        template = dict(template, parameters=parameters)
+    # The members' own files (a member template) are read next to the group's template.
+    loaded = Template.load(template, filename=sd.template.filename, files=sd.files,
+                           root=sd.template.root)
+    return loaded, plan.names, plan.removed
+
+
+def _params_in(value):
+    if isinstance(value, dict):
+        if set(value) == set(['get_param']) and isinstance(value['get_param'], str):
+            return [value['get_param']]
+        return [p for v in value.values() for p in _params_in(v)]
+    if isinstance(value, list):
+        return [p for v in value for p in _params_in(v)]
+    return []
+
+
+def members_of(child_rows):
+    """The group's members as group_template reads them."""
+    return [{'name': r.name, 'status': '%s_%s' % (r.action, r.status),
+             'created_time': r.created_time, 'reference_id': r.reference_id}
+            for r in child_rows if r.role == 'current']
+
+
+def attribute(run, row, nest, key, path):
+    """A ResourceGroup attribute read through its stack's run."""
+    child = nest.run if nest is not None else None
+    names = list(nest.plan.names) if nest is not None else []
+
+    def ref_of(name):
+        member = child.current(name) if child is not None else None
+        return member.reference_id if member is not None else None
+
+    def attr_of(name, attr_path):
+        member = child.current(name) if child is not None else None
+        if member is None or not attr_path:
+            return None
+        return select_path(child.attribute(member, attr_path[0]), list(attr_path[1:]))
+
+    return resource_group_attribute(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
+                                    removed=row.facts.get(REMOVED) or [])
