@@ -19,13 +19,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import TemplateError
+from . import autoscaling
 from ..hot import functions as fns
 from ..hot.template import Template
-from ..resources.heat.group_attributes import resource_group_attribute, select_path
+from ..resources.heat.group_attributes import asg_attribute, resource_group_attribute, select_path
 from ..resources.heat.group_template import resource_group_plan
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
-GROUP_TYPES = (RESOURCE_GROUP,)
+GROUP_TYPES = (RESOURCE_GROUP, autoscaling.ASG)
 # The row's data key of the names removal_policies removed.
 REMOVED = 'removed'
 # Parameters standing in the planned template for values made during the run.
@@ -39,7 +40,7 @@ def group_type(defn):
     return name if name in GROUP_TYPES else None
 
 
-def _placeheld(value, late):
+def placeheld(value, late):
     """``value`` (a parsed snippet) resolved where it is known now; a
     get_param of a late parameter where it waits on a resource."""
     if isinstance(value, fns.Function):
@@ -49,28 +50,36 @@ def _placeheld(value, late):
             return {'get_param': name}
         return fns.resolve(value)
     if isinstance(value, dict):
-        return dict((k, _placeheld(v, late)) for k, v in value.items())
+        return dict((k, placeheld(v, late)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return [_placeheld(v, late) for v in value]
+        return [placeheld(v, late) for v in value]
     return value
 
 
-def planned_template(sd, defn, row, members):
-    """(Template, late parameter names, member names) of the group's stack
-    as planned: the values waiting on resources held by parameters."""
+def planned_template(sd, defn, row, members, resize=None):
+    """(Template, member names, removed names, late parameter names) of the
+    group's stack as planned: the values waiting on resources held by
+    parameters (``resize``: the size a signal asks of an autoscaling group)."""
+    if group_type(defn) == autoscaling.ASG:
+        template, names, late = autoscaling.planned_template(sd, defn, row, members, resize)
+        return template, names, None, late
     props = defn.properties or {}
     if fns.dependencies(props.get('count')):
         raise TemplateError('The "count" of ResourceGroup "%s" must be known before the run (it '
                             'cannot come from another resource)' % defn.name,
                             path=defn.path + ('properties', 'count'))
     late = []
-    known = dict((k, _placeheld(v, late)) for k, v in props.items())
+    known = dict((k, placeheld(v, late)) for k, v in props.items())
     return _written(sd, defn, known, row, members) + (late,)
 
 
-def runtime_template(sd, defn, resolved, row, members):
-    """(Template, member names) of the group's stack written with every
-    value, as the group's turn comes (``resolved``: its properties)."""
+def runtime_template(sd, defn, resolved, row, members, *, names=None):
+    """(Template, member names, removed names) of the group's stack written
+    with every value, as the group's turn comes (``resolved``: its
+    properties; ``names``: the planned ones, an autoscaling group's)."""
+    if group_type(defn) == autoscaling.ASG:
+        template, written = autoscaling.runtime_template(sd, defn, resolved, members, names)
+        return template, written, None
     return _written(sd, defn, resolved, row, members)
 
 
@@ -80,14 +89,16 @@ def _written(sd, defn, props, row, members):
     removed = (row.facts.get(REMOVED) if row is not None else None) or []
     plan = resource_group_plan(props, removed=removed, members=members,
                                created=row is not None and row.status is not None)
-    template = plan.template
-    parameters = dict((name, {'type': 'json'}) for name in _params_in(template))
-    if parameters:
-        template = dict(template, parameters=parameters)
     # The members' own files (a member template) are read next to the group's template.
-    loaded = Template.load(template, filename=sd.template.filename, files=sd.files,
-                           root=sd.template.root)
+    loaded = Template.load(with_parameters(plan.template), filename=sd.template.filename,
+                           files=sd.files, root=sd.template.root)
     return loaded, plan.names, plan.removed
+
+
+def with_parameters(template):
+    """A written template declaring the late parameters it reads."""
+    parameters = dict((name, {'type': 'json'}) for name in _params_in(template))
+    return dict(template, parameters=parameters) if parameters else template
 
 
 def _params_in(value):
@@ -102,13 +113,15 @@ def _params_in(value):
 
 def members_of(child_rows):
     """The group's members as group_template reads them."""
+    # Heat orders members by creation time (microseconds); the record's times
+    # are seconds: its creation sequence breaks the ties.
     return [{'name': r.name, 'status': '%s_%s' % (r.action, r.status),
-             'created_time': r.created_time, 'reference_id': r.reference_id}
+             'created_time': (r.created_time or '', r.seq or 0), 'reference_id': r.reference_id}
             for r in child_rows if r.role == 'current']
 
 
 def attribute(run, row, nest, key, path):
-    """A ResourceGroup attribute read through its stack's run."""
+    """A group's attribute read through its stack's run."""
     child = nest.run if nest is not None else None
     names = list(nest.plan.names) if nest is not None else []
 
@@ -122,5 +135,8 @@ def attribute(run, row, nest, key, path):
             return None
         return select_path(child.attribute(member, attr_path[0]), list(attr_path[1:]))
 
+    if row.type == autoscaling.ASG:
+        members = members_of(child.rows.values()) if child is not None else []
+        return asg_attribute(row.name, key, path, members, ref_of=ref_of, attr_of=attr_of)
     return resource_group_attribute(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
                                     removed=row.facts.get(REMOVED) or [])

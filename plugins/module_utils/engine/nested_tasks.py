@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import NestedStackFailure
 from ..hot import functions as fns
 from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
-from . import groups, nesting
+from . import autoscaling, groups, nesting
 from .converge import converge_steps, delete_steps
 from .definition import hidden_values
 from .outputs import output_attributes, resolve_outputs
@@ -227,7 +227,8 @@ def _write_group(nest, row, defn):
     parent, plan = nest.parent, nest.plan
     members = groups.members_of(nest.run.rows.values())
     props = desired(parent, plan.name).props
-    template, names, removed = groups.runtime_template(parent.sd, defn, props, row, members)
+    template, names, removed = groups.runtime_template(parent.sd, defn, props, row, members,
+                                                       names=plan.names)
     sd, graph = nesting.build_child(parent.sd, defn, template, {},
                                     stack=(plan.stack_name, plan.stack_id))
     if list(names) != list(plan.names) or set(graph.nodes) != set(plan.graph.nodes):
@@ -308,6 +309,9 @@ def _finish(nest):
                               'reference_id': reference})
     if nest.removed is not None:
         data[groups.REMOVED] = nest.removed
+    if row.type == autoscaling.ASG and not nest.plan.resized:
+        size = len(nest.plan.names)
+        data[autoscaling.SCALING] = autoscaling.finished_marks(row, want.props, size)
     row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
                       reference_id=str(reference), attrs=parent.masker.mask(values), data=data,
                       properties=want.masked, metadata=parent.masker.mask(want.metadata))

@@ -34,6 +34,7 @@ __metaclass__ = type
 
 import dataclasses
 import hashlib
+import json
 import uuid
 from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
@@ -73,6 +74,8 @@ class NestPlan:
     waiting: FrozenSet[str] = frozenset()
     # a group's member names, in order (None: a template resource)
     names: Optional[List[str]] = None
+    # an autoscaling group a signal resizes (its scaling marks are the signal's)
+    resized: bool = False
 
 
 def is_template(defn):
@@ -86,15 +89,18 @@ def is_nested(defn):
 
 def template_digest(template):
     """What says a provider template changed (its text as loaded)."""
-    text = repr(template.data if hasattr(template, 'data') else template)
+    data = template.data if hasattr(template, 'data') else template
+    # canonical: a group's members come in another order once they exist
+    text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha1(text.encode('utf-8')).hexdigest()
 
 
-def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES):
+def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, resize=None):
     """name -> NestPlan of every template resource of ``sd`` (a validated
-    definition), recursively; ``stack_id``: its record (None: new)."""
+    definition), recursively; ``stack_id``: its record (None: new);
+    ``resize``: group name -> the size a signal asks of it."""
     total = [len(sd.resources)]
-    nests = _plan_level(sd, store, stack_id, (total, max_resources), frozenset())
+    nests = _plan_level(sd, store, stack_id, (total, max_resources), frozenset(), resize=resize)
     return nests
 
 
@@ -127,7 +133,7 @@ def _waiting(defn, unknown_params):
     return out
 
 
-def _plan_level(sd, store, stack_id, limit, unknown_params):
+def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
     total, max_resources = limit
     rows = {}
     if stack_id is not None:
@@ -149,7 +155,8 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
         names = None
         if groups.group_type(defn):
             members = groups.members_of(store.resources(child_id)) if stored else []
-            template, names, _removed, late = groups.planned_template(sd, defn, row, members)
+            template, names, _removed, late = groups.planned_template(
+                sd, defn, row, members, resize=(resize or {}).get(name))
             waiting, params = frozenset(late), {}
         else:
             template = provider_template(sd, defn)
@@ -166,6 +173,7 @@ def _plan_level(sd, store, stack_id, limit, unknown_params):
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
                              waiting=frozenset(waiting), names=names,
+                             resized=name in (resize or {}),
                              children=_plan_level(child, store, stored and child_id, limit,
                                                   frozenset(waiting)))
     return out

@@ -58,7 +58,8 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
-    nests = nesting.plan_nests(sd, env.store, stack['id'] if stack else None)
+    nests = nesting.plan_nests(sd, env.store, stack['id'] if stack else None,
+                               resize=env.request.resize)
     preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=defs.hidden_values(sd), nests=nests)

@@ -46,6 +46,8 @@ class StackRequest:
     diff: bool = False
     project_id: Optional[str] = None
     checker: Any = None
+    # group name -> the size a signal's scaling asks of an autoscaling group
+    resize: Optional[Dict[str, int]] = None
 
 
 @dataclasses.dataclass

@@ -11,7 +11,9 @@ __metaclass__ = type
 from .delay import Delay
 from .none_resource import NoneResource
 from .random_string import RandomString
+from .scaling_policy import ScalingPolicy
 from .testresource import TestResource
 from .value import Value
 
-PLUGINS = dict((cls.type_name, cls) for cls in (Value, NoneResource, RandomString, TestResource, Delay))
+PLUGINS = dict((cls.type_name, cls)
+               for cls in (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy))

@@ -1,0 +1,110 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""OS::Heat::AutoScalingGroup as the nested stack it writes (Heat 27's
+AutoScalingGroup: resources/heat/group_template.asg_template).
+
+Its size is decided when the run is planned, as Heat decides it: a new
+group starts at its desired capacity (or min_size); an update that changes
+its sizing properties resizes it (update_capacity); otherwise it keeps the
+size it has (a signal's scaling is not undone by the next run of the same
+template); a signal's run (``resize``) asks for a size.  Members that go
+are the failed ones first, then the oldest; new members get Heat's random
+short names, drawn at the plan so that the walk knows them.  Every member
+takes the group's current ``resource`` definition (Heat replaces members
+in rolling batches; see the issue notes).
+
+The group's scaling marks (cooldown end, scaling in progress) are kept in
+its row's data (``SCALING``), across runs, as Heat keeps them in the
+resource's metadata.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+
+from ..errors import TemplateError
+from ..hot import functions as fns
+from ..hot.template import Template
+from ..resources.heat import scaling
+from ..resources.heat.group_template import asg_member_definition, asg_template, random_member_id
+
+ASG = 'OS::Heat::AutoScalingGroup'
+# The row's data key of the group's scaling marks (scaling.py's metadata).
+SCALING = 'scaling'
+_SIZING = ('min_size', 'max_size', 'desired_capacity')
+
+
+def _known_sizing(defn):
+    props = defn.properties or {}
+    out = {}
+    for key in _SIZING:
+        if fns.dependencies(props.get(key)):
+            raise TemplateError('The "%s" of AutoScalingGroup "%s" must be known before the run (it '
+                                'cannot come from another resource)' % (key, defn.name),
+                                path=defn.path + ('properties', key))
+        out[key] = fns.resolve(props.get(key))
+    return out
+
+
+def size_for(defn, row, members, resize=None):
+    """The group's size in this run (see module docstring)."""
+    sizing = _known_sizing(defn)
+    low, high, desired = sizing['min_size'], sizing['max_size'], sizing['desired_capacity']
+    problem = scaling.group_size_problem(low, high, desired)
+    if problem:
+        raise TemplateError('AutoScalingGroup "%s": %s' % (defn.name, problem),
+                            path=defn.path + ('properties',))
+    if resize is not None:
+        return resize
+    if row is None or row.status is None:
+        return scaling.initial_capacity(desired, low)
+    stored = row.properties or {}
+    current = scaling.current_size(members)
+    if any(stored.get(k) != sizing[k] for k in _SIZING):
+        return scaling.update_capacity(current, desired, low, high)
+    return len(members)
+
+
+def planned_template(sd, defn, row, members, resize=None):
+    """(Template, member names, late parameter names) of the group's stack
+    as planned; new members named now."""
+    from .groups import placeheld     # groups dispatches here
+    size = size_for(defn, row, members, resize)
+    late = []
+    resource = placeheld((defn.properties or {}).get('resource'), late)
+    template, names = _template(resource, size, members, random_member_id)
+    return _loaded(sd, template), names, late
+
+
+def runtime_template(sd, defn, props, members, names):
+    """(Template, names) written with every value, the planned ``names``
+    given to the members it makes."""
+    kept = set(m['name'] for m in members)
+    fresh = iter([n for n in names if n not in kept])
+    template, written = _template(props.get('resource'), len(names), members,
+                                  lambda: next(fresh))
+    return _loaded(sd, template), written
+
+
+def _template(resource, size, members, new_id):
+    definition = asg_member_definition(resource)
+    old = [dict(m, definition=definition) for m in members]
+    return asg_template(resource, size, old, updates=size, new_id=new_id)
+
+
+def _loaded(sd, template):
+    from .groups import with_parameters
+    return Template.load(with_parameters(template), filename=sd.template.filename, files=sd.files,
+                         root=sd.template.root)
+
+
+def finished_marks(row, props, size, now=None):
+    """The group's scaling marks once a create or update of it ended (Heat
+    starts a cooldown then too)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    marks = (row.facts.get(SCALING) if row is not None else None) or {}
+    return scaling.mark_finished(marks, props.get('cooldown'),
+                                 scaling.exact_capacity_reason(size), now)

@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""``signal(request, conn)``: what heat_resource_signal does, without Ansible.
+
+A signal to an OS::Heat::ScalingPolicy scales its AutoScalingGroup as
+Heat's policy does (AutoScalingGroup.adjust): the group's stored
+properties and scaling marks decide (resources/heat/scaling.py
+plan_adjustment: Heat's refusals, in Heat's order: the group not COMPLETE,
+no change of capacity, a scaling in progress, the cooldown), then the stack
+runs again from its stored definition with the group at its new size
+(``StackRequest.resize``): members go failed first, then oldest; new ones
+are made; whatever reads the group follows.  A refused signal changes
+nothing and says why (Heat drops it without an event).  Check mode says
+what the signal would do.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import dataclasses
+import datetime
+from typing import Any, Dict, Optional
+
+from ..errors import StackersError, StackNotFound
+from ..resources.heat import scaling
+from ..resources.heat.template_resource import NESTED_STACK
+from . import phases, runner
+from .autoscaling import ASG, SCALING
+from .groups import members_of
+from .records import CURRENT
+from .request import RunEnv, StackRequest
+from .secrets import Vault
+from .store import Store
+from .view import stack_view
+
+POLICY = 'OS::Heat::ScalingPolicy'
+
+
+@dataclasses.dataclass
+class SignalRequest:
+    """heat_resource_signal's options (see the module's docs)."""
+    stack: str
+    resource: str
+    _keywords: dataclasses.KW_ONLY
+    data: Optional[Dict[str, Any]] = None
+    store_path: Optional[str] = None
+    store_key: Optional[str] = None
+    lock_timeout: float = 0
+    max_concurrency: int = 10
+    check_mode: bool = False
+    project_id: Optional[str] = None
+    checker: Any = None
+
+
+def signal(request, conn, now=None):
+    store = Store(request.store_path)
+    try:
+        stack = store.get_stack(request.stack)
+        if stack is None or stack.get('parent_id'):
+            raise StackNotFound('Stack "%s" not found' % request.stack)
+        rows = dict((r.name, r) for r in store.resources(stack['id']) if r.role == CURRENT)
+        policy = rows.get(request.resource)
+        if policy is None:
+            raise StackersError('The Resource (%s) could not be found in stack %s.'
+                                % (request.resource, request.stack))
+        if policy.type != POLICY:
+            raise StackersError('Resource "%s" (%s) takes no signal here: only %s does'
+                                % (request.resource, policy.type, POLICY))
+        group, adjustment = _plan(store, rows, policy, now or _now())
+        vault = Vault.for_store(store.path, request.store_key)
+        outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
+        told = {'resource': policy.name, 'group': group.name,
+                'size': scaling.current_size(_members(store, group))}
+        if adjustment.refusal:
+            return {'changed': False, 'stack': stack_view(stack, None, outputs),
+                    'signal': dict(told, refused=adjustment.refusal)}
+        told['new_size'] = adjustment.capacity
+        if request.check_mode:
+            return {'changed': True, 'stack': stack_view(stack, None, outputs), 'signal': told}
+    finally:
+        store.close()
+    result = _scale(request, conn, stack, group, adjustment, now=now)
+    result['signal'] = told
+    return result
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _members(store, group):
+    child = group.facts.get(NESTED_STACK)
+    return members_of(store.resources(child)) if child else []
+
+
+def _plan(store, rows, policy, now):
+    props = policy.properties or {}
+    ref = props.get('auto_scaling_group_id')
+    group = next((r for r in rows.values()
+                  if r.type == ASG and ref in (r.reference_id, r.physical_id)), None)
+    if group is None:
+        raise StackersError('Alarm %s could not find scaling group named "%s"' % (policy.name, ref))
+    gprops = group.properties or {}
+    members = _members(store, group)
+    adjustment = scaling.plan_adjustment(
+        {'name': group.name, 'complete': group.status == 'COMPLETE',
+         'min_size': gprops.get('min_size') or 0, 'max_size': gprops.get('max_size'),
+         'cooldown': gprops.get('cooldown')},
+        {'scaling_adjustment': props.get('scaling_adjustment'),
+         'adjustment_type': props.get('adjustment_type') or scaling.CHANGE_IN_CAPACITY,
+         'min_adjustment_step': props.get('min_adjustment_step'), 'cooldown': props.get('cooldown')},
+        group.facts.get(SCALING) or {}, now, scaling.current_size(members))
+    return group, adjustment
+
+
+def _scale(request, conn, stack, group, adjustment, *, now=None):
+    """Run the stack again with the group at its new size, its scaling
+    marks written around the run (in progress, then the cooldown)."""
+    _marks(request, stack, group.name, lambda marks: adjustment.metadata)
+    run_request = StackRequest(
+        stack['name'], existing=True, store_path=request.store_path, store_key=request.store_key,
+        lock_timeout=request.lock_timeout, max_concurrency=request.max_concurrency,
+        tags=stack.get('tags'), timeout=(stack.get('timeout_mins') or 60) * 60,
+        rollback=not stack.get('disable_rollback', 1), project_id=request.project_id,
+        checker=request.checker, resize={group.name: adjustment.capacity})
+    try:
+        result = runner.run(run_request, conn)
+    except BaseException:
+        _marks(request, stack, group.name, lambda marks: scaling.mark_finished(
+            marks, adjustment.cooldown, adjustment.reason, now or _now(), size_changed=False))
+        raise
+    status = (result.get('stack') or {}).get('stack_status') or ''
+    _marks(request, stack, group.name, lambda marks: scaling.mark_finished(
+        marks, adjustment.cooldown, adjustment.reason, now or _now(),
+        size_changed=status.endswith('COMPLETE')))
+    return result
+
+
+def _marks(request, stack, name, change):
+    """Change the group's scaling marks under the stack's lock."""
+    store = Store(request.store_path)
+    try:
+        env = RunEnv(request=StackRequest(stack['name'], lock_timeout=request.lock_timeout),
+                     conn=None, store=store, vault=None, owner=phases.new_owner())
+        phases.lock(env)
+        try:
+            row = next(r for r in store.resources(stack['id']) if r.name == name and r.role == CURRENT)
+            data = dict(row.facts)
+            data[SCALING] = change(data.get(SCALING) or {})
+            store.save_resource(row.replace(data=data), touch=False)
+        finally:
+            store.unlock(stack['id'], env.owner)
+    finally:
+        store.close()

@@ -1,0 +1,155 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: heat_resource_signal
+short_description: Signal a resource of a stack run by heat_stack, as C(openstack stack resource signal) does
+version_added: 0.2.0
+description:
+  - Sends a signal to a resource of a stack that M(stackers.orchestration.heat_stack) runs. An C(OS::Heat::ScalingPolicy)
+    scales its C(OS::Heat::AutoScalingGroup) as Heat does, and the stack is run again with the group at its new size
+    (members go failed first, then oldest; whatever reads the group follows).
+  - Heat's refusals are kept, checked in Heat's order - the group not complete, no change of capacity, a scaling in
+    progress, the cooldown. A refused signal changes nothing; RV(signal) says why.
+  - The stack is run from the definition its store keeps; hidden parameters need O(store_key) as for an
+    C(existing) update of M(stackers.orchestration.heat_stack).
+options:
+  stack:
+    description: The name of the stack.
+    type: str
+    required: true
+  resource:
+    description: The name of the resource to signal (a top-level resource of the stack).
+    type: str
+    required: true
+  data:
+    description: The signal's data, as Heat's signal API takes it. A scaling policy acts whatever the alarm state it
+      carries, as in Heat.
+    type: dict
+  max_concurrency:
+    description: How many resource actions run at once when the stack runs again.
+    type: int
+    default: 10
+  store_path:
+    description:
+      - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
+        C(~/.local/state/stackers/stacks.sqlite).
+    type: path
+  store_key:
+    description: The secret the stack's secrets were stored with (see M(stackers.orchestration.heat_stack)).
+    type: str
+  lock_timeout:
+    description: Seconds to wait for another run holding the stack's lock; 0 fails at once.
+    type: int
+    default: 0
+author:
+  - stackers.orchestration contributors (!UNKNOWN)
+extends_documentation_fragment:
+  - stackers.orchestration.openstack
+attributes:
+  check_mode:
+    support: full
+    description: Says in RV(signal) what the signal would do; nothing is changed.
+  diff_mode:
+    support: none
+    description: No diff is returned.
+'''
+
+EXAMPLES = r'''
+- name: Scale the web tier out by its policy
+  stackers.orchestration.heat_resource_signal:
+    cloud: mycloud
+    stack: web
+    resource: scale_up
+  register: scaled
+
+- name: Would a scale-in happen now (cooldown, minimum size)?
+  stackers.orchestration.heat_resource_signal:
+    cloud: mycloud
+    stack: web
+    resource: scale_down
+  check_mode: true
+'''
+
+RETURN = r'''
+stack:
+  description: The stack as M(stackers.orchestration.heat_stack) returns it, read after the signal was handled
+    (outputs included).
+  returned: always
+  type: dict
+signal:
+  description: What the signal did - C(resource), C(group), C(size) (the group's size before), C(new_size) (when it
+    scales) or C(refused) (Heat's reason when it does not).
+  returned: always
+  type: dict
+resources:
+  description: When the stack ran again, its resources as M(stackers.orchestration.heat_stack) returns them.
+  returned: when the group scaled
+  type: list
+  elements: dict
+events:
+  description: When the stack ran again, that run's events (the group's members included, with their C(stack_name)).
+  returned: when the group scaled
+  type: list
+  elements: dict
+'''
+
+import traceback
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
+    CloudChecker,
+    StackersModule,
+)
+
+try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import signal
+except ImportError:
+    signal = None
+    ENGINE_IMPORT_ERROR = traceback.format_exc()
+else:
+    ENGINE_IMPORT_ERROR = None
+
+
+class HeatResourceSignal(StackersModule):
+    argument_spec = dict(
+        stack=dict(type='str', required=True),
+        resource=dict(type='str', required=True),
+        data=dict(type='dict'),
+        max_concurrency=dict(type='int', default=10),
+        store_path=dict(type='path'),
+        store_key=dict(type='str', no_log=True),
+        lock_timeout=dict(type='int', default=0),
+    )
+    module_kwargs = dict(supports_check_mode=True)
+
+    def run(self):
+        if signal is None:
+            self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
+        p = self.params
+        conn = self.conn
+        project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
+        request = signal.SignalRequest(
+            p['stack'], p['resource'], data=p['data'], store_path=p['store_path'],
+            store_key=p['store_key'], lock_timeout=p['lock_timeout'],
+            max_concurrency=p['max_concurrency'], check_mode=self.check_mode,
+            project_id=project_id, checker=CloudChecker(conn))
+        result = signal.signal(request, conn)
+        status = (result.get('stack') or {}).get('stack_status') or ''
+        if status.endswith('_FAILED') and not self.check_mode and 'new_size' in result['signal']:
+            self.fail('Stack %s %s after the signal: %s'
+                      % (p['stack'], status, result['stack'].get('stack_status_reason')), **result)
+        return result
+
+
+def main():
+    HeatResourceSignal()()
+
+
+if __name__ == '__main__':
+    main()
