@@ -42,21 +42,23 @@ def write_calls(stats):
 class StackRunner(object):
     """``run(check=False, diff=False, **heat_stack_args)`` → the registered result (a dict)."""
 
-    def __init__(self, cloud, workdir, store_path):
+    def __init__(self, cloud, workdir, store_path, module='heat_stack'):
         self.cloud = cloud
         self.workdir = str(workdir)
         self.store_path = str(store_path)
-        self.playbook = os.path.join(self.workdir, 'stack.yml')
+        self.playbook = os.path.join(self.workdir, '%s.yml' % module)
         with open(self.playbook, 'w') as f:
-            f.write(PLAYBOOK)
+            f.write(PLAYBOOK.replace('stackers.orchestration.heat_stack:',
+                                     'stackers.orchestration.%s:' % module))
         self.count = 0
 
     def command(self, check=False, diff=False, **args):
         self.count += 1
         args.setdefault('cloud', 'localcloud')
         args.setdefault('store_path', self.store_path)
-        result_file = os.path.join(self.workdir, 'result-%d.json' % self.count)
-        extra = os.path.join(self.workdir, 'vars-%d.json' % self.count)
+        tag = '%s-%d' % (os.path.basename(self.playbook)[:-4], self.count)
+        result_file = os.path.join(self.workdir, 'result-%s.json' % tag)
+        extra = os.path.join(self.workdir, 'vars-%s.json' % tag)
         with open(extra, 'w') as f:
             json.dump({'stack_args': args, 'result_file': result_file}, f)
         cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), self.playbook, '-e', '@' + extra]

@@ -1,0 +1,162 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The classic Heat stack, in real ansible-playbook runs against the local cloud: an Octavia load
+balancer (listener, pool, health monitor) in front of an AutoScalingGroup (min 1, max 4, desired 2)
+of a nested template file holding a server and its pool member, scaled by two ScalingPolicies
+through heat_resource_signal.
+
+Create; a rerun writes nothing; check mode predicts a signal; signal up: three members, all in the
+pool; a second signal inside the cooldown changes nothing and says why; signal down: the oldest
+member goes, and its pool member with it; delete leaves nothing."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import ids  # noqa: E402
+from stack_playbook import StackRunner, write_calls  # noqa: E402
+
+UP_COOLDOWN = 25   # long enough for the next ansible-playbook to start inside it on a busy machine
+
+TOP = """heat_template_version: 2021-04-16
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.44.0.0/24}
+  lb:
+    type: OS::Octavia::LoadBalancer
+    properties: {vip_subnet: {get_resource: subnet}}
+  listener:
+    type: OS::Octavia::Listener
+    properties: {loadbalancer: {get_resource: lb}, protocol: HTTP, protocol_port: 80}
+  pool:
+    type: OS::Octavia::Pool
+    properties: {listener: {get_resource: listener}, lb_algorithm: ROUND_ROBIN, protocol: HTTP}
+  monitor:
+    type: OS::Octavia::HealthMonitor
+    properties: {pool: {get_resource: pool}, type: HTTP, delay: 5, timeout: 3, max_retries: 3}
+  web:
+    type: OS::Heat::AutoScalingGroup
+    properties:
+      min_size: 1
+      max_size: 4
+      desired_capacity: 2
+      cooldown: 0
+      resource:
+        type: member.yaml
+        properties:
+          pool: {get_resource: pool}
+          network: {get_resource: net}
+          subnet: {get_resource: subnet}
+  up:
+    type: OS::Heat::ScalingPolicy
+    properties:
+      auto_scaling_group_id: {get_resource: web}
+      adjustment_type: change_in_capacity
+      scaling_adjustment: 1
+      cooldown: %d
+  down:
+    type: OS::Heat::ScalingPolicy
+    properties:
+      auto_scaling_group_id: {get_resource: web}
+      adjustment_type: change_in_capacity
+      scaling_adjustment: -1
+outputs:
+  vip: {value: {get_attr: [lb, vip_address]}}
+  addresses: {value: {get_attr: [web, outputs_list, address]}}
+  size: {value: {get_attr: [web, current_size]}}
+""" % UP_COOLDOWN
+
+MEMBER = """heat_template_version: 2021-04-16
+parameters:
+  pool: {type: string}
+  network: {type: string}
+  subnet: {type: string}
+resources:
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, networks: [{network: {get_param: network}}]}
+  member:
+    type: OS::Octavia::PoolMember
+    properties:
+      pool: {get_param: pool}
+      address: {get_attr: [server, first_address]}
+      protocol_port: 80
+      subnet: {get_param: subnet}
+outputs:
+  address: {value: {get_attr: [server, first_address]}}
+"""
+
+
+def _outputs(result):
+    return dict((o['output_key'], o['output_value']) for o in result['stack']['outputs'])
+
+
+def _pool_addresses(conn, result):
+    pool = [r for r in result['resources'] if r['resource_name'] == 'pool'][0]['physical_resource_id']
+    return sorted(m.address for m in conn.load_balancer.members(pool))
+
+
+def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
+    before = ids(cloud.resources())
+    (tmp_path / 'web.yaml').write_text(TOP)
+    (tmp_path / 'member.yaml').write_text(MEMBER)
+    stack = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    signal = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite', module='heat_resource_signal')
+    template = str(tmp_path / 'web.yaml')
+    conn = cloud.sdk()
+    try:
+        made = stack.run(name='webtier', template=template)
+        assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']
+        out = _outputs(made)
+        assert out['size'] == 2 and out['vip']
+        assert sorted(out['addresses']) == _pool_addresses(conn, made)
+
+        cloud.admin('POST', '/stats/reset')
+        again = stack.run(name='webtier', template=template)
+        assert again['changed'] is False
+        assert write_calls(cloud.stats()) == {}
+
+        would = signal.run(check=True, stack='webtier', resource='up')
+        assert would['changed'] is True and would['signal']['new_size'] == 3
+        assert write_calls(cloud.stats()) == {}
+
+        up = signal.run(stack='webtier', resource='up')
+        assert up['signal'] == {'resource': 'up', 'group': 'web', 'size': 2, 'new_size': 3}, up
+        out = _outputs(up)
+        assert out['size'] == 3 and len(out['addresses']) == 3
+        assert sorted(out['addresses']) == _pool_addresses(conn, up)
+
+        cloud.admin('POST', '/stats/reset')
+        cooling = signal.run(stack='webtier', resource='up')
+        assert cooling['changed'] is False
+        assert 'due to cooldown' in cooling['signal']['refused']
+        assert write_calls(cloud.stats()) == {}
+
+        time.sleep(UP_COOLDOWN + 1)
+        oldest = sorted((e['event_time'], e['resource_name']) for e in made['events']
+                        if e.get('stack_name', '').startswith('webtier-web-')
+                        and e['resource_action'] == 'CREATE' and e['resource_status'] == 'COMPLETE'
+                        and len(e['resource_name']) == 12)[0][1]
+        down = signal.run(stack='webtier', resource='down')
+        assert down['signal']['new_size'] == 2, down
+        out = _outputs(down)
+        assert sorted(out['addresses']) == _pool_addresses(conn, down)
+        gone = [e['resource_name'] for e in down['events'] if e['resource_action'] == 'DELETE'
+                and e['resource_status'] == 'COMPLETE']
+        assert oldest in gone and 'member' in gone and 'server' in gone, gone
+
+        assert stack.run(name='webtier', template=template)['changed'] is False
+
+        deleted = stack.run(name='webtier', state='absent')
+        assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
+        assert ids(cloud.resources()) == before
+    finally:
+        stack.run(name='webtier', state='absent')
+        conn.close()
