@@ -11,8 +11,12 @@ size it has (a signal's scaling is not undone by the next run of the same
 template); a signal's run (``resize``) asks for a size.  Members that go
 are the failed ones first, then the oldest; new members get Heat's random
 short names, drawn at the plan so that the walk knows them.  Every member
-takes the group's current ``resource`` definition (Heat replaces members
-in rolling batches; see the issue notes).
+takes the group's current ``resource`` definition; the members it had are
+walked in rolling batches (``rolling_batches``): ``max_batch_size`` at a
+time, in Heat's order, ``pause_time`` between batches, so an update of
+their definition never has more than a batch of them out of service (Heat
+may also grow the group for the batch to keep ``min_in_service``; members
+updated in place need no such growth, and none is made).
 
 The group's scaling marks (cooldown end, scaling in progress) are kept in
 its row's data (``SCALING``), across runs, as Heat keeps them in the
@@ -108,3 +112,16 @@ def finished_marks(row, props, size, now=None):
     marks = (row.facts.get(SCALING) if row is not None else None) or {}
     return scaling.mark_finished(marks, props.get('cooldown'),
                                  scaling.exact_capacity_reason(size), now)
+
+
+def rolling_batches(defn, members):
+    """([[member names], ...], pause seconds): the batches the existing
+    ``members`` are walked in when the group's definition of them changes
+    (its ``rolling_updates``; batches of 1 with no pause by default)."""
+    policy = (defn.properties or {}).get('rolling_updates')
+    policy = fns.resolve(policy) if policy is not None and not fns.dependencies(policy) else {}
+    policy = policy or {}
+    size = max(1, int(policy.get('max_batch_size') or 1))
+    pause = float(policy.get('pause_time') or 0)
+    names = [m['name'] for m in scaling.ordered_members(members)]
+    return [names[i:i + size] for i in range(0, len(names), size)], pause

@@ -19,15 +19,11 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import NestedStackFailure
 from ..hot import functions as fns
 from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
-from . import autoscaling, groups, nesting
-from .converge import converge_steps, delete_steps
-from .definition import hidden_values
+from . import autoscaling, groups, nested_ends, nesting
+from .converge import converge_steps
 from .outputs import output_attributes, resolve_outputs
 from .planner import KEEP, decide_desired, desired
 from .records import CURRENT, ResourceRow
-from .resource_tasks import failure_reason
-from .run_state import StackRun
-from .scheduler import DONE, FAILED, Outcome
 from .store import now_iso
 
 DIGEST = 'template_digest'
@@ -48,14 +44,6 @@ class Nest:
     removed: Optional[List[str]] = None     # a group's removed names, once written
 
 
-def _once(fn, *args):
-    """A scheduler step doing ``fn(*args)`` at once (a generator that never waits)."""
-    def step():
-        return fn(*args)
-        yield    # pragma: no cover - makes this a generator
-    return step
-
-
 def _policies(run):
     policies = dict((n, d.deletion_policy) for n, d in run.sd.resources.items())
     for row in run.rows.values():
@@ -63,20 +51,12 @@ def _policies(run):
     return policies
 
 
-def _child_run(env, parent, stack, sd):
-    secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
-    child = StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
-                     check_mode=parent.check_mode)
-    child.log.parent = parent.log
-    return child
-
-
 def attach_reading(env, run, plans):
     """The nested stacks' runs, for reading only (check mode's plan and
     diff): what ``get_attr: [r, resource.x.y]`` reads, and what the plan
     asks of a nested stack's resources."""
     for name, plan in plans.items():
-        child = _child_run(env, run, plan.stored, plan.sd)
+        child = nesting.child_run(env, run, plan.stored, plan.sd)
         child.use_definition(plan.sd, plan.graph)
         run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,), env=env)
         attach_reading(env, child, plan.children)
@@ -107,13 +87,13 @@ def attach(env, run, plans, deps, work, *, path=()):
     """Add the steps of the nested stacks ``plans`` (name -> NestPlan) of
     ``run`` (at ``path``) to its (deps, work), recursively."""
     for name, plan in plans.items():
-        child = _child_run(env, run, plan.stored, plan.sd)
+        child = nesting.child_run(env, run, plan.stored, plan.sd)
         child.use_definition(plan.sd, plan.graph)
         nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), env=env)
         run.nests[name] = nest
         cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
         attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
-        attach_deletes(env, child, cdeps, cwork)
+        nested_ends.attach_deletes(env, child, cdeps, cwork)
         group = plan.names is not None
         if plan.waiting and not group:
             _validated_first(nest, cwork)
@@ -121,7 +101,7 @@ def attach(env, run, plans, deps, work, *, path=()):
         # stacks' steps read theirs through their own parameter steps)
         waits = {} if group else dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
                                       for k in cdeps if len(k) == 2)
-        cdeps, cwork = _moved(cdeps, cwork, (name,))
+        cdeps, cwork = nesting.moved(cdeps, cwork, (name,))
         defn = run.sd.resources[name]
         rkey, skey = ('res', name), ('nest', name)
         if group:
@@ -129,20 +109,50 @@ def attach(env, run, plans, deps, work, *, path=()):
             deps[skey] = set(deps.get(rkey, ()))
         else:
             deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
-        work[skey] = _once(_start, nest)
+        work[skey] = nesting.once(_start, nest)
         pkeys = {}
         for param in sorted(plan.waiting if not group else ()):
             pkey = pkeys[param] = ('param', (name, param))
             deps[pkey] = set([skey]) | set(('res', d) for d in
                                            fns.dependencies(defn.properties[param]))
-            work[pkey] = _once(_supply, nest, param)
+            work[pkey] = nesting.once(_supply, nest, param)
+        if group and plan.stored is not None and groups.group_type(defn) == autoscaling.ASG:
+            _in_batches(nest, name, cdeps, cwork)
         for k, needs in cdeps.items():
             needs.add(skey)
             needs.update(pkeys[p] for p in waits.get(k, ()))
         deps.update(cdeps)
         work.update(cwork)
         deps[rkey] = set([skey]) | set(cdeps) | set(pkeys.values()) | set(deps.get(rkey, ()))
-        work[rkey] = _once(_finish, nest)
+        work[rkey] = nesting.once(_finish, nest)
+
+
+def _in_batches(nest, name, deps, work):
+    """An autoscaling group's members walked in its rolling batches: each
+    batch starts once the one before it ended (and its pause is over)."""
+    kept = [m for m in groups.members_of(nest.run.rows.values()) if m['name'] in nest.plan.names]
+    batches, pause = autoscaling.rolling_batches(nest.parent.sd.resources[name], kept)
+    here = (name,)
+    before = set()
+    for index, batch in enumerate(batches):
+        if index and pause > 0:
+            wait = ('pause', str(index), here)
+            deps[wait], work[wait] = set(before), _paused(nest, pause)
+            before = set([wait])
+        for member in batch:
+            start = ('nest', member, here) if ('nest', member, here) in deps else ('res', member, here)
+            if start in deps:
+                deps[start].update(before)
+        before = set(('res', member, here) for member in batch if ('res', member, here) in deps)
+
+
+def _paused(nest, seconds):
+    """Heat's pause_time between batches, when the batch before changed
+    something (a rerun that changes nothing does not wait)."""
+    def step():
+        if nest.run.log.changed_resources():
+            yield seconds
+    return step
 
 
 def _reads(sd, k):
@@ -174,14 +184,6 @@ def _checking(nest, name, factory):
         nest.run.sd.validate_resource(name)
         return (yield from factory())
     return step
-
-
-def _moved(deps, work, prefix):
-    """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
-    def move(k):
-        return (k[0], k[1], prefix + nesting.path_of(k))
-    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
-            dict((move(k), w) for k, w in work.items()))
 
 
 def _supply(nest, param):
@@ -319,142 +321,6 @@ def _finish(nest):
     parent.log.resource(row, action, 'COMPLETE')
     parent.seam.publish(row)
     return row
-
-
-# -- delete -----------------------------------------------------------------------
-
-def attach_deletes(env, run, deps, work):
-    """Each step of ``run`` (deps, work) deleting a template resource's
-    row gets its nested stack's delete before it, walked in the same
-    scheduler; recursively."""
-    for k in [k for k in deps if k[0] == 'del' and len(k) == 2]:
-        row = run.rows.get(k[1])
-        child_id = row.facts.get(NESTED_STACK) if row is not None else None
-        stack = env.store.stack_by_id(child_id) if child_id else None
-        if stack is None:
-            continue
-        child = _child_run(env, run, stack, None)
-        cdeps, cwork = delete_steps(child, {})
-        attach_deletes(env, child, cdeps, cwork)
-        cdeps, cwork = _moved(cdeps, cwork, (row.uuid,))
-        dkey = ('nestdel', row.uuid)
-        deps[dkey] = set(deps[k])
-        work[dkey] = _once(_delete_start, run, row, child)
-        for needs in cdeps.values():
-            needs.add(dkey)
-        deps.update(cdeps)
-        work.update(cwork)
-        deps[k] = set([dkey]) | set(cdeps)
-        work[k] = _once(_delete_finish, env, run, row, child)
-        run.deleting[row.uuid] = child
-
-
-def _delete_start(run, row, child):
-    row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
-    run.log.resource(row, 'DELETE', 'IN_PROGRESS')
-    run.store.update_stack(child.stack['id'], action='DELETE', status='IN_PROGRESS',
-                           status_reason='Stack DELETE started')
-    child.log.stack('DELETE', 'IN_PROGRESS', 'Stack DELETE started')
-
-
-def _delete_finish(env, run, row, child):
-    child.log.stack('DELETE', 'COMPLETE', 'Stack DELETE completed successfully')
-    env.store.delete_stack(child.stack['id'])
-    run.log.resource(row, 'DELETE', 'COMPLETE')
-    run.forget(row)
-
-
-# -- after the walk ---------------------------------------------------------------
-
-def settle(run, outcomes, path=()):
-    """Record the nested stacks of ``run`` (at ``path``) whose walk failed,
-    deepest first, and put their parent resources' failures in
-    ``outcomes`` (which the parent's summary then reports)."""
-    from .phases import summarise    # phases imports this module
-    for name, nest in run.nests.items():
-        here = path + (name,)
-        settle(nest.run, outcomes, here)
-        rkey, skey = nesting.key('res', name, path), nesting.key('nest', name, path)
-        if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
-            continue
-        refused = [o for k, o in outcomes.items() if k[0] == 'param' and nesting.path_of(k) == path
-                   and k[1][0] == name and o.status == FAILED]
-        if refused:
-            # a parameter refused: the stack cannot be made, as Heat refuses its create
-            if nest.run.stack is not None:
-                action = nest.action or 'UPDATE'
-                text = nest.run.masker.text(str(refused[0].error))
-                nest.env.store.update_stack(nest.run.stack['id'], action=action, status='FAILED',
-                                            status_reason=text)
-                nest.run.log.stack(action, 'FAILED', text)
-            _failed_start(nest, refused[0].error)
-            outcomes[rkey] = refused[0]
-            continue
-        started = outcomes.get(skey)
-        if started is None or started.status != DONE:
-            if started is not None and started.status == FAILED:
-                _failed_start(nest, started.error)
-                outcomes[rkey] = started
-            continue
-        action = nest.action or 'UPDATE'
-        status, reason = summarise(nesting.outcomes_at(outcomes, here), action, run=nest.run)
-        if status != 'FAILED':
-            continue
-        _record_failure(nest.parent, nest.run, name, action, reason)
-        outcomes[rkey] = Outcome(FAILED, error=_failure(name, reason))
-    for row_uuid, child in run.deleting.items():
-        dkey = nesting.key('del', row_uuid, path)
-        if outcomes.get(dkey) is None or outcomes[dkey].status == DONE:
-            continue
-        here = path + (row_uuid,)
-        status, reason = summarise(nesting.outcomes_at(outcomes, here), 'DELETE', run=child)
-        if status == 'FAILED':
-            row = run.rows.get(row_uuid)
-            _record_failure(run, child, row.name, 'DELETE', reason)
-            outcomes[dkey] = Outcome(FAILED, error=_failure(row.name, reason))
-
-
-def _failure(name, child_reason):
-    reason = nested_reason(name, child_reason)
-    return NestedStackFailure(reason, reason, resource=name)
-
-
-def nested_reason(name, child_reason):
-    """The parent resource's reason for its nested stack's failure, as
-    Heat's ResourceFailure words it: ``Error: resources.<name>.<the
-    failing resource's path>: message``."""
-    parts = [p.strip() for p in child_reason.split(':')]
-    if child_reason.startswith('Resource ') and len(parts) >= 4:
-        return '%s: resources.%s.%s: %s' % (parts[1], name, parts[2], ': '.join(parts[3:]))
-    return 'resources.%s: %s' % (name, child_reason)
-
-
-def _record_failure(parent, child, name, action, reason):
-    if child.stack is not None:
-        parent.store.update_stack(child.stack['id'], action=action, status='FAILED',
-                                  status_reason=reason)
-        child.log.stack(action, 'FAILED', reason)
-    row = parent.current(name) if action != 'DELETE' else \
-        next((r for r in parent.rows_of(name) if r.facts.get(NESTED_STACK) == child.stack['id']),
-             None)
-    if row is None:
-        return
-    text = nested_reason(name, reason)
-    row = parent.save(row.replace(action=action, status='FAILED', status_reason=text))
-    parent.log.resource(row, action, 'FAILED', text)
-
-
-def _failed_start(nest, error):
-    """A nested stack that could not start (its definition refused once its
-    values were known): its resource failed with that reason."""
-    parent, name = nest.parent, nest.plan.name
-    row = parent.current(name)
-    reason = failure_reason(error, name)
-    if row is None:
-        row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
-                          role=CURRENT, type=parent.sd.resources[name].type, action='CREATE')
-    row = parent.save(row.replace(status='FAILED', status_reason=parent.masker.text(reason)))
-    parent.log.resource(row, row.action or 'CREATE', 'FAILED', reason)
 
 
 Steps = Tuple[Dict[Any, Any], Dict[Any, Any]]

@@ -47,7 +47,8 @@ from .. import resources as registry
 from ..resources.base import physical_name
 from ..resources.heat.template_resource import NESTED_STACK
 from . import graph as _graph
-from . import groups
+from . import groups, run_state
+from .definition import hidden_values
 
 # heat/common/config.py: max_resources_per_stack, counted over the whole tree.
 MAX_RESOURCES = 1000
@@ -223,6 +224,32 @@ def path_of(k):
 def outcomes_at(outcomes, path):
     """The outcomes of one stack's steps, under their two-part keys."""
     return dict(((k[0], k[1]), o) for k, o in outcomes.items() if path_of(k) == path)
+
+
+def once(fn, *args):
+    """A scheduler step doing ``fn(*args)`` at once (a generator that never waits)."""
+    def step():
+        return fn(*args)
+        yield    # pragma: no cover - makes this a generator
+    return step
+
+
+def moved(deps, work, prefix):
+    """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
+    def move(k):
+        return (k[0], k[1], prefix + path_of(k))
+    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
+            dict((move(k), w) for k, w in work.items()))
+
+
+def child_run(env, parent, stack, sd):
+    """A nested stack's run: its parent's secrets masked in it too, its
+    events copied to its parent's log."""
+    secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
+    child = run_state.StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
+                               check_mode=parent.check_mode)
+    child.log.parent = parent.log
+    return child
 
 
 Path = Tuple[str, ...]

@@ -32,7 +32,7 @@ from ..errors import ParameterError, StackLocked, StackersError
 from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
-from . import nesting, nested_tasks, prefetch
+from . import nested_ends, nested_tasks, nesting, prefetch
 from .preflight import preflight
 from .converge import converge_steps
 from .records import NEW, OLD
@@ -219,10 +219,10 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     if nests is None:
         nests = nesting.plan_nests(planned.sd, store, stack['id'])
     nested_tasks.attach(env, run, nests, deps, work)
-    nested_tasks.attach_deletes(env, run, deps, work)
+    nested_ends.attach_deletes(env, run, deps, work)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_ends.settle(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
 
@@ -247,9 +247,9 @@ def walk(env, run, action, steps, *, started=None):
                            status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    nested_tasks.attach_deletes(env, run, deps, work)
+    nested_ends.attach_deletes(env, run, deps, work)
     outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_ends.settle(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 

@@ -84,3 +84,24 @@ def test_sizes_heat_refuses_are_refused_before_anything_is_made(stacks):
         stacks.run(ASG, parameters={'desired': 9})
     assert 'asg' in str(err.value)
     assert stacks.rows() == {}
+
+
+def test_an_update_of_its_members_goes_one_batch_at_a_time(stacks):
+    text = ASG.replace('      cooldown: 0\n', '      cooldown: 0\n      rolling_updates: {max_batch_size: 1, '
+                       'pause_time: 0.05}\n').replace(
+        'resource: {type: OS::Heat::Value, properties: {value: member}}',
+        'resource: {type: OS::Heat::TestResource, properties: {value: member, wait_secs: 0.1}}').replace(
+        'outputs_list, value', 'outputs_list, output')
+    stacks.run(text, parameters={'desired': 3})
+    changed = stacks.run(text.replace('value: member,', 'value: member2,'), parameters={'desired': 3})
+    assert outputs(changed)['values'] == ['member2'] * 3
+    events = [(e['resource_name'], e['resource_status']) for e in changed['events']
+              if e.get('stack_name', '').startswith('st-asg-') and len(e['resource_name']) == 12]
+    # each member takes 0.1 s: side by side they would all be in progress at once
+    busy = 0
+    for _name, status in events:
+        busy += 1 if status == 'IN_PROGRESS' else -1
+        assert busy <= 1, events
+    assert len(events) == 6
+    again = stacks.run(text.replace('value: member,', 'value: member2,'), parameters={'desired': 3})
+    assert again['changed'] is False

@@ -18,7 +18,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 
 from .test_autoscaling import ASG, members, outputs
 
-NOW = datetime.datetime(2026, 12, 2, 12, 0, 0, tzinfo=datetime.timezone.utc)
+# After the groups' creates (their own cooldown of 0 s ends when they are made)
+NOW = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=5)
 
 
 def send(stacks, resource, check=False, at=NOW):
