@@ -1,11 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""OS::Heat::ResourceGroup as a nested stack whose template the group
-writes (resources/heat/group_template.py writes it as Heat 27 does).
+"""OS::Heat::ResourceGroup and OS::Heat::ResourceChain: nested stacks
+whose template the group writes (resources/heat/group_template.py writes
+it as Heat 27 does).
 
-The members are known when the run is planned (``count`` must be known
-then: its names are the walk's steps), so are the types of the members.
+Each type is a ``GroupKind``: the properties that must be known when the
+run is planned (a group's members are the walk's steps: a ResourceGroup's
+``count``, a chain's ``resources`` and ``concurrent``, which orders them),
+how its template is written and how its attributes are read.  The types of
+the members are known then too.
 The values of ``resource_def`` that wait on other resources are not: the
 planned template holds a parameter in their place, and the group's stack
 is written again with every value once the group's own requirements are
@@ -18,18 +22,64 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import dataclasses
+from typing import Any, Callable, Tuple
+
 from ..errors import TemplateError
 from ..hot import functions as fns
 from ..hot.template import Template
-from ..resources.heat.group_attributes import resource_group_attribute, select_path
-from ..resources.heat.group_template import resource_group_plan
+from ..resources.heat.group_attributes import (chain_attribute, resource_group_attribute,
+                                               select_path)
+from ..resources.heat.group_template import chain_template, resource_group_plan
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
-GROUP_TYPES = (RESOURCE_GROUP,)
+RESOURCE_CHAIN = 'OS::Heat::ResourceChain'
 # The row's data key of the names removal_policies removed.
 REMOVED = 'removed'
 # Parameters standing in the planned template for values made during the run.
 _LATE = 'stackers_late_%d'
+
+
+@dataclasses.dataclass(frozen=True)
+class GroupKind:
+    """What differs between the group types: ``first``, the properties
+    known when the run is planned; ``write(props, removed, members,
+    created)`` -> (template dict, member names, removed names or None);
+    ``read(group, key, path, names, ref_of, attr_of, removed)`` an
+    attribute."""
+    first: Tuple[str, ...]
+    write: Callable[..., Any]
+    read: Callable[..., Any]
+
+
+def _write_resource_group(props, removed, members, created):
+    props.setdefault('count', 1)
+    plan = resource_group_plan(props, removed=removed, members=members, created=created)
+    return plan.template, plan.names, plan.removed
+
+
+def _read_resource_group(group, key, path, names, ref_of, attr_of, removed):
+    return resource_group_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of,
+                                    removed=removed)
+
+
+def _write_chain(props, _removed, _members, _created):
+    types = props.get('resources') or []
+    # No cap on a concurrent chain: Heat's is its number of engines.
+    template = chain_template(types, bool(props.get('concurrent')),
+                              props.get('resource_properties'))
+    return template, [str(i) for i in range(len(types))], None
+
+
+def _read_chain(group, key, path, names, ref_of, attr_of, _removed):
+    return chain_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of)
+
+
+KINDS = {
+    RESOURCE_GROUP: GroupKind(('count',), _write_resource_group, _read_resource_group),
+    RESOURCE_CHAIN: GroupKind(('resources', 'concurrent'), _write_chain, _read_chain),
+}
+GROUP_TYPES = tuple(KINDS)
 
 
 def group_type(defn):
@@ -59,10 +109,12 @@ def planned_template(sd, defn, row, members):
     """(Template, late parameter names, member names) of the group's stack
     as planned: the values waiting on resources held by parameters."""
     props = defn.properties or {}
-    if fns.dependencies(props.get('count')):
-        raise TemplateError('The "count" of ResourceGroup "%s" must be known before the run (it '
-                            'cannot come from another resource)' % defn.name,
-                            path=defn.path + ('properties', 'count'))
+    for first in KINDS[group_type(defn)].first:
+        if fns.dependencies(props.get(first)):
+            raise TemplateError('The "%s" of %s "%s" must be known before the run (it cannot '
+                                'come from another resource)'
+                                % (first, group_type(defn).split('::')[-1], defn.name),
+                                path=defn.path + ('properties', first))
     late = []
     known = dict((k, _placeheld(v, late)) for k, v in props.items())
     return _written(sd, defn, known, row, members) + (late,)
@@ -76,18 +128,16 @@ def runtime_template(sd, defn, resolved, row, members):
 
 def _written(sd, defn, props, row, members):
     props = dict((k, v) for k, v in props.items() if v is not None)
-    props.setdefault('count', 1)
     removed = (row.facts.get(REMOVED) if row is not None else None) or []
-    plan = resource_group_plan(props, removed=removed, members=members,
-                               created=row is not None and row.status is not None)
-    template = plan.template
+    template, names, removed = KINDS[group_type(defn)].write(
+        props, removed, members, row is not None and row.status is not None)
     parameters = dict((name, {'type': 'json'}) for name in _params_in(template))
     if parameters:
         template = dict(template, parameters=parameters)
     # The members' own files (a member template) are read next to the group's template.
     loaded = Template.load(template, filename=sd.template.filename, files=sd.files,
                            root=sd.template.root)
-    return loaded, plan.names, plan.removed
+    return loaded, names, removed
 
 
 def _params_in(value):
@@ -108,7 +158,7 @@ def members_of(child_rows):
 
 
 def attribute(run, row, nest, key, path):
-    """A ResourceGroup attribute read through its stack's run."""
+    """A group's attribute read through its stack's run."""
     child = nest.run if nest is not None else None
     names = list(nest.plan.names) if nest is not None else []
 
@@ -122,5 +172,6 @@ def attribute(run, row, nest, key, path):
             return None
         return select_path(child.attribute(member, attr_path[0]), list(attr_path[1:]))
 
-    return resource_group_attribute(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
-                                    removed=row.facts.get(REMOVED) or [])
+    defn = run.sd.resources.get(row.name) if run.sd is not None else None
+    kind = KINDS[(defn is not None and group_type(defn)) or row.type]
+    return kind.read(row.name, key, path, names, ref_of, attr_of, row.facts.get(REMOVED) or [])
