@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from ..resources.heat.template_resource import NESTED_STACK
+from . import stack_resource
 from .groups import GROUP_TYPES
 from .groups import attribute as group_attribute
 
@@ -60,6 +61,8 @@ class RowAttributes(object):
         resource of that stack, read through this run's view of it."""
         if row.type in GROUP_TYPES:
             return group_attribute(self, row, self.nests.get(row.name), key, [])
+        if row.type == stack_resource.STACK_TYPE:
+            return stack_resource.attribute(row, key, row.physical_name)
         if key.startswith('resource.'):
             parts = key.split('.', 2)
             nest = self.nests.get(row.name)
@@ -84,6 +87,9 @@ class RowAttributes(object):
 
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
+        if row.type == stack_resource.STACK_TYPE and row.facts.get(NESTED_STACK):
+            return dict((key, stack_resource.attribute(row, key, row.physical_name))
+                        for key in ('outputs', 'stack_name'))
         if row.facts.get(NESTED_STACK):
             return dict(row.attrs or {})
         plugin = self.plugin(row.type, row.name)

@@ -45,7 +45,7 @@ class GroupKind:
     """What differs between the group types: ``first``, the properties
     known when the run is planned; ``write(props, removed, members,
     created)`` -> (template dict, member names, removed names or None);
-    ``read(group, key, path, names, ref_of, attr_of, removed)`` an
+    ``read(group, key, path, names, *, ref_of, attr_of, removed)`` an
     attribute."""
     first: Tuple[str, ...]
     write: Callable[..., Any]
@@ -58,11 +58,6 @@ def _write_resource_group(props, removed, members, created):
     return plan.template, plan.names, plan.removed
 
 
-def _read_resource_group(group, key, path, names, ref_of, attr_of, removed):
-    return resource_group_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of,
-                                    removed=removed)
-
-
 def _write_chain(props, _removed, _members, _created):
     types = props.get('resources') or []
     # No cap on a concurrent chain: Heat's is its number of engines.
@@ -71,12 +66,13 @@ def _write_chain(props, _removed, _members, _created):
     return template, [str(i) for i in range(len(types))], None
 
 
-def _read_chain(group, key, path, names, ref_of, attr_of, _removed):
+def _read_chain(group, key, path, names, *, ref_of, attr_of, removed):
+    del removed     # a chain removes nothing
     return chain_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of)
 
 
 KINDS = {
-    RESOURCE_GROUP: GroupKind(('count',), _write_resource_group, _read_resource_group),
+    RESOURCE_GROUP: GroupKind(('count',), _write_resource_group, resource_group_attribute),
     RESOURCE_CHAIN: GroupKind(('resources', 'concurrent'), _write_chain, _read_chain),
 }
 GROUP_TYPES = tuple(KINDS)
@@ -174,4 +170,5 @@ def attribute(run, row, nest, key, path):
 
     defn = run.sd.resources.get(row.name) if run.sd is not None else None
     kind = KINDS[(defn is not None and group_type(defn)) or row.type]
-    return kind.read(row.name, key, path, names, ref_of, attr_of, row.facts.get(REMOVED) or [])
+    return kind.read(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
+                     removed=row.facts.get(REMOVED) or [])

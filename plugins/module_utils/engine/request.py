@@ -46,6 +46,12 @@ class StackRequest:
     diff: bool = False
     project_id: Optional[str] = None
     checker: Any = None
+    # Heat's max_nested_stack_depth and max_resources_per_stack (over the
+    # whole tree of nested stacks; -1: no limit)
+    max_nested_depth: int = 5
+    max_resources: int = 1000
+    # the connection's region: an OS::Heat::Stack may name no other
+    region_name: Optional[str] = None
 
 
 @dataclasses.dataclass
