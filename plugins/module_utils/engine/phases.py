@@ -32,7 +32,7 @@ from ..errors import ParameterError, StackLocked, StackersError
 from ..hot import loader
 from . import definition as defs
 from . import graph as _graph
-from . import nesting, nested_tasks, prefetch
+from . import nested_settle, nested_tasks, nesting, prefetch
 from .preflight import preflight
 from .converge import converge_steps
 from .records import NEW, OLD
@@ -229,7 +229,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     nested_tasks.attach_deletes(env, run, deps, work)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_settle.settle(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
 
@@ -256,7 +256,7 @@ def walk(env, run, action, steps, *, started=None):
     deps, work = steps
     nested_tasks.attach_deletes(env, run, deps, work)
     outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_settle.settle(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 
