@@ -42,17 +42,6 @@ def _volumes(conn):
     return dict((v.name, v.id) for v in conn.block_storage.volumes() if (v.name or '').startswith('rgv-'))
 
 
-def _by_method(writes):
-    out = {}
-    for route, n in writes.items():
-        out[route.split(' ')[0]] = out.get(route.split(' ')[0], 0) + n
-    return out
-
-
-def _volume_routes(writes, method):
-    return dict((r, n) for r, n in writes.items() if r.startswith(method + ' ') and '/volumes' in r)
-
-
 def test_a_group_of_ten_volumes_shrinks_by_its_removal_policy_and_grows_without_reusing(cloud, tmp_path):
     before = ids(cloud.resources())
     runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
@@ -82,8 +71,7 @@ def test_a_group_of_ten_volumes_shrinks_by_its_removal_policy_and_grows_without_
         shrunk = runner.run(name='rgv', template=template, parameters=smaller)
         assert shrunk['stack']['stack_status'] == 'UPDATE_COMPLETE', shrunk['stack']
         writes = write_calls(cloud.stats())
-        assert _by_method(writes) == {'DELETE': 3}, writes
-        assert sum(_volume_routes(writes, 'DELETE').values()) == 3, writes
+        assert writes == {'DELETE block-storage /v3/{id}/volumes/{id}': 3}, writes
         kept = ['0', '2', '4', '6', '7', '8', '9']
         assert sorted(outputs(shrunk)['refs_map'], key=int) == kept
         assert outputs(shrunk)['removed'] == REMOVED
@@ -98,8 +86,7 @@ def test_a_group_of_ten_volumes_shrinks_by_its_removal_policy_and_grows_without_
         grown = runner.run(name='rgv', template=template, parameters=bigger)
         assert grown['stack']['stack_status'] == 'UPDATE_COMPLETE', grown['stack']
         writes = write_calls(cloud.stats())
-        assert sum(_volume_routes(writes, 'POST').values()) == 2, writes
-        assert _by_method(writes) == {'POST': 2}, writes
+        assert writes == {'POST block-storage /v3/{id}/volumes': 2}, writes
         grown_refs = outputs(grown)['refs_map']
         assert sorted(grown_refs, key=int) == kept + ['10', '11']
         assert dict((k, grown_refs[k]) for k in kept) == dict((k, refs[k]) for k in kept)
