@@ -201,3 +201,19 @@ outputs:
     [output] = result['stack']['outputs']
     assert output['output_value'] is None
     assert "Member '4' not found in group resource 'c'." in output['output_error']
+
+
+def test_a_registry_alias_of_a_chain_reads_the_chains_attributes(stacks):
+    env = stacks.dir / 'env.yaml'
+    env.write_text('resource_registry:\n  My::Chain: OS::Heat::ResourceChain\n')
+    result = stacks.run('''
+resources:
+  c:
+    type: My::Chain
+    properties: {resources: ['OS::Heat::Value', 'OS::Heat::Value'], resource_properties: {value: v}}
+outputs:
+  values: {value: {get_attr: [c, value]}}
+  attrs: {value: {get_attr: [c, attributes, value]}}
+''', environment=[str(env)])
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    assert _outputs(result) == {'values': ['v', 'v'], 'attrs': {'0': 'v', '1': 'v'}}
