@@ -217,3 +217,12 @@ outputs:
 ''', environment=[str(env)])
     assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
     assert _outputs(result) == {'values': ['v', 'v'], 'attrs': {'0': 'v', '1': 'v'}}
+
+
+def test_check_mode_predicts_a_longer_chain(stacks):
+    stacks.run(CHAIN)
+    checked = stacks.run(CHAIN, check_mode=True, parameters={
+        'types': 'OS::Heat::TestResource,OS::Heat::TestResource,OS::Heat::None'})
+    assert checked['changed'] is True
+    assert dict((i['resource_name'], i['action']) for i in checked['plan'])['c'] == 'update'
+    assert stacks.run(CHAIN, check_mode=True)['changed'] is False

@@ -155,3 +155,12 @@ def test_the_attributes_of_a_row():
     assert stack_resource.attribute(Row(), 'stack_name', 'n') == 'n'
     with pytest.raises(KeyError):
         stack_resource.attribute(Row(), 'other', 'n')
+
+
+def test_check_mode_predicts_a_stack_resources_update(stacks):
+    _inner(stacks)
+    stacks.run(OUTER)
+    checked = stacks.run(OUTER, parameters={'greeting': 'bye'}, check_mode=True)
+    assert checked['changed'] is True
+    assert dict((i['resource_name'], i['action']) for i in checked['plan'])['s'] == 'update'
+    assert stacks.run(OUTER, check_mode=True)['changed'] is False
