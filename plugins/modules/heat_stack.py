@@ -81,6 +81,21 @@ options:
       - Heat runs every resource whose dependencies are met; this bounds the requests instead.
     type: int
     default: 10
+  max_nested_depth:
+    description:
+      - "How deep nested stacks (template resources, groups, C(OS::Heat::Stack)) may go below this stack, as Heat's
+        C(max_nested_stack_depth). A deeper one is refused before anything is made, with Heat's
+        C(Request limit exceeded: Recursion depth exceeds N.)"
+    type: int
+    default: 5
+  max_resources:
+    description:
+      - "How many resources the stack may hold, counted over the whole tree of its nested stacks, as Heat's
+        C(max_resources_per_stack). More are refused before anything is made, with Heat's
+        C(Request limit exceeded: Maximum resources per stack exceeded.)"
+      - C(-1) sets no limit.
+    type: int
+    default: 1000
   converge:
     description:
       - Read every recorded resource from the cloud before updating (Heat's C(--converge)); resources found gone or
@@ -242,6 +257,8 @@ class HeatStack(StackersModule):
         clear_parameters=dict(type='list', elements='str', default=[], no_log=False),
         tags=dict(type='list', elements='str'),
         max_concurrency=dict(type='int', default=10),
+        max_nested_depth=dict(type='int', default=5),
+        max_resources=dict(type='int', default=1000),
         converge=dict(type='bool', default=False),
         store_path=dict(type='path'),
         store_key=dict(type='str', no_log=True),
@@ -262,10 +279,12 @@ class HeatStack(StackersModule):
             environment=p['environment'], parameters=p['parameters'], files=p['files'],
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
-            max_concurrency=p['max_concurrency'], store_path=p['store_path'],
+            max_concurrency=p['max_concurrency'], max_nested_depth=p['max_nested_depth'],
+            max_resources=p['max_resources'], store_path=p['store_path'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
-            checker=CloudChecker(conn))
+            checker=CloudChecker(conn),
+            region_name=getattr(getattr(conn, 'config', None), 'region_name', None))
         result = runner.run(request, conn)
         status = (result.get('stack') or {}).get('stack_status') or ''
         if self.ansible._diff and result.get('diff') is not None:

@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from ..resources.heat.template_resource import NESTED_STACK
-from .groups import GROUP_TYPES
+from . import stack_resource
+from .groups import GROUP_TYPES, group_type
 from .groups import attribute as group_attribute
 
 # Live reads of the attributes the outputs use, side by side (refresh_attributes).
@@ -58,8 +59,11 @@ class RowAttributes(object):
         """A template resource's attribute (Heat's TemplateResource): an
         output of its nested stack, or ``resource.<name>[.<attribute>]``, a
         resource of that stack, read through this run's view of it."""
-        if row.type in GROUP_TYPES:
+        kind = self._nested_kind(row)
+        if kind in GROUP_TYPES:
             return group_attribute(self, row, self.nests.get(row.name), key, [])
+        if kind == stack_resource.STACK_TYPE:
+            return stack_resource.attribute(row, key, row.physical_name)
         if key.startswith('resource.'):
             parts = key.split('.', 2)
             nest = self.nests.get(row.name)
@@ -78,12 +82,15 @@ class RowAttributes(object):
         """(True, value) when the attribute itself reads ``path`` (a group's
         ``attributes`` and per-member lists: Heat's get_attr path goes to
         each member), else (False, None): the path selects in the value."""
-        if row.type in GROUP_TYPES and row.facts.get(NESTED_STACK):
+        if row.facts.get(NESTED_STACK) and self._nested_kind(row) in GROUP_TYPES:
             return True, group_attribute(self, row, self.nests.get(row.name), key, list(path))
         return False, None
 
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
+        if row.facts.get(NESTED_STACK) and self._nested_kind(row) == stack_resource.STACK_TYPE:
+            return dict((key, stack_resource.attribute(row, key, row.physical_name))
+                        for key in ('outputs', 'stack_name'))
         if row.facts.get(NESTED_STACK):
             return dict(row.attrs or {})
         plugin = self.plugin(row.type, row.name)
@@ -132,6 +139,15 @@ class RowAttributes(object):
                     future.result()
 
     # -- inside --------------------------------------------------------------
+    def _nested_kind(self, row):
+        """The engine type a nested stack's row is (a registry alias of a
+        group type is that group), from its definition or else its type."""
+        defn = self.sd.resources.get(row.name) if self.sd is not None else None
+        if defn is not None and defn.type == row.type:
+            return group_type(defn) or (stack_resource.STACK_TYPE if stack_resource.is_stack(defn)
+                                        else row.type)
+        return row.type
+
     def _known(self, row, plugin, names):
         """The row's attributes as this run knows them, with those of
         ``names`` it lacks computed from one live read of the row per run

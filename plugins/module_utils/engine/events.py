@@ -38,6 +38,9 @@ class EventLog(object):
         # resources does (an update that touches none of them records nothing).
         self.before_first = None
         self._first = threading.Lock()
+        # whether a resource event (its own or a nested stack's) was recorded:
+        # not told by the type, an OS::Heat::Stack resource has the stack events'
+        self._resource_events = False
 
     def resource(self, row, action, status, reason='state changed'):
         """A resource's event (``row``: its ResourceRow)."""
@@ -50,7 +53,7 @@ class EventLog(object):
                              'physical_resource_id': row.physical_id or '',
                              'resource_action': action, 'resource_status': status,
                              'resource_status_reason': self.masker.text(reason),
-                             'event_time': now_iso()})
+                             'event_time': now_iso()}, resource=True)
 
     def stack(self, action, status, reason):
         """The stack's own event."""
@@ -62,22 +65,24 @@ class EventLog(object):
 
     def changed_resources(self):
         """True when this run recorded an event of a resource."""
-        return any(e['resource_type'] != STACK_TYPE for e in self.events)
+        return self._resource_events
 
-    def _record(self, event):
+    def _record(self, event, resource=False):
         with self._lock:
+            self._resource_events = self._resource_events or resource
             if not self.check_mode and self.stack_id:
                 event = self.store.add_event(self.stack_id, event)
                 event.pop('stack_id', None)
                 event.pop('seq', None)
             self.events.append(event)
         if self.parent is not None:
-            self.parent.echo(dict(event, stack_name=self.stack_name))
+            self.parent.echo(dict(event, stack_name=self.stack_name), resource)
         return event
 
-    def echo(self, event):
+    def echo(self, event, resource=False):
         """Keep a nested stack's event (already stored with its stack)."""
         with self._lock:
             self.events.append(event)
+            self._resource_events = self._resource_events or resource
         if self.parent is not None:
-            self.parent.echo(event)
+            self.parent.echo(event, resource)

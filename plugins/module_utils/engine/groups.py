@@ -1,11 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""OS::Heat::ResourceGroup as a nested stack whose template the group
-writes (resources/heat/group_template.py writes it as Heat 27 does).
+"""OS::Heat::ResourceGroup, OS::Heat::ResourceChain and (through
+autoscaling.py) OS::Heat::AutoScalingGroup: nested stacks whose template
+the group writes (resources/heat/group_template.py writes it as Heat 27
+does).
 
-The members are known when the run is planned (``count`` must be known
-then: its names are the walk's steps), so are the types of the members.
+Each type is a ``GroupKind``: the properties that must be known when the
+run is planned (a group's members are the walk's steps: a ResourceGroup's
+``count``, a chain's ``resources`` and ``concurrent``, which orders them),
+how its template is written and how its attributes are read.  The types of
+the members are known then too.
 The values of ``resource_def`` that wait on other resources are not: the
 planned template holds a parameter in their place, and the group's stack
 is written again with every value once the group's own requirements are
@@ -18,19 +23,62 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import dataclasses
+from typing import Any, Callable, Tuple
+
 from ..errors import TemplateError
 from . import autoscaling
 from ..hot import functions as fns
 from ..hot.template import Template
-from ..resources.heat.group_attributes import asg_attribute, resource_group_attribute, select_path
-from ..resources.heat.group_template import resource_group_plan
+from ..resources.heat.group_attributes import (asg_attribute, chain_attribute,
+                                               resource_group_attribute, select_path)
+from ..resources.heat.group_template import chain_template, resource_group_plan
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
-GROUP_TYPES = (RESOURCE_GROUP, autoscaling.ASG)
+RESOURCE_CHAIN = 'OS::Heat::ResourceChain'
 # The row's data key of the names removal_policies removed.
 REMOVED = 'removed'
 # Parameters standing in the planned template for values made during the run.
 _LATE = 'stackers_late_%d'
+
+
+@dataclasses.dataclass(frozen=True)
+class GroupKind:
+    """What differs between the group types: ``first``, the properties
+    known when the run is planned; ``write(props, removed, members,
+    created)`` -> (template dict, member names, removed names or None);
+    ``read(group, key, path, names, *, ref_of, attr_of, removed)`` an
+    attribute."""
+    first: Tuple[str, ...]
+    write: Callable[..., Any]
+    read: Callable[..., Any]
+
+
+def _write_resource_group(props, removed, members, created):
+    props.setdefault('count', 1)
+    plan = resource_group_plan(props, removed=removed, members=members, created=created)
+    return plan.template, plan.names, plan.removed
+
+
+def _write_chain(props, _removed, _members, _created):
+    types = props.get('resources') or []
+    # No cap on a concurrent chain: Heat's is its number of engines.
+    template = chain_template(types, bool(props.get('concurrent')),
+                              props.get('resource_properties'))
+    return template, [str(i) for i in range(len(types))], None
+
+
+def _read_chain(group, key, path, names, *, ref_of, attr_of, removed):
+    del removed     # a chain removes nothing
+    return chain_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of)
+
+
+KINDS = {
+    RESOURCE_GROUP: GroupKind(('count',), _write_resource_group, resource_group_attribute),
+    RESOURCE_CHAIN: GroupKind(('resources', 'concurrent'), _write_chain, _read_chain),
+}
+# An autoscaling group decides its size and names its members its own way (autoscaling.py).
+GROUP_TYPES = tuple(KINDS) + (autoscaling.ASG,)
 
 
 def group_type(defn):
@@ -64,10 +112,12 @@ def planned_template(sd, defn, row, members, resize=None):
         template, names, late = autoscaling.planned_template(sd, defn, row, members, resize)
         return template, names, None, late
     props = defn.properties or {}
-    if fns.dependencies(props.get('count')):
-        raise TemplateError('The "count" of ResourceGroup "%s" must be known before the run (it '
-                            'cannot come from another resource)' % defn.name,
-                            path=defn.path + ('properties', 'count'))
+    for first in KINDS[group_type(defn)].first:
+        if fns.dependencies(props.get(first)):
+            raise TemplateError('The "%s" of %s "%s" must be known before the run (it cannot '
+                                'come from another resource)'
+                                % (first, group_type(defn).split('::')[-1], defn.name),
+                                path=defn.path + ('properties', first))
     late = []
     known = dict((k, placeheld(v, late)) for k, v in props.items())
     return _written(sd, defn, known, row, members) + (late,)
@@ -85,14 +135,13 @@ def runtime_template(sd, defn, resolved, row, members, *, names=None):
 
 def _written(sd, defn, props, row, members):
     props = dict((k, v) for k, v in props.items() if v is not None)
-    props.setdefault('count', 1)
     removed = (row.facts.get(REMOVED) if row is not None else None) or []
-    plan = resource_group_plan(props, removed=removed, members=members,
-                               created=row is not None and row.status is not None)
+    template, names, removed = KINDS[group_type(defn)].write(
+        props, removed, members, row is not None and row.status is not None)
     # The members' own files (a member template) are read next to the group's template.
-    loaded = Template.load(with_parameters(plan.template), filename=sd.template.filename,
+    loaded = Template.load(with_parameters(template), filename=sd.template.filename,
                            files=sd.files, root=sd.template.root)
-    return loaded, plan.names, plan.removed
+    return loaded, names, removed
 
 
 def with_parameters(template):
@@ -135,8 +184,11 @@ def attribute(run, row, nest, key, path):
             return None
         return select_path(child.attribute(member, attr_path[0]), list(attr_path[1:]))
 
-    if row.type == autoscaling.ASG:
+    defn = run.sd.resources.get(row.name) if run.sd is not None else None
+    gtype = (defn is not None and group_type(defn)) or row.type
+    if gtype == autoscaling.ASG:
         members = members_of(child.rows.values()) if child is not None else []
         return asg_attribute(row.name, key, path, members, ref_of=ref_of, attr_of=attr_of)
-    return resource_group_attribute(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
-                                    removed=row.facts.get(REMOVED) or [])
+    kind = KINDS[gtype]
+    return kind.read(row.name, key, path, names, ref_of=ref_of, attr_of=attr_of,
+                     removed=row.facts.get(REMOVED) or [])

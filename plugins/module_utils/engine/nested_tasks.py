@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import NestedStackFailure
 from ..hot import functions as fns
 from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
-from . import autoscaling, groups, nested_ends, nesting
+from . import autoscaling, groups, nested_ends, nesting, stack_resource
 from .converge import converge_steps
 from .outputs import output_attributes, resolve_outputs
 from .planner import KEEP, decide_desired, desired
@@ -114,7 +114,7 @@ def attach(env, run, plans, deps, work, *, path=()):
         for param in sorted(plan.waiting if not group else ()):
             pkey = pkeys[param] = ('param', (name, param))
             deps[pkey] = set([skey]) | set(('res', d) for d in
-                                           fns.dependencies(defn.properties[param]))
+                                           fns.dependencies(nesting.param_snippets(defn)[param]))
             work[pkey] = nesting.once(_supply, nest, param)
         if group and plan.stored is not None and groups.group_type(defn) == autoscaling.ASG:
             _in_batches(nest, name, cdeps, cwork)
@@ -165,7 +165,7 @@ def _reads(sd, k):
         return set(nesting.params_read(defn.properties)) | set(nesting.params_read(defn.metadata))
     if kind == 'param' and len(k) == 2:
         inner, param = name
-        return set(nesting.params_read((sd.resources[inner].properties or {}).get(param)))
+        return set(nesting.params_read(nesting.param_snippets(sd.resources[inner]).get(param)))
     return set()
 
 
@@ -189,7 +189,7 @@ def _checking(nest, name, factory):
 def _supply(nest, param):
     parent, name = nest.parent, nest.plan.name
     defn = parent.sd.resources[name]
-    value = parent.sd.resolve(defn.properties[param], defn.path + ('properties', param))
+    value = parent.sd.resolve(nesting.param_snippets(defn)[param], nesting.param_path(defn, param))
     nest.run.sd.parameters.supply(param, value)
 
 
@@ -208,12 +208,15 @@ def _start(nest):
         _write_group(nest, row, defn)
     if nest.run.stack is None:
         top = parent.stack
-        stack = nest.env.store.create_stack({
+        fields = {
             'id': plan.stack_id, 'name': plan.stack_name, 'action': 'CREATE',
             'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
             'created_time': now_iso(), 'salt': top.get('salt'),
             'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
-            'parent_id': top['id'], 'parent_resource': name})
+            'parent_id': top['id'], 'parent_resource': name}
+        if plan.kind == 'stack':
+            fields.update(stack_resource.stack_fields(defn))
+        stack = nest.env.store.create_stack(fields)
         nest.run.bind_stack(stack)
         _in_progress(nest, 'CREATE')
     elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
@@ -301,8 +304,8 @@ def _finish(nest):
                        status='COMPLETE', status_reason=reason)
     child.log.stack(action, 'COMPLETE', reason)
     values = dict((o['output_key'], o.get('output_value')) for o in outputs)
-    if nest.plan.names is not None:
-        reference = child.stack['id']       # a group's reference is its stack's id
+    if nest.plan.kind != 'template':
+        reference = child.stack['id']       # a group's, an OS::Heat::Stack's: its stack's id
     else:
         reference = values.get(STACK_ID_OUTPUT) or stack_arn(
             parent.sd.project_id, child.stack['name'], child.stack['id'])

@@ -47,7 +47,7 @@ from .. import resources as registry
 from ..resources.base import physical_name
 from ..resources.heat.template_resource import NESTED_STACK
 from . import graph as _graph
-from . import groups, run_state
+from . import groups, run_state, stack_resource
 from .definition import hidden_values
 
 # heat/common/config.py: max_resources_per_stack, counted over the whole tree.
@@ -77,6 +77,8 @@ class NestPlan:
     names: Optional[List[str]] = None
     # an autoscaling group a signal resizes (its scaling marks are the signal's)
     resized: bool = False
+    # 'template' (a template resource), 'group' or 'stack' (OS::Heat::Stack)
+    kind: str = 'template'
 
 
 def is_template(defn):
@@ -84,8 +86,26 @@ def is_template(defn):
 
 
 def is_nested(defn):
-    """A template resource or a group: a resource that is a nested stack."""
-    return is_template(defn) or groups.group_type(defn) is not None
+    """A template resource, a group or an OS::Heat::Stack: a resource that
+    is a nested stack."""
+    return is_template(defn) or groups.group_type(defn) is not None or \
+        stack_resource.is_stack(defn)
+
+
+def param_snippets(defn):
+    """name -> parsed value of each parameter a nested resource gives its
+    stack: a template resource's properties, an OS::Heat::Stack's
+    ``parameters`` entries."""
+    if stack_resource.is_stack(defn):
+        return stack_resource.parameter_snippets(defn)
+    return dict(defn.properties or {})
+
+
+def param_path(defn, param):
+    """Where parameter ``param`` of a nested resource is in its template."""
+    if stack_resource.is_stack(defn):
+        return defn.path + ('properties', 'parameters', param)
+    return defn.path + ('properties', param)
 
 
 def template_digest(template):
@@ -96,13 +116,24 @@ def template_digest(template):
     return hashlib.sha1(text.encode('utf-8')).hexdigest()
 
 
-def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, resize=None):
-    """name -> NestPlan of every template resource of ``sd`` (a validated
-    definition), recursively; ``stack_id``: its record (None: new);
-    ``resize``: group name -> the size a signal asks of it."""
+def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
+    """name -> NestPlan of every nested resource of ``sd`` (a validated
+    definition), recursively; ``stack_id``: its record (None: new).
+    ``max_resources``: Heat's max_resources_per_stack over the whole tree
+    (-1: no limit); ``region``: the connection's (an OS::Heat::Stack's
+    context may name no other); ``resize``: group name -> the size a
+    signal asks of it."""
     total = [len(sd.resources)]
-    nests = _plan_level(sd, store, stack_id, (total, max_resources), frozenset(), resize=resize)
-    return nests
+    _check_total(total[0], max_resources, ('resources',))
+    return _plan_level(sd, store, stack_id, (total, max_resources, region), frozenset(),
+                       resize=resize)
+
+
+def _check_total(total, max_resources, path):
+    if max_resources is not None and max_resources >= 0 and total > max_resources:
+        # Heat's RequestLimitExceeded with StackResourceLimitExceeded's text
+        raise ResourceLimitExceeded('Request limit exceeded: Maximum resources per stack '
+                                    'exceeded.', path=path)
 
 
 def params_read(snippet):
@@ -123,11 +154,12 @@ def params_read(snippet):
             yield from params_read(value)
 
 
-def _waiting(defn, unknown_params):
-    """Property names of ``defn`` whose values are known only during the
-    run: they refer to a resource, or read a parameter itself waiting."""
+def _waiting(snippets, unknown_params):
+    """Parameter names (of ``snippets``, a nested resource's) whose values
+    are known only during the run: they refer to a resource, or read a
+    parameter itself waiting."""
     out = set()
-    for key, value in (defn.properties or {}).items():
+    for key, value in snippets.items():
         if fns.dependencies(value) or (unknown_params and
                                        not unknown_params.isdisjoint(params_read(value))):
             out.add(key)
@@ -135,7 +167,7 @@ def _waiting(defn, unknown_params):
 
 
 def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
-    total, max_resources = limit
+    total, max_resources, region = limit
     rows = {}
     if stack_id is not None:
         rows = dict((r.name, r) for r in store.resources(stack_id) if r.role == 'current')
@@ -153,27 +185,32 @@ def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
         else:
             child_name = physical_name(sd.stack_name, name)
             child_id = str(uuid.uuid4())
-        names = None
+        names, kind = None, 'template'
         if groups.group_type(defn):
+            kind = 'group'
             members = groups.members_of(store.resources(child_id)) if stored else []
             template, names, _removed, late = groups.planned_template(
                 sd, defn, row, members, resize=(resize or {}).get(name))
             waiting, params = frozenset(late), {}
         else:
-            template = provider_template(sd, defn)
-            waiting = _waiting(defn, unknown_params)
-            params = nested_parameters(defn, True, waiting)
+            if stack_resource.is_stack(defn):
+                kind = 'stack'
+                stack_resource.check_region(defn, region)
+                template = stack_resource.template_of(sd, defn)
+            else:
+                template = provider_template(sd, defn)
+            snippets = param_snippets(defn)
+            waiting = _waiting(snippets, unknown_params)
+            params = nested_parameters(defn, True, waiting, properties=snippets)
         deferred = bool(waiting)
         child, graph = build_child(sd, defn, template, params, stack=(child_name, child_id),
                                    strict=not deferred)
         total[0] += len(child.resources)
-        if max_resources >= 0 and total[0] > max_resources:
-            raise ResourceLimitExceeded('Request limit exceeded: Maximum resources per stack '
-                                        'exceeded.', path=defn.path + ('type',))
+        _check_total(total[0], max_resources, defn.path + ('type',))
         out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
-                             waiting=frozenset(waiting), names=names,
+                             waiting=frozenset(waiting), names=names, kind=kind,
                              resized=name in (resize or {}),
                              children=_plan_level(child, store, stored and child_id, limit,
                                                   frozenset(waiting)))

@@ -58,8 +58,7 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
-    nests = nesting.plan_nests(sd, env.store, stack['id'] if stack else None,
-                               resize=env.request.resize)
+    nests = plan_nests(env.request, sd, env.store, stack['id'] if stack else None)
     preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=defs.hidden_values(sd), nests=nests)
@@ -97,9 +96,17 @@ def load(request, inputs, stack_id):
     is, every resource type supported."""
     sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
                     checker=request.checker)
+    # Heat's max_nested_stack_depth, which the nested definitions inherit
+    sd.max_nested_depth = request.max_nested_depth
     graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))
     require_supported(sd)
     return sd, graph
+
+
+def plan_nests(request, sd, store, stack_id):
+    """The nested stacks of ``sd`` planned within the request's limits."""
+    return nesting.plan_nests(sd, store, stack_id, max_resources=request.max_resources,
+                              region=request.region_name, resize=request.resize)
 
 
 def require_supported(sd):
@@ -217,7 +224,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     deps, work = converge_steps(run, planned.graph, policies)
     nests = planned.nests
     if nests is None:
-        nests = nesting.plan_nests(planned.sd, store, stack['id'])
+        nests = plan_nests(request, planned.sd, store, stack['id'])
     nested_tasks.attach(env, run, nests, deps, work)
     nested_ends.attach_deletes(env, run, deps, work)
     with prefetch.started(run):

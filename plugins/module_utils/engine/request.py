@@ -48,6 +48,12 @@ class StackRequest:
     checker: Any = None
     # group name -> the size a signal's scaling asks of an autoscaling group
     resize: Optional[Dict[str, int]] = None
+    # Heat's max_nested_stack_depth and max_resources_per_stack (over the
+    # whole tree of nested stacks; -1: no limit)
+    max_nested_depth: int = 5
+    max_resources: int = 1000
+    # the connection's region: an OS::Heat::Stack may name no other
+    region_name: Optional[str] = None
 
 
 @dataclasses.dataclass

@@ -27,6 +27,7 @@ from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
 from .attributes import RowAttributes
 from .events import EventLog
 from .groups import group_type
+from .stack_resource import is_stack
 from .records import CURRENT, Rows
 from .seam import Seam
 from .secrets import Masker
@@ -69,7 +70,7 @@ class StackRun(RowAttributes):
             if row.facts.get(NESTED_STACK):
                 self.template_types.add(row.type)
         for defn in (definition.resources.values() if definition is not None else ()):
-            if getattr(defn.type_info, 'template', None) or group_type(defn):
+            if getattr(defn.type_info, 'template', None) or group_type(defn) or is_stack(defn):
                 self.template_types.add(defn.type)
         if graph is not None:
             self.seam.prepare(graph, self.rows.values())

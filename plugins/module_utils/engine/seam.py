@@ -71,7 +71,9 @@ class Seam(object):
             resolved[key] = self.sd.resolve(snippet, defn.path + ('properties', key))
         if getattr(defn.type_info, 'template', None):
             return resolved, unknown     # a nested stack's parameters: it converts them
-        return effective_properties(defn.type, resolved), unknown
+        # through the registry: an alias has the schema of the type it names
+        type_name = getattr(defn.type_info, 'plugin', None) or defn.type
+        return effective_properties(type_name, resolved), unknown
 
     def resolve_metadata(self, name):
         defn = self.sd.resources[name]

@@ -17,6 +17,18 @@ from collections.abc import Mapping
 from .. import resources as _registry
 from ..hot import validate as _hot
 from . import graph as _graph
+from .groups import GROUP_TYPES
+from .stack_resource import STACK_TYPE
+
+# The types the engine runs itself, as nested stacks (no plugin of their own).
+NESTED_TYPES = frozenset(GROUP_TYPES + (STACK_TYPE,))
+
+
+class _Supported(object):
+    """The types the registry has a plugin for at the call, and the nested ones."""
+
+    def __contains__(self, name):
+        return name in _registry.PLUGINS or name in NESTED_TYPES
 
 
 class _Requires(Mapping):
@@ -55,7 +67,7 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     are supported when the registry has a plugin for them at the call."""
     return _hot.validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
-                                  supported_types=_registry.PLUGINS, dependencies=dependencies)
+                                  supported_types=_Supported(), dependencies=dependencies)
 
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,

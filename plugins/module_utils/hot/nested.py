@@ -37,12 +37,15 @@ def _known(value):
     return True
 
 
-def nested_parameters(defn, strict, waiting=()):
-    """The nested stack's parameter values: the properties whose value is
-    known (resolved ones too in ``strict`` mode, except those waiting on a
-    resource); None values are left out, as unset."""
+def nested_parameters(defn, strict, waiting=(), properties=None):
+    """The nested stack's parameter values: the properties (or
+    ``properties``, name -> parsed value, when the parameters are given
+    otherwise) whose value is known (resolved ones too in ``strict`` mode,
+    except those waiting on a resource); None values are left out, as
+    unset."""
     values = {}
-    for key, parsed in (defn.properties or {}).items():
+    source = defn.properties if properties is None else properties
+    for key, parsed in (source or {}).items():
         if key in waiting:
             continue
         if _known(parsed):
@@ -72,15 +75,23 @@ def child_definition(stack, defn, nested_template, params, *, stack_name=None, s
                          stack_id=stack_id or stack.stack_id, project_id=stack.project_id,
                          checker=stack.checker, parent_resource=defn.name)
     nested.nested_depth = depth
+    nested.max_nested_depth = max_depth(stack)
     return nested
+
+
+def max_depth(stack):
+    """The nesting limit of ``stack``'s tree (Heat's max_nested_stack_depth)."""
+    limit = getattr(stack, 'max_nested_depth', None)
+    return MAX_NESTED_DEPTH if limit is None else limit
 
 
 def check_depth(stack, defn):
     """The depth of ``defn``'s nested stack; Heat's error past the limit."""
     depth = getattr(stack, 'nested_depth', 0) + 1
-    if depth > MAX_NESTED_DEPTH:
-        raise TemplateError('Recursion depth exceeds %d.' % MAX_NESTED_DEPTH,
-                            path=defn.path + ('type',))
+    if depth > max_depth(stack):
+        # Heat's RequestLimitExceeded (stack_resource._child_nested_depth)
+        raise TemplateError('Request limit exceeded: Recursion depth exceeds %d.'
+                            % max_depth(stack), path=defn.path + ('type',))
     return depth
 
 

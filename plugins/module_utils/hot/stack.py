@@ -265,7 +265,10 @@ class StackDefinition(object):
             # not ``attrs or {}``: the engine's attrs compute what they are
             # asked for, and asking a Mapping's truth asks its length (all)
             value = (attrs if attrs is not None else {})[attr]
-        except (KeyError, TypeError):
+        except (KeyError, TypeError) as exc:
+            if isinstance(exc, StackersError):
+                # the resource's own refusal (a group member that is not there)
+                raise TemplateError(exc.message)
             raise TemplateError('Resource "%s" has no attribute "%s"' % (name, attr))
         for key in path or ():
             if not isinstance(value, (Mapping, Sequence)) or not isinstance(key, (str, int)):

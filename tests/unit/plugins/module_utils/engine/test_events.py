@@ -58,3 +58,17 @@ def test_changed_resources_ignores_the_stack_own_events(tmp_path):
     log.resource(ROW, 'UPDATE', 'IN_PROGRESS')
     assert log.changed_resources() is True
     store.close()
+
+
+def test_an_os_heat_stack_resource_and_a_nested_stacks_resource_events_are_changes(tmp_path):
+    store, stack = _stack(tmp_path)
+    log = EventLog(store, stack, Masker())
+    log.resource(ROW.replace(type='OS::Heat::Stack'), 'UPDATE', 'IN_PROGRESS')
+    assert log.changed_resources() is True
+    parent, child = EventLog(store, stack, Masker()), EventLog(store, None, Masker())
+    child.parent = parent
+    child.stack('UPDATE', 'IN_PROGRESS', 'Stack UPDATE started')
+    assert parent.changed_resources() is False and len(parent.events) == 1
+    child.resource(ROW, 'UPDATE', 'IN_PROGRESS')
+    assert parent.changed_resources() is True
+    store.close()

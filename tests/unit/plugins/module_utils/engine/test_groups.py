@@ -110,3 +110,119 @@ resources:
 ''')
     assert 'must be known before the run' in str(err.value)
     assert stacks.rows() == {}
+
+
+CHAIN = '''
+parameters:
+  types: {type: comma_delimited_list, default: 'OS::Heat::TestResource,OS::Heat::TestResource'}
+  concurrent: {type: boolean, default: false}
+resources:
+  r: {type: OS::Heat::RandomString, properties: {length: 4}}
+  c:
+    type: OS::Heat::ResourceChain
+    properties:
+      resources: {get_param: types}
+      concurrent: {get_param: concurrent}
+      resource_properties: {value: {get_attr: [r, value]}, wait_secs: 0.05}
+outputs:
+  refs: {value: {get_attr: [c, refs]}}
+  outs: {value: {get_attr: [c, output]}}
+  attrs: {value: {get_attr: [c, attributes, output]}}
+  one: {value: {get_attr: [c, resource.1, output]}}
+  ref0: {value: {get_attr: [c, resource.0]}}
+'''
+
+
+def _chain_events(result):
+    return [(e['resource_name'], e['resource_status']) for e in result['events']
+            if e.get('resource_type') == 'OS::Heat::TestResource']
+
+
+def test_a_chain_makes_one_member_per_type_each_after_the_one_before(stacks):
+    result = stacks.run(CHAIN)
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    out = _outputs(result)
+    value = out['outs'][0]
+    assert len(value) == 4 and out['outs'] == [value, value] and out['one'] == value
+    assert out['attrs'] == {'0': value, '1': value}
+    assert len(out['refs']) == 2 and out['ref0'] == out['refs'][0]
+    # not concurrent: member 1 starts once member 0 is complete
+    assert _chain_events(result) == [('0', 'IN_PROGRESS'), ('0', 'COMPLETE'),
+                                     ('1', 'IN_PROGRESS'), ('1', 'COMPLETE')]
+    chain = stacks.rows()['c']
+    assert chain.reference_id == chain.physical_id           # its stack's id, as Heat's
+    assert stacks.run(CHAIN)['changed'] is False
+    assert stacks.run(state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
+
+
+def test_a_concurrent_chain_starts_its_members_together(stacks):
+    result = stacks.run(CHAIN, parameters={'concurrent': True})
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    events = _chain_events(result)
+    assert events.index(('1', 'IN_PROGRESS')) < events.index(('0', 'COMPLETE')), events
+
+
+def test_a_longer_chain_adds_only_its_new_member(stacks):
+    stacks.run(CHAIN)
+    longer = stacks.run(CHAIN, parameters={'types': 'OS::Heat::TestResource,'
+                                                    'OS::Heat::TestResource,OS::Heat::None'})
+    assert longer['stack']['stack_status'] == 'UPDATE_COMPLETE', longer['stack']
+    changed = set(e['resource_name'] for e in longer['events']
+                  if e.get('resource_type') not in ('OS::Heat::Stack', 'OS::Heat::ResourceChain'))
+    assert changed == set(['2']), longer['events']
+    assert len(_outputs(longer)['refs']) == 3
+
+
+def test_a_chains_types_that_wait_on_a_resource_are_refused_before_anything_is_made(stacks):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+    with pytest.raises(TemplateError) as err:
+        stacks.run('''
+resources:
+  v: {type: OS::Heat::Value, properties: {value: 'OS::Heat::None', type: string}}
+  c:
+    type: OS::Heat::ResourceChain
+    properties:
+      resources: [{get_attr: [v, value]}]
+''')
+    assert 'The "resources" of ResourceChain "c" must be known before the run' in str(err.value)
+    assert stacks.rows() == {}
+
+
+def test_a_chain_member_that_does_not_exist_is_an_output_error_in_heats_words(stacks):
+    result = stacks.run('''
+resources:
+  c:
+    type: OS::Heat::ResourceChain
+    properties: {resources: ['OS::Heat::None']}
+outputs:
+  missing: {value: {get_attr: [c, resource.4]}}
+''')
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE'
+    [output] = result['stack']['outputs']
+    assert output['output_value'] is None
+    assert "Member '4' not found in group resource 'c'." in output['output_error']
+
+
+def test_a_registry_alias_of_a_chain_reads_the_chains_attributes(stacks):
+    env = stacks.dir / 'env.yaml'
+    env.write_text('resource_registry:\n  My::Chain: OS::Heat::ResourceChain\n')
+    result = stacks.run('''
+resources:
+  c:
+    type: My::Chain
+    properties: {resources: ['OS::Heat::Value', 'OS::Heat::Value'], resource_properties: {value: v}}
+outputs:
+  values: {value: {get_attr: [c, value]}}
+  attrs: {value: {get_attr: [c, attributes, value]}}
+''', environment=[str(env)])
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    assert _outputs(result) == {'values': ['v', 'v'], 'attrs': {'0': 'v', '1': 'v'}}
+
+
+def test_check_mode_predicts_a_longer_chain(stacks):
+    stacks.run(CHAIN)
+    checked = stacks.run(CHAIN, check_mode=True, parameters={
+        'types': 'OS::Heat::TestResource,OS::Heat::TestResource,OS::Heat::None'})
+    assert checked['changed'] is True
+    assert dict((i['resource_name'], i['action']) for i in checked['plan'])['c'] == 'update'
+    assert stacks.run(CHAIN, check_mode=True)['changed'] is False

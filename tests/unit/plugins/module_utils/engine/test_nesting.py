@@ -78,5 +78,51 @@ def test_a_template_that_nests_itself_stops_at_heats_depth(stacks):
     (stacks.dir / 'loop.yaml').write_text(HEADER + 'resources:\n  again: {type: loop.yaml}\n')
     with pytest.raises(TemplateError) as err:
         stacks.run('resources:\n  first: {type: loop.yaml}\n')
-    assert 'Recursion depth exceeds 5.' in str(err.value)
+    assert 'Request limit exceeded: Recursion depth exceeds 5.' in str(err.value)
     assert stacks.rows() == {}      # refused before anything was written
+
+
+THREE = 'resources:\n  top: {type: mid.yaml, properties: {label: x}}\n'
+
+
+def test_the_depth_limit_is_the_requests(stacks):
+    for name, text in (('leaf.yaml', LEAF), ('mid.yaml', MID)):
+        (stacks.dir / name).write_text(text)
+    with pytest.raises(TemplateError) as err:
+        stacks.run(THREE, max_nested_depth=1)
+    assert 'Request limit exceeded: Recursion depth exceeds 1.' in str(err.value)
+    assert 'resources.leaf.type' in str(err.value)
+    assert stacks.rows() == {}
+    assert stacks.run(THREE, max_nested_depth=2)['stack']['stack_status'] == 'CREATE_COMPLETE'
+
+
+def test_the_resource_limit_is_the_requests_over_the_tree_and_minus_one_lifts_it(stacks):
+    for name, text in (('leaf.yaml', LEAF), ('mid.yaml', MID)):
+        (stacks.dir / name).write_text(text)
+    text = THREE + '  other: {type: OS::Heat::None}\n'       # 2 + 1 + 1 resources
+    with pytest.raises(ResourceLimitExceeded) as err:
+        stacks.run(text, max_resources=3)
+    assert str(err.value).endswith('Request limit exceeded: Maximum resources per stack exceeded.')
+    assert stacks.rows() == {}
+    assert stacks.run(text, max_resources=4)['stack']['stack_status'] == 'CREATE_COMPLETE'
+    assert stacks.run(text, name='free', max_resources=-1)['stack']['stack_status'] == \
+        'CREATE_COMPLETE'
+
+
+def test_the_top_stack_alone_counts_too(make_run, stacks):
+    with pytest.raises(ResourceLimitExceeded) as err:
+        _plan(make_run, stacks, 'resources:\n  a: {type: OS::Heat::None}\n  b: {type: OS::Heat::None}\n',
+              max_resources=1)
+    assert 'Maximum resources per stack exceeded.' in str(err.value)
+
+
+def test_a_groups_members_count_towards_the_limit(stacks):
+    text = """
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    properties: {count: 5, resource_def: {type: OS::Heat::None}}
+"""
+    with pytest.raises(ResourceLimitExceeded):
+        stacks.run(text, max_resources=5)
+    assert stacks.run(text, max_resources=6)['stack']['stack_status'] == 'CREATE_COMPLETE'

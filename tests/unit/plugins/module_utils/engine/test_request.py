@@ -14,7 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.requ
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack
 
 # What the module passes that is not one of its options.
-ENGINE_ONLY = {'check_mode', 'diff', 'project_id', 'checker', 'resize'}   # resize: a signal's run
+ENGINE_ONLY = {'check_mode', 'diff', 'project_id', 'checker', 'region_name', 'resize'}
 
 
 def test_the_request_has_the_module_options_and_their_defaults():

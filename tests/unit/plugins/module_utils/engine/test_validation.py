@@ -85,3 +85,14 @@ def test_supported_types_are_the_registrys_at_the_call(monkeypatch):
     assert validation.validate_template(PORT_ON_SUBNET)['UnsupportedTypes'] == []
     monkeypatch.delitem(resources.PLUGINS, 'OS::Neutron::Port')
     assert validation.validate_template(PORT_ON_SUBNET)['UnsupportedTypes'] == ['OS::Neutron::Port']
+
+
+def test_the_types_run_as_nested_stacks_are_supported():
+    answer = validation.validate_template('''heat_template_version: 2018-08-31
+resources:
+  g: {type: OS::Heat::ResourceGroup, properties: {resource_def: {type: OS::Heat::None}}}
+  c: {type: OS::Heat::ResourceChain, properties: {resources: ['OS::Heat::None']}}
+  s: {type: OS::Heat::Stack, properties: {template: 'heat_template_version: 2018-08-31'}}
+  z: {type: OS::Zun::Container, properties: {image: x}}
+''')
+    assert answer['UnsupportedTypes'] == ['OS::Zun::Container']

@@ -75,3 +75,20 @@ def test_nesting_deeper_than_heats_limit_is_refused():
     with pytest.raises(TemplateError) as exc:
         validate.validate_template(SELF, files={'self.yaml': SELF}, strict=True)
     assert 'Recursion depth exceeds 5' in str(exc.value)
+
+
+def test_a_stacks_depth_limit_is_inherited_by_its_nested_stacks():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot import nested
+
+    class Defn(object):
+        name, path = 'again', ('resources', 'again')
+
+    class Stack(object):
+        nested_depth, max_nested_depth = 2, 3
+    assert nested.check_depth(Stack(), Defn()) == 3
+    Stack.nested_depth = 3
+    with pytest.raises(TemplateError) as exc:
+        nested.check_depth(Stack(), Defn())
+    assert 'Request limit exceeded: Recursion depth exceeds 3.' in str(exc.value)
+    Stack.max_nested_depth = None
+    assert nested.max_depth(Stack()) == nested.MAX_NESTED_DEPTH
