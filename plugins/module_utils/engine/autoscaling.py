@@ -125,3 +125,21 @@ def rolling_batches(defn, members):
     pause = float(policy.get('pause_time') or 0)
     names = [m['name'] for m in scaling.ordered_members(members)]
     return [names[i:i + size] for i in range(0, len(names), size)], pause
+
+
+def check_policies(sd):
+    """A ScalingPolicy whose ``auto_scaling_group_id`` is another resource
+    of the stack that is not an AutoScalingGroup is refused before any
+    cloud call (Heat finds out only when a signal comes: "could not find
+    scaling group")."""
+    for name, defn in sd.resources.items():
+        if (getattr(defn.type_info, 'plugin', None) or defn.type) != 'OS::Heat::ScalingPolicy':
+            continue
+        target = (defn.properties or {}).get('auto_scaling_group_id')
+        for other in fns.dependencies(target):
+            found = sd.resources.get(other)
+            kind = found and (getattr(found.type_info, 'plugin', None) or found.type)
+            if found is not None and kind != ASG:
+                raise TemplateError('ScalingPolicy "%s" scales "%s", which is a %s, not an '
+                                    'OS::Heat::AutoScalingGroup' % (name, other, found.type),
+                                    path=defn.path + ('properties', 'auto_scaling_group_id'))

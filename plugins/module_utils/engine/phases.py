@@ -30,6 +30,7 @@ import uuid
 from .. import resources as registry
 from ..errors import ParameterError, StackLocked, StackersError
 from ..hot import loader
+from . import autoscaling
 from . import definition as defs
 from . import graph as _graph
 from . import nested_ends, nested_tasks, nesting, prefetch
@@ -112,6 +113,7 @@ def plan_nests(request, sd, store, stack_id):
 def require_supported(sd):
     """Refuse a definition holding a type the collection cannot run
     (template resources are nested stacks: nesting.py checks theirs)."""
+    autoscaling.check_policies(sd)
     for defn in sd.resources.values():
         if not nesting.is_nested(defn):
             registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,

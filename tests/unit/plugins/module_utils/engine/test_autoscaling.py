@@ -105,3 +105,17 @@ def test_an_update_of_its_members_goes_one_batch_at_a_time(stacks):
     assert len(events) == 6
     again = stacks.run(text.replace('value: member,', 'value: member2,'), parameters={'desired': 3})
     assert again['changed'] is False
+
+
+def test_a_policy_scaling_something_that_is_not_a_group_is_refused_before_anything_is_made(stacks):
+    with pytest.raises(TemplateError) as err:
+        stacks.run('''
+resources:
+  v: {type: OS::Heat::Value, properties: {value: 1}}
+  up:
+    type: OS::Heat::ScalingPolicy
+    properties: {auto_scaling_group_id: {get_resource: v}, adjustment_type: change_in_capacity,
+                 scaling_adjustment: 1}
+''')
+    assert 'ScalingPolicy "up" scales "v", which is a OS::Heat::Value' in str(err.value)
+    assert stacks.rows() == {}
