@@ -140,10 +140,11 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert write_calls(cloud.stats()) == {}
 
         time.sleep(UP_COOLDOWN + 1)
-        oldest = sorted((e['event_time'], e['resource_name']) for e in made['events']
-                        if e.get('stack_name', '').startswith('webtier-web-')
-                        and e['resource_action'] == 'CREATE' and e['resource_status'] == 'COMPLETE'
-                        and len(e['resource_name']) == 12)[0][1]
+        # the member whose record was made first (its CREATE_IN_PROGRESS; events are in order)
+        oldest = [e['resource_name'] for e in made['events']
+                  if e.get('stack_name', '').startswith('webtier-web-')
+                  and e['resource_action'] == 'CREATE' and e['resource_status'] == 'IN_PROGRESS'
+                  and len(e['resource_name']) == 12][0]
         down = signal.run(stack='webtier', resource='down')
         assert down['signal']['new_size'] == 2, down
         out = _outputs(down)
