@@ -178,7 +178,8 @@ class Scheduler(object):
                 if not expired:
                     start(False)
                     start(True)
-                while later and not ready[False] and not starting and not expired and free(False):
+                while later and not ready[False] and not starting and not expired and \
+                        free(later[0][0] in local):
                     node, gen = later.popleft()
                     submit(node, gen)
                 if expired:

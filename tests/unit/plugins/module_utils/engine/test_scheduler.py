@@ -293,3 +293,26 @@ def test_the_local_lane_is_bounded():
     out = Scheduler(max_concurrency=10).run(deps, work, local=set(deps))
     assert all(o.status == DONE for o in out.values())
     assert rec.max_running <= LOCAL_LANE
+
+
+def test_work_left_after_a_release_stays_in_its_lane():
+    ends = {}
+
+    def cloud():
+        yield 0.01              # then holds the only cloud slot for 0.5 s
+        time.sleep(0.5)
+        ends['c'] = time.monotonic()
+
+    def first():
+        time.sleep(0.1)
+        yield 0.0
+
+    def local():
+        yield RELEASE           # while the cloud's slot is held
+        ends['a'] = time.monotonic()
+    out = Scheduler(max_concurrency=1).run({'z': set(), 'a': {'z'}, 'c': set()},
+                                           {'z': first, 'a': local, 'c': cloud},
+                                           local={'z', 'a'})
+    assert all(o.status == DONE for o in out.values())
+    # a's work left ran on the local lane, not once the cloud's slot came free
+    assert ends['a'] < ends['c'] - 0.25
