@@ -6,7 +6,9 @@ on a cloud answering in 20 ms (``--latency-ms``); create, rerun and delete at 1,
 resources (``--big-sizes``), each in a child process of its own.  Reports peak RSS (target at
 most 1 GB), engine CPU per resource on create and rerun, the growth from the smallest size to the
 largest, and the rerun's calls per route: a rerun may list a collection a bounded number of times,
-never make a call per resource."""
+never make a call per resource.  The create's and the delete's wall times are the local cloud's
+(one Neutron process makes every port in turn, its answers slower as the machine's load rises), so
+the growth is also given with the engine and the cloud apart (``engine_and_cloud``)."""
 
 from __future__ import absolute_import, division, print_function
 
