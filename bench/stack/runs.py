@@ -9,7 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import datetime
+import os
 import re
 import threading
 import time
@@ -106,6 +108,8 @@ def engine_run(cloud, name, store, state, template=None, parameters=None):
 def phase(cloud, name, store, state, template=None, parameters=None):
     """One run of the engine, measured: wall, CPU of this process, calls per route."""
     cloud.reset_stats()
+    pids = service_pids(cloud)
+    served0 = services_cpu(pids)
     OBSERVER.start()
     clock0 = time.time()
     wall0, cpu0 = time.monotonic(), time.process_time()
@@ -114,16 +118,59 @@ def phase(cloud, name, store, state, template=None, parameters=None):
     finally:
         wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
         OBSERVER.stop()
+    served = services_cpu(pids)
     stats = cloud.stats()
     routes = dict(stats.get('by_route') or {})
     writes = sum(n for r, n in routes.items() if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH',
                                                                          'DELETE')
                  and r != TOKEN)
-    return {'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
-            'by_route': routes, 'write_calls': writes, 'changed': result.get('changed'),
-            'status': (result.get('stack') or {}).get('stack_status'),
-            '_events': list(OBSERVER.events), '_requests': list(OBSERVER.requests), '_t0': wall0,
-            '_clock0': clock0}
+    requests = list(OBSERVER.requests)
+    return dict(cloud_split(requests, wall0, wall), **{
+        'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
+        'by_route': routes, 'write_calls': writes, 'changed': result.get('changed'),
+        'status': (result.get('stack') or {}).get('stack_status'),
+        'cloud_cpu_s': dict((n, served[n] - served0[n]) for n in served if n in served0),
+        '_events': list(OBSERVER.events), '_requests': requests, '_t0': wall0,
+        '_clock0': clock0})
+
+
+def service_pids(cloud):
+    """The local cloud's service processes (its admin API names them), by service."""
+    info = cloud.admin('GET', '') or {}
+    return dict((n, p) for n, p in (info.get('pids') or {}).items() if n != 'supervisor')
+
+
+def services_cpu(pids):
+    """CPU seconds each service process has used so far (user + system, from /proc): the
+    cloud's own cost of a phase, which the machine's load barely changes, unlike answer times."""
+    out = {}
+    for name, pid in pids.items():
+        try:
+            with open('/proc/%d/stat' % pid) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        out[name] = (int(fields[11]) + int(fields[12])) / float(os.sysconf('SC_CLK_TCK'))
+    return out
+
+
+def cloud_split(requests, t0, wall):
+    """A phase's wall time split by who held it: ``cloud_busy_s`` while at least one request was
+    at the cloud, ``engine_alone_s`` the rest (nothing at the cloud: the engine's own work on the
+    path), and each route's mean client-side answer time (``answer_ms``).  When the cloud is the
+    bottleneck (one Neutron process creating every port in turn) the wall time is its time, and
+    its growth is the cloud's: the engine's is its CPU and its time alone."""
+    busy, until = 0.0, t0
+    for start, end, _method, _url in sorted(requests):
+        start, end = max(start, until), min(end, t0 + wall)
+        if end > start:
+            busy += end - start
+            until = end
+    times = collections.defaultdict(list)
+    for start, end, method, url in requests:
+        times[route_of(method, url)].append(end - start)
+    return {'cloud_busy_s': busy, 'engine_alone_s': max(0.0, wall - busy),
+            'answer_ms': dict((r, 1000 * sum(v) / len(v)) for r, v in times.items())}
 
 
 def drop_private(ph):

@@ -15,13 +15,16 @@ Converging to a definition (create or update) has three kinds of steps:
   whatever used it in the record is gone or updated.
 
 Deleting a stack is converging to nothing; suspend walks the record in
-reverse dependency order and resume in order.
+reverse dependency order and resume in order.  ``local_steps`` names the
+steps of types that exist only in the record, which the scheduler runs
+beside the cloud's.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from .. import resources as registry
 from . import graph as _graph
 from .records import CURRENT, OLD
 from .resource_tasks import action_row, apply_resource, delete_row
@@ -145,3 +148,28 @@ def action_steps(run, action):
                 reverse[need].add(key)
         deps = reverse
     return deps, work
+
+
+def local_steps(run, keys):
+    """The step keys among ``keys`` whose every type exists only in the stack
+    record (its plugin's ``record_only``: the definition's type and those of
+    the name's rows, which a replacement may change): their handlers make no
+    request.  A property of theirs that reads another resource's attribute
+    may still ask the cloud for it, once (attributes.py keeps it)."""
+    types = {}
+    for row in run.rows.values():
+        types.setdefault(row.name, set()).add(row.type)
+    for name, defn in (run.sd.resources.items() if run.sd is not None else ()):
+        types.setdefault(name, set()).add(defn.type)
+    local = set()
+    for key in keys:
+        if key[0] == 'del':
+            row = run.rows.get(key[1])
+            found = set([row.type]) if row is not None else set()
+        elif key[0] in ('res', 'cleanup', 'act'):
+            found = types.get(key[1], set())
+        else:
+            continue
+        if found and all(getattr(registry.PLUGINS.get(t), 'record_only', False) for t in found):
+            local.add(key)
+    return local

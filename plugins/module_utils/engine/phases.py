@@ -35,7 +35,7 @@ from . import definition as defs
 from . import graph as _graph
 from . import nested_ends, nested_tasks, nesting, prefetch
 from .preflight import preflight
-from .converge import converge_steps
+from .converge import converge_steps, local_steps
 from .records import NEW, OLD
 from .request import Outcome, Plan
 from .resource_tasks import HookPending, failure_reason
@@ -270,7 +270,7 @@ def schedule(env, run, deps, work):
     sched = Scheduler(max_concurrency=env.request.max_concurrency,
                       deadline=time.monotonic() + float(timeout) if timeout else None,
                       heartbeat=beat)
-    return sched.run(deps, work)
+    return sched.run(deps, work, local=local_steps(run, deps))
 
 
 def summarise(outcomes, action, *, run=None):

@@ -20,6 +20,18 @@ already by its RELEASE); everything else runs to the end.  Past the deadline not
 stepped again; steps already running are let finish, so the record they
 write stays consistent.  Nodes with no work (``None``) complete at once (the
 graph's hub nodes).
+
+``max_concurrency`` bounds the steps that call the cloud.  Nodes named
+``local`` (resources that exist only in the stack record: OS::Heat::None,
+RandomString, Value) make no request of their own: they run on a lane of
+their own, as wide, and take no slot.  Sharing the slots,
+they queued in front of the cloud's work: a big stack's subnet was started
+only after the thousands of RandomStrings ready before it, and its ports
+after those, while the cloud sat idle (measured at 10,000 resources: 16 s
+of the create with no request at the cloud, 2 s at 1,000).  The lane is as
+wide as the pool because its steps are short: many end together and the
+walk takes them in one wake-up (a lane of 2 threads woke it 4.5 times as
+often, and a no-change rerun cost a quarter more CPU).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -70,9 +82,10 @@ def _step(gen):
 
 
 class Scheduler(object):
-    """``run(deps, work)``: ``deps`` maps every node to the nodes it needs;
-    ``work`` maps a node to a zero-argument callable returning its generator
-    (or to None: nothing to do).  Returns node -> Outcome."""
+    """``run(deps, work, local)``: ``deps`` maps every node to the nodes it
+    needs; ``work`` maps a node to a zero-argument callable returning its
+    generator (or to None: nothing to do); ``local`` names the nodes that
+    run on the local lane.  Returns node -> Outcome."""
 
     def __init__(self, max_concurrency=10, deadline=None, heartbeat=None,
                  heartbeat_interval=10.0, clock=time.monotonic):
@@ -82,8 +95,9 @@ class Scheduler(object):
         self.heartbeat_interval = heartbeat_interval
         self.clock = clock
 
-    def run(self, deps, work):
+    def run(self, deps, work, local=()):
         nodes = set(deps)
+        local = frozenset(local) & nodes
         deps = dict((node, set(d) & nodes) for node, d in deps.items())
         dependents = dict((node, []) for node in deps)
         for node, needs in deps.items():
@@ -91,17 +105,23 @@ class Scheduler(object):
                 dependents[need].append(node)
         waiting_on = dict((node, len(needs)) for node, needs in deps.items())
         outcomes = {}
-        # a deque: thousands of nodes are ready at once in a big stack, and a
-        # list's pop(0) made taking them quadratic
-        ready = collections.deque(sorted((n for n, c in waiting_on.items() if c == 0), key=repr))
+        # a queue per lane (True: the local lane, False: the cloud's slots); deques:
+        # thousands of nodes are ready at once in a big stack, and a list's pop(0)
+        # made taking them quadratic
+        ready = {False: collections.deque(), True: collections.deque()}
+        for node in sorted((n for n, c in waiting_on.items() if c == 0), key=repr):
+            ready[node in local].append(node)
+        room = {False: self.max_concurrency, True: self.max_concurrency}
+        used = {False: 0, True: 0}
         running = {}          # future -> (node, generator)
         timers = []           # heap of (due, tiebreak, node, generator)
-        active = set()        # nodes started and not finished
         released = set()      # nodes whose dependents have been let start
-        starting = set()      # nodes running their first step
+        starting = set()      # cloud nodes running their first step
         later = collections.deque()   # (node, generator) released, work left
         counter = itertools.count()
         next_beat = self.clock() + self.heartbeat_interval
+        pools = {False: concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency),
+                 True: concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency)}
 
         def release(node):
             if node in released:
@@ -110,48 +130,58 @@ class Scheduler(object):
             for child in dependents[node]:
                 waiting_on[child] -= 1
                 if waiting_on[child] == 0 and child not in outcomes:
-                    ready.append(child)
+                    ready[child in local].append(child)
 
         def finish(node, outcome):
             outcomes[node] = outcome
-            active.discard(node)
             if outcome.status == DONE:
                 release(node)
 
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency)
+        def free(lane):
+            return used[lane] < room[lane]
+
+        def submit(node, gen):
+            used[node in local] += 1
+            running[pools[node in local].submit(_step, gen)] = (node, gen)
+
+        def start(lane):
+            while ready[lane] and free(lane):
+                node = ready[lane].popleft()
+                factory = work.get(node)
+                if factory is None:
+                    finish(node, Outcome(DONE))
+                    continue
+                try:
+                    gen = factory()
+                except BaseException as exc:  # noqa: B902 - reported as the node's failure
+                    finish(node, Outcome(FAILED, error=exc))
+                    continue
+                if gen is None:
+                    finish(node, Outcome(DONE))
+                    continue
+                if not lane:
+                    starting.add(node)
+                submit(node, gen)
+
         try:
             while True:
                 now = self.clock()
                 expired = self.deadline is not None and now >= self.deadline
                 # Due polls first: they finish work already begun.
-                while timers and timers[0][0] <= now and len(running) < self.max_concurrency:
+                while timers and timers[0][0] <= now and (expired or free(timers[0][2] in local)):
                     _due, _n, node, gen = heapq.heappop(timers)
                     if expired:
                         gen.close()
                         finish(node, Outcome(TIMED_OUT))
                         continue
-                    running[pool.submit(_step, gen)] = (node, gen)
-                while ready and not expired and len(running) < self.max_concurrency:
-                    node = ready.popleft()
-                    factory = work.get(node)
-                    if factory is None:
-                        finish(node, Outcome(DONE))
-                        continue
-                    try:
-                        gen = factory()
-                    except BaseException as exc:  # noqa: B902 - reported as the node's failure
-                        finish(node, Outcome(FAILED, error=exc))
-                        continue
-                    if gen is None:
-                        finish(node, Outcome(DONE))
-                        continue
-                    active.add(node)
-                    starting.add(node)
-                    running[pool.submit(_step, gen)] = (node, gen)
-                while later and not ready and not starting and not expired and \
-                        len(running) < self.max_concurrency:
+                    submit(node, gen)
+                if not expired:
+                    start(False)
+                    start(True)
+                while later and not ready[False] and not starting and not expired and \
+                        free(later[0][0] in local):
                     node, gen = later.popleft()
-                    running[pool.submit(_step, gen)] = (node, gen)
+                    submit(node, gen)
                 if expired:
                     waiting = [(node, gen) for _due, _n, node, gen in timers] + list(later)
                     for node, gen in waiting:
@@ -159,7 +189,8 @@ class Scheduler(object):
                         finish(node, Outcome(TIMED_OUT))
                     timers = []
                     later.clear()
-                if not running and not timers and not later and (expired or not ready):
+                if not running and not timers and not later and (
+                        expired or not (ready[False] or ready[True])):
                     break
                 wait_for = self.heartbeat_interval
                 if timers:
@@ -172,6 +203,7 @@ class Scheduler(object):
                         return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
                         node, gen = running.pop(future)
+                        used[node in local] -= 1
                         starting.discard(node)
                         kind, value = future.result()
                         if kind == 'wait':
@@ -183,13 +215,14 @@ class Scheduler(object):
                             finish(node, Outcome(DONE, value=value))
                         else:
                             finish(node, Outcome(FAILED, error=value))
-                elif timers and not ready:
+                elif timers and not (ready[False] or ready[True]):
                     time.sleep(wait_for)
                 if self.heartbeat is not None and self.clock() >= next_beat:
                     self.heartbeat()
                     next_beat = self.clock() + self.heartbeat_interval
         finally:
-            pool.shutdown(wait=True)
+            for pool in pools.values():
+                pool.shutdown(wait=True)
         for node in deps:
             if node not in outcomes:
                 blocked = sorted((d for d in deps[node] if outcomes.get(d) is None

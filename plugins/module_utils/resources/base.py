@@ -171,6 +171,9 @@ class ResourcePlugin(object):
     # subnets, a server's addresses): left out when a resource settles and
     # computed the first time a template reads them.
     costly_attributes = ()
+    # The type exists only in the stack record: its handlers make no request
+    # (the engine runs its steps beside the cloud's, engine/scheduler.py).
+    record_only = False
 
     # -- schema ------------------------------------------------------------
     @classmethod

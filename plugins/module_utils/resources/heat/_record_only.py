@@ -14,6 +14,8 @@ from ..base import ResourcePlugin
 
 class RecordOnly(ResourcePlugin):
 
+    record_only = True
+
     def show(self, ctx):
         return None if ctx.physical_id is None else {}
 

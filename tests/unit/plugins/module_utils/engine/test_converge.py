@@ -157,3 +157,28 @@ def test_steps_read_each_row_a_bounded_number_of_times(make_run):
     deps, _work = converge.delete_steps(run, {})
     assert _CountedRow.reads[0] < 10 * count
     assert deps[('del', 'u0')] == {('del', 'u1')} and deps[('del', 'u%d' % (count - 1))] == set()
+
+
+MIXED = '''
+resources:
+  net: {type: OS::Neutron::Net}
+  r: {type: OS::Heat::RandomString}
+  n: {type: OS::Heat::None, depends_on: r}
+'''
+
+
+def test_local_steps_are_those_of_record_only_types(make_run):
+    run, graph = make_run(MIXED)
+    deps, _work = converge.converge_steps(run, graph, {})
+    assert converge.local_steps(run, deps) == {('res', 'r'), ('res', 'n')}
+
+
+def test_a_step_whose_rows_include_a_cloud_type_is_not_local(make_run):
+    run, graph = make_run(MIXED)
+    # r was a port before this update (its old row a cloud object), n's row stays None
+    old = add_row(run, 'r', type_name='OS::Neutron::Port')
+    gone = add_row(run, 'gone', type_name='OS::Heat::None')
+    cloud = add_row(run, 'gone2', type_name='OS::Neutron::Net')
+    keys = [('res', 'r'), ('cleanup', 'r'), ('res', 'n'), ('del', gone.uuid),
+            ('del', cloud.uuid), ('del', old.uuid), ('hub', 'x')]
+    assert converge.local_steps(run, keys) == {('res', 'n'), ('del', gone.uuid)}

@@ -259,3 +259,60 @@ def test_work_left_after_a_release_is_timed_out_at_the_deadline():
     work = {'a': _releasing(log, 'a', after=0.0), 'slow': slow_create}
     out = Scheduler(max_concurrency=4, deadline=time.monotonic() + 0.1).run(deps, work)
     assert out['a'].status == TIMED_OUT and ('released', 'a') not in log
+
+
+def test_local_nodes_take_no_slot_of_the_cloud():
+    rec = Recorder()
+    # one slot, held by a cloud step for 0.3 s: the local ones run beside it
+    deps = {'cloud': set(), 'l1': set(), 'l2': set()}
+    work = {'cloud': rec.node('cloud', busy=0.3), 'l1': rec.node('l1', busy=0.01),
+            'l2': rec.node('l2', busy=0.01)}
+    out = Scheduler(max_concurrency=1).run(deps, work, local={'l1', 'l2'})
+    assert all(o.status == DONE for o in out.values())
+    assert rec.end['l1'] < rec.end['cloud'] and rec.end['l2'] < rec.end['cloud']
+
+
+def test_cloud_work_does_not_queue_behind_local_work():
+    rec = Recorder()
+    # 'sub' is ready once 'net' is done; hundreds of local nodes were ready before it
+    deps = {'net': set(), 'sub': {'net'}}
+    work = {'net': rec.node('net', busy=0.02), 'sub': rec.node('sub')}
+    for i in range(300):
+        deps['r%d' % i] = set()
+        work['r%d' % i] = rec.node('r%d' % i, busy=0.002)
+    local = set(n for n in deps if n.startswith('r'))
+    out = Scheduler(max_concurrency=2).run(deps, work, local=local)
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['sub'] < max(rec.end[n] for n in local)
+
+
+def test_the_local_lane_is_bounded():
+    rec = Recorder()
+    deps = dict(('l%d' % i, set()) for i in range(8))
+    work = dict((n, rec.node(n, busy=0.02)) for n in deps)
+    out = Scheduler(max_concurrency=3).run(deps, work, local=set(deps))
+    assert all(o.status == DONE for o in out.values())
+    assert 2 <= rec.max_running <= 3     # as wide as the cloud's pool
+
+
+def test_work_left_after_a_release_stays_in_its_lane():
+    ends = {}
+
+    def cloud():
+        yield 0.01              # then holds the only cloud slot for 0.5 s
+        time.sleep(0.5)
+        ends['c'] = time.monotonic()
+
+    def first():
+        time.sleep(0.1)
+        yield 0.0
+
+    def local():
+        yield RELEASE           # while the cloud's slot is held
+        ends['a'] = time.monotonic()
+    out = Scheduler(max_concurrency=1).run({'z': set(), 'a': {'z'}, 'c': set()},
+                                           {'z': first, 'a': local, 'c': cloud},
+                                           local={'z', 'a'})
+    assert all(o.status == DONE for o in out.values())
+    # a's work left ran on the local lane, not once the cloud's slot came free
+    assert ends['a'] < ends['c'] - 0.25
