@@ -163,6 +163,8 @@ def local_steps(run, keys):
         types.setdefault(name, set()).add(defn.type)
     local = set()
     for key in keys:
+        if len(key) > 2:
+            continue    # a nested stack's step: its names are its own stack's (nesting.py)
         if key[0] == 'del':
             row = run.rows.get(key[1])
             found = set([row.type]) if row is not None else set()
