@@ -109,6 +109,15 @@ class Stacks(object):
         finally:
             store.close()
 
+    def children(self, parent='st'):
+        """parent resource name -> stack row of each nested stack of ``parent``."""
+        store = self.store()
+        try:
+            return dict((s['parent_resource'], s)
+                        for s in store.children(store.get_stack(parent)['id']))
+        finally:
+            store.close()
+
     def stored_events(self, name='st'):
         store = self.store()
         try:

@@ -19,14 +19,6 @@ def test_a_resource_failure_is_worded_with_the_path_from_the_parent():
     assert nested_ends.nested_reason('a', 'Timed out') == 'resources.a: Timed out'
 
 
-def _children(stacks, parent='st'):
-    store = stacks.store()
-    try:
-        return dict((s['parent_resource'], s) for s in store.children(store.get_stack(parent)['id']))
-    finally:
-        store.close()
-
-
 def test_a_failing_group_member_fails_the_group_and_names_its_index(stacks):
     result = stacks.run('''
 resources:
@@ -41,7 +33,7 @@ resources:
     assert stack['stack_status_reason'].startswith('Resource CREATE failed: ResourceInError: '
                                                    'resources.g.resources.'), stack
     assert stacks.rows()['g'].status == 'FAILED'
-    assert _children(stacks)['g']['status'] == 'FAILED'
+    assert stacks.children()['g']['status'] == 'FAILED'
 
 
 def test_a_chain_stops_at_its_failing_member(stacks):
@@ -76,4 +68,4 @@ resources:
     assert stack['stack_status'] == 'CREATE_FAILED'
     assert stack['stack_status_reason'].startswith('Resource CREATE failed: ResourceInError: '
                                                    'resources.s.resources.bad: '), stack
-    assert _children(stacks)['s']['status'] == 'FAILED'
+    assert stacks.children()['s']['status'] == 'FAILED'

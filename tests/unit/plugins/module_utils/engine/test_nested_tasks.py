@@ -50,14 +50,6 @@ def _stacks(stacks):
         store.close()
 
 
-def _children(stacks, parent='st'):
-    store = stacks.store()
-    try:
-        return dict((s['parent_resource'], s) for s in store.children(store.get_stack(parent)['id']))
-    finally:
-        store.close()
-
-
 def test_a_template_resource_is_a_stack_of_its_own_with_outputs_as_attributes(stacks):
     (stacks.dir / 'leaf.yaml').write_text(LEAF)
     result = stacks.run(TOP)
@@ -65,7 +57,7 @@ def test_a_template_resource_is_a_stack_of_its_own_with_outputs_as_attributes(st
     out = _outputs(result)
     assert out['c'] == 'x-x'
     assert isinstance(out['b'], str) and len(out['b']) == 6     # r's value, known in the run
-    children = _children(stacks)
+    children = stacks.children()
     assert sorted(children) == ['a', 'b']
     child = children['a']
     assert child['name'].startswith('st-a-') and child['status'] == 'COMPLETE'
@@ -95,10 +87,10 @@ def test_a_rerun_changes_nothing_and_an_update_reaches_only_what_changed(stacks)
     updated = stacks.run(TOP, parameters={'n': 'y'})
     assert _outputs(updated)['c'] == 'y-y'
     names = set(e['resource_name'] for e in updated['events'])
-    child_b = _children(stacks)['b']['name']
+    child_b = stacks.children()['b']['name']
     assert 'b' not in names and child_b not in names   # b's stack does not change
     assert ('v', 'UPDATE', 'COMPLETE') in stacks.brief(updated['events'])
-    assert _children(stacks)['a']['action'] == 'UPDATE'
+    assert stacks.children()['a']['action'] == 'UPDATE'
 
 
 def test_a_nested_resource_starts_beside_a_slow_parent_resource(stacks):
@@ -140,11 +132,11 @@ outputs:
 def test_delete_walks_the_tree_and_removing_a_template_resource_deletes_its_stack(stacks):
     (stacks.dir / 'leaf.yaml').write_text(LEAF)
     stacks.run(TOP)
-    child_a = _children(stacks)['a']['name']
+    child_a = stacks.children()['a']['name']
     smaller = stacks.run(TOP.replace("  a: {type: leaf.yaml, properties: {name: {get_param: n}}}\n", '')
                          .replace("{get_attr: [a, out]}, {get_attr: [a, resource.v.value]}", "q"))
     assert smaller['stack']['stack_status'] == 'UPDATE_COMPLETE', smaller['stack']
-    assert sorted(_children(stacks)) == ['b']
+    assert sorted(stacks.children()) == ['b']
     assert stacks.rows(child_a) == {}
     gone = stacks.run(state='absent')
     assert gone['stack']['stack_status'] == 'DELETE_COMPLETE'
@@ -182,7 +174,7 @@ def test_a_failure_three_levels_down_names_its_path_in_the_top_reason(stacks):
     rows = stacks.rows()
     assert rows['a'].status == 'FAILED'
     assert rows['a'].status_reason.startswith('ResourceInError: resources.a.resources.b.resources.bad: ')
-    mid = _children(stacks)['a']
+    mid = stacks.children()['a']
     assert mid['status'] == 'FAILED'
     assert mid['status_reason'].startswith('Resource CREATE failed: ResourceInError: '
                                            'resources.b.resources.bad: ')
@@ -216,7 +208,7 @@ resources:
     assert 'resources.b' in stack['stack_status_reason']
     assert 'name' in stack['stack_status_reason']
     assert stacks.rows()['b'].status == 'FAILED'
-    child = _children(stacks)['b']
+    child = stacks.children()['b']
     assert child['status'] == 'FAILED' and "Parameter 'name' is invalid" in child['status_reason']
     assert stacks.rows(child['name']) == {}       # nothing of it was made
 
