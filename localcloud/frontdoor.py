@@ -98,6 +98,7 @@ class State(object):
         self.by_route = {}
         self.response_bytes = 0
         self.bytes_by_route = {}
+        self.status_by_route = {}
 
     def reset_stats(self):
         with self.lock:
@@ -105,16 +106,28 @@ class State(object):
             self.by_route = {}
             self.response_bytes = 0
             self.bytes_by_route = {}
+            self.status_by_route = {}
 
     def stats(self):
         with self.lock:
             return {'requests': self.requests, 'by_route': dict(self.by_route),
                     'response_bytes': self.response_bytes,
-                    'bytes_by_route': dict(self.bytes_by_route)}
+                    'bytes_by_route': dict(self.bytes_by_route),
+                    'status_by_route': dict((k, dict(v)) for k, v in self.status_by_route.items())}
 
     @staticmethod
     def route_key(method, stype, prefix, path):
         return '%s %s %s' % (method, stype, route_template(stype, path[len(prefix):] or '/'))
+
+    def count_status(self, key, status):
+        """Count an answer's status (injected or the service's own; None: connection dropped).
+
+        Tests need it to tell a retry the front door caused from one the service caused (Octavia's
+        409 while a load balancer is immutable comes and goes with timing).
+        """
+        with self.lock:
+            seen = self.status_by_route.setdefault(key, {})
+            seen[str(status)] = seen.get(str(status), 0) + 1
 
     def count_bytes(self, key, size):
         """Add a forwarded answer's body size (bytes) to its route."""
@@ -219,11 +232,13 @@ class Handler(BaseHTTPRequestHandler):
         inject, delay = self.server.state.account(self.command, stype, prefix, path)
         if delay:
             time.sleep(delay)
+        key = self.server.state.route_key(self.command, stype, prefix, path)
         if inject is not None:
+            self.server.state.count_status(key, inject or None)
             return self._fault(inject)
-        sent = self._forward(port, body)
-        self.server.state.count_bytes(self.server.state.route_key(self.command, stype, prefix, path),
-                                      sent)
+        status, sent = self._forward(port, body)
+        self.server.state.count_status(key, status)
+        self.server.state.count_bytes(key, sent)
 
     def _fault(self, status):
         if status == 0:
@@ -239,7 +254,7 @@ class Handler(BaseHTTPRequestHandler):
                     extra=[('Retry-After', '0')] if status == 503 else ())
 
     def _forward(self, port, body):
-        """Relay the request; the size of the answer's body sent back."""
+        """Relay the request: (status answered, size of the answer's body sent back)."""
         conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
         try:
             conn.connect()
@@ -268,10 +283,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header('Content-Length', '0')
             self.end_headers()
             if no_body:
-                return 0
+                return resp.status, 0
             if data is not None:
                 self.wfile.write(data)
-                return len(data)
+                return resp.status, len(data)
             remaining = int(length)
             while remaining > 0:
                 chunk = resp.read(min(remaining, 1 << 16))
@@ -281,10 +296,10 @@ class Handler(BaseHTTPRequestHandler):
                 remaining -= len(chunk)
             if remaining:
                 self.close_connection = True
-            return int(length) - remaining
+            return resp.status, int(length) - remaining
         except (OSError, http.client.HTTPException) as exc:
             self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
-            return 0
+            return 502, 0
         finally:
             conn.close()
 

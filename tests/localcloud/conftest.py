@@ -45,6 +45,7 @@ def cloud(tmp_path_factory):
         c.info = c.admin('GET', '/')
         yield c
     finally:
+        c.close_osc()
         stop_cloud(proc)
         assert proc.returncode == 0, 'stackers-localcloud exited with %s' % proc.returncode
         # nothing it started is left: neither the front door nor any service process

@@ -18,9 +18,9 @@ import time
 import urllib.error
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 CLOUD_PY = os.path.join(ROOT, '.venv-cloud', 'bin', 'python')
-OSC = os.path.join(ROOT, '.venv-cloud', 'bin', 'openstack')
 LAUNCHER = os.path.join(ROOT, '.venv', 'bin', 'stackers-localcloud')
 START_TIMEOUT = float(os.environ.get('LOCALCLOUD_START_TIMEOUT', '420'))
 
@@ -78,6 +78,38 @@ def process_gone(pid):
         return True
 
 
+class OscRunner(object):
+    """One osc_runner.py process: the real client's commands, without a process start each."""
+
+    def __init__(self, clouds_yaml, workdir):
+        env = dict(os.environ, OS_CLIENT_CONFIG_FILE=clouds_yaml)
+        self.proc = subprocess.Popen([CLOUD_PY, os.path.join(HERE, 'osc_runner.py')],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, env=env, cwd=workdir)
+
+    def run(self, argv, timeout):
+        """A CompletedProcess of ``openstack ARGV``; TimeoutExpired after ``timeout`` seconds."""
+        self.proc.stdin.write(json.dumps({'argv': argv}) + '\n')
+        self.proc.stdin.flush()
+        got = []
+        reader = threading.Thread(target=lambda: got.append(self.proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if reader.is_alive():
+            raise subprocess.TimeoutExpired(['openstack'] + argv, timeout)
+        if not got or not got[0]:
+            raise AssertionError('the openstack runner exited (%s) during: openstack %s'
+                                 % (self.proc.poll(), ' '.join(argv)))
+        answer = json.loads(got[0])
+        return subprocess.CompletedProcess(['openstack'] + argv, answer['rc'], answer['stdout'],
+                                           answer['stderr'])
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+
+
 class Cloud(object):
     """A running local cloud: its front door URL, clouds.yaml and helpers bound by timeouts."""
 
@@ -87,6 +119,14 @@ class Cloud(object):
         self.proc = proc
         self.workdir = workdir
         self.port = int(url.rsplit(':', 1)[1])
+        self._osc = None
+        self._osc_lock = threading.Lock()
+
+    def close_osc(self):
+        with self._osc_lock:
+            if self._osc is not None:
+                self._osc.close()
+                self._osc = None
 
     # ---- admin API ------------------------------------------------------------------------
     def admin(self, method, path, body=None, timeout=120):
@@ -131,12 +171,20 @@ class Cloud(object):
 
     # ---- clients ---------------------------------------------------------------------------
     def osc(self, *args, cloud='localcloud', timeout=180, check=True, as_json=False):
-        cmd = [OSC, '--os-cloud', cloud] + [str(a) for a in args]
+        """The `openstack` command's result (returncode, stdout, stderr), run by one long-lived
+        process of the real client (osc_runner.py)."""
+        argv = ['--os-cloud', cloud] + [str(a) for a in args]
         if as_json:
-            cmd += ['-f', 'json']
-        env = dict(os.environ, OS_CLIENT_CONFIG_FILE=self.clouds_yaml)
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
-                             stdin=subprocess.DEVNULL, cwd=self.workdir)
+            argv += ['-f', 'json']
+        with self._osc_lock:
+            if self._osc is None:
+                self._osc = OscRunner(self.clouds_yaml, self.workdir)
+            try:
+                res = self._osc.run(argv, timeout)
+            except subprocess.TimeoutExpired:
+                self._osc.close()
+                self._osc = None
+                raise
         if check and res.returncode != 0:
             raise AssertionError('openstack %s failed (%d): %s' % (' '.join(map(str, args)),
                                                                   res.returncode, res.stderr[-2000:]))

@@ -34,7 +34,8 @@ def clean_knobs(cloud):
 def test_counters_are_exact(cloud, token):
     tok, project = token
     cloud.reset_stats()
-    assert cloud.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {}}
+    assert cloud.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {},
+                             'status_by_route': {}}
     sizes = {}
 
     def get(route, path):
@@ -89,8 +90,11 @@ def test_fault_rule_fires_exactly_on_matching_requests(cloud, token):
     tok, _ = token
     cloud.admin('POST', '/faults', [
         {'method': 'GET', 'path': r'/v2\.0/networks$', 'status': 503, 'count': 2, 'after': 1}])
+    cloud.reset_stats()
     got = [cloud.http('GET', '/networking/v2.0/networks', tok)[0] for _ in range(4)]
     assert got == [200, 503, 503, 200]
+    # the answers' statuses are counted per route, injected ones and the service's alike
+    assert cloud.stats()['status_by_route']['GET network /v2.0/networks'] == {'200': 2, '503': 2}
     # other paths and other methods do not match
     assert cloud.http('GET', '/networking/v2.0/subnets', tok)[0] == 200
     assert cloud.http('GET', '/networking/v2.0/networks/nope', tok)[0] == 404

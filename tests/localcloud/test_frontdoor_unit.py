@@ -57,10 +57,17 @@ def test_state_counts_and_faults_with_seed():
     key = state.route_key('GET', 'compute', '/compute', '/compute/v2.1/flavors/42')
     state.count_bytes(key, 120)
     state.count_bytes(key, 30)
+    state.count_status(key, 200)
+    state.count_status(key, 409)
+    state.count_status(key, 200)
+    state.count_status(key, None)
     assert state.stats() == {'requests': 50, 'by_route': {'GET compute /v2.1/flavors': 50},
-                             'response_bytes': 150, 'bytes_by_route': {'GET compute /v2.1/flavors/{id}': 150}}
+                             'response_bytes': 150, 'bytes_by_route': {'GET compute /v2.1/flavors/{id}': 150},
+                             'status_by_route': {'GET compute /v2.1/flavors/{id}':
+                                                 {'200': 2, '409': 1, 'None': 1}}}
     state.reset_stats()
-    assert state.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {}}
+    assert state.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {},
+                             'status_by_route': {}}
 
 
 def test_rules_take_precedence_and_each_counts_its_matches():
