@@ -90,6 +90,15 @@ options:
         C(Request limit exceeded: Recursion depth exceeds N.)"
     type: int
     default: 5
+  nested_depth:
+    description:
+      - How many levels of nested stacks' resources the returned C(resources) lists, as
+        C(openstack stack resource list --nested-depth N) lists them. C(0) lists the stack's own resources only.
+      - Each nested one also has C(parent_resource) (the resource of the stack above that holds its stack),
+        C(stack_name) and C(stack_id) (its own stack).
+      - Events always include the nested stacks' (with their C(stack_name)).
+    type: int
+    default: 0
   max_resources:
     description:
       - "How many resources the stack may hold, counted over the whole tree of its nested stacks, as Heat's
@@ -187,8 +196,11 @@ stack:
   returned: when the stack exists
   type: dict
 resources:
-  description: The stack's resources (C(resource_name), C(resource_type), C(physical_resource_id),
-    C(resource_status), C(resource_status_reason), C(updated_time), C(required_by)).
+  description:
+    - The stack's resources (C(resource_name), C(resource_type), C(physical_resource_id),
+      C(resource_status), C(resource_status_reason), C(updated_time), C(required_by)).
+    - With O(nested_depth), those of its nested stacks follow, each with C(parent_resource), C(stack_name) and
+      C(stack_id).
   returned: always
   type: list
   elements: dict
@@ -260,6 +272,7 @@ class HeatStack(StackersModule):
         tags=dict(type='list', elements='str'),
         max_concurrency=dict(type='int', default=10),
         max_nested_depth=dict(type='int', default=5),
+        nested_depth=dict(type='int', default=0),
         max_resources=dict(type='int', default=1000),
         converge=dict(type='bool', default=False),
         store_path=dict(type='path'),
@@ -282,7 +295,7 @@ class HeatStack(StackersModule):
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
             max_concurrency=p['max_concurrency'], max_nested_depth=p['max_nested_depth'],
-            max_resources=p['max_resources'], store_path=p['store_path'],
+            nested_depth=p['nested_depth'], max_resources=p['max_resources'], store_path=p['store_path'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
             checker=CloudChecker(conn),

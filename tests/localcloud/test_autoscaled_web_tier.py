@@ -24,6 +24,8 @@ from stack_playbook import StackRunner, write_calls  # noqa: E402
 UP_COOLDOWN = 25   # long enough for the next ansible-playbook to start inside it on a busy machine
 
 TOP = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, default: m1.tiny}
 resources:
   net: {type: OS::Neutron::Net}
   subnet:
@@ -48,9 +50,11 @@ resources:
       max_size: 4
       desired_capacity: 2
       cooldown: 0
+      rolling_updates: {min_in_service: 1, max_batch_size: 1}
       resource:
         type: member.yaml
         properties:
+          flavor: {get_param: flavor}
           pool: {get_resource: pool}
           network: {get_resource: net}
           subnet: {get_resource: subnet}
@@ -75,13 +79,14 @@ outputs:
 
 MEMBER = """heat_template_version: 2021-04-16
 parameters:
+  flavor: {type: string}
   pool: {type: string}
   network: {type: string}
   subnet: {type: string}
 resources:
   server:
     type: OS::Nova::Server
-    properties: {image: cirros, flavor: m1.tiny, networks: [{network: {get_param: network}}]}
+    properties: {image: cirros, flavor: {get_param: flavor}, networks: [{network: {get_param: network}}]}
   member:
     type: OS::Octavia::PoolMember
     properties:
@@ -101,6 +106,11 @@ def _outputs(result):
 def _pool_addresses(conn, result):
     pool = [r for r in result['resources'] if r['resource_name'] == 'pool'][0]['physical_resource_id']
     return sorted(m.address for m in conn.load_balancer.members(pool))
+
+
+def _servers(conn):
+    """The ids of the members' servers (named after their nested stacks), sorted."""
+    return sorted(s.id for s in conn.compute.servers() if s.name.startswith('webtier-web-'))
 
 
 def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
@@ -128,6 +138,7 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert write_calls(cloud.stats()) == {}
 
         up = signal.run(stack='webtier', resource='up')
+        cooldown_end = time.monotonic() + UP_COOLDOWN + 1    # the group's cooldown runs from here
         assert up['signal'] == {'resource': 'up', 'group': 'web', 'size': 2, 'new_size': 3}, up
         out = _outputs(up)
         assert out['size'] == 3 and len(out['addresses']) == 3
@@ -139,7 +150,7 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert 'due to cooldown' in cooling['signal']['refused']
         assert write_calls(cloud.stats()) == {}
 
-        time.sleep(UP_COOLDOWN + 1)
+        time.sleep(max(0, cooldown_end - time.monotonic()))
         # the two first members were made side by side; the one the scale-out added is the newest
         first = set(e['resource_name'] for e in made['events']
                     if e.get('stack_name', '').startswith('webtier-web-')
@@ -154,6 +165,32 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert len(first & set(gone)) == 1 and 'member' in gone and 'server' in gone, gone
 
         assert stack.run(name='webtier', template=template)['changed'] is False
+
+        # The members' flavor, under rolling_updates (min_in_service 1, max_batch_size 1): each
+        # server is resized in place, one member at a time, so one is always in service.
+        small = {'flavor': 'm1.small'}
+        predicted = stack.run(check=True, name='webtier', template=template, parameters=small)
+        assert predicted['changed'] is True
+        assert dict((i['resource_name'], i['action']) for i in predicted['plan']) == dict(
+            (r['resource_name'], 'update' if r['resource_name'] == 'web' else 'keep')
+            for r in down['resources'])
+        assert write_calls(cloud.stats()) == {}
+        servers = _servers(conn)
+        assert len(servers) == 2
+        rolled = stack.run(name='webtier', template=template, parameters=small)
+        assert rolled['stack']['stack_status'] == 'UPDATE_COMPLETE', rolled['stack']
+        events = [(e['resource_name'], e['resource_status']) for e in rolled['events']
+                  if e.get('stack_name', '').startswith('webtier-web-')
+                  and e['resource_action'] == 'UPDATE' and len(e['resource_name']) == 12]
+        assert len(events) == 4 and len(set(n for n, _s in events)) == 2, events
+        updating = 0
+        for _name, status in events:
+            updating += 1 if status == 'IN_PROGRESS' else -1
+            assert updating <= 1, events     # the other member stays in service
+        assert _servers(conn) == servers
+        assert set(conn.compute.get_server(s).flavor['original_name'] for s in servers) == {'m1.small'}
+        assert sorted(_outputs(rolled)['addresses']) == _pool_addresses(conn, rolled)
+        assert stack.run(name='webtier', template=template, parameters=small)['changed'] is False
 
         deleted = stack.run(name='webtier', state='absent')
         assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'

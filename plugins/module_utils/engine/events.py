@@ -41,6 +41,7 @@ class EventLog(object):
         # whether a resource event (its own or a nested stack's) was recorded:
         # not told by the type, an OS::Heat::Stack resource has the stack events'
         self._resource_events = False
+        self._changed_names = set()
 
     def resource(self, row, action, status, reason='state changed'):
         """A resource's event (``row``: its ResourceRow)."""
@@ -63,13 +64,19 @@ class EventLog(object):
                              'resource_status_reason': self.masker.text(reason),
                              'event_time': now_iso()})
 
-    def changed_resources(self):
-        """True when this run recorded an event of a resource."""
-        return self._resource_events
+    def changed_resources(self, names=None):
+        """True when this run recorded an event of a resource (of one of
+        ``names``, when given)."""
+        if names is None:
+            return self._resource_events
+        with self._lock:
+            return bool(self._changed_names.intersection(names))
 
     def _record(self, event, resource=False):
         with self._lock:
             self._resource_events = self._resource_events or resource
+            if resource:
+                self._changed_names.add(event['resource_name'])
             if not self.check_mode and self.stack_id:
                 event = self.store.add_event(self.stack_id, event)
                 event.pop('stack_id', None)

@@ -160,6 +160,38 @@ def _params_in(value):
     return []
 
 
+def batches(defn, members, names, *, creating):
+    """([[member names], ...], pause seconds): the batches a group's
+    members are walked in, each after the one before it (and its pause).
+
+    A ResourceGroup batches its create under ``update_policy.batch_create``
+    (lowest index first) and the update of its existing members under
+    ``rolling_update`` (highest index first, as Heat's replace priority);
+    an AutoScalingGroup its existing members under ``rolling_updates``.
+    Heat's temporary extra members (which keep ``min_in_service`` in
+    service while a batch is replaced) are not made: a member updated in
+    place stays in service.  ``members``: the existing ones (members_of);
+    ``names``: the planned ones, in index order.
+    """
+    gtype = group_type(defn)
+    if gtype == autoscaling.ASG:
+        return ([], 0) if creating else autoscaling.rolling_batches(defn, members)
+    policy = _update_policy(defn).get('batch_create' if creating else 'rolling_update')
+    if gtype != RESOURCE_GROUP or not isinstance(policy, dict):
+        return [], 0
+    size = max(1, int(policy.get('max_batch_size') or 1))
+    existing = set(m['name'] for m in members)
+    order = list(names) if creating else [n for n in reversed(names) if n in existing]
+    return [order[i:i + size] for i in range(0, len(order), size)], float(policy.get('pause_time') or 0)
+
+
+def _update_policy(defn):
+    policy = defn.update_policy
+    if policy is None or fns.dependencies(policy):
+        return {}
+    return fns.resolve(policy) or {}
+
+
 def members_of(child_rows):
     """The group's members as group_template reads them."""
     # Heat orders members by creation time (microseconds); the record's times

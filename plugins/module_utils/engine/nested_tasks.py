@@ -116,7 +116,7 @@ def attach(env, run, plans, deps, work, *, path=()):
             deps[pkey] = set([skey]) | set(('res', d) for d in
                                            fns.dependencies(nesting.param_snippets(defn)[param]))
             work[pkey] = nesting.once(_supply, nest, param)
-        if group and plan.stored is not None and groups.group_type(defn) == autoscaling.ASG:
+        if group:
             _in_batches(nest, name, cdeps, cwork)
         for k, needs in cdeps.items():
             needs.add(skey)
@@ -128,16 +128,17 @@ def attach(env, run, plans, deps, work, *, path=()):
 
 
 def _in_batches(nest, name, deps, work):
-    """An autoscaling group's members walked in its rolling batches: each
-    batch starts once the one before it ended (and its pause is over)."""
+    """A group's members walked in its batches (groups.batches): each batch
+    starts once the one before it ended (and its pause is over)."""
     kept = [m for m in groups.members_of(nest.run.rows.values()) if m['name'] in nest.plan.names]
-    batches, pause = autoscaling.rolling_batches(nest.parent.sd.resources[name], kept)
+    batches, pause = groups.batches(nest.parent.sd.resources[name], kept, nest.plan.names,
+                                    creating=nest.plan.stored is None)
     here = (name,)
     before = set()
     for index, batch in enumerate(batches):
         if index and pause > 0:
             wait = ('pause', str(index), here)
-            deps[wait], work[wait] = set(before), _paused(nest, pause)
+            deps[wait], work[wait] = set(before), _paused(nest, pause, batches[index - 1])
             before = set([wait])
         for member in batch:
             start = ('nest', member, here) if ('nest', member, here) in deps else ('res', member, here)
@@ -146,11 +147,12 @@ def _in_batches(nest, name, deps, work):
         before = set(('res', member, here) for member in batch if ('res', member, here) in deps)
 
 
-def _paused(nest, seconds):
+def _paused(nest, seconds, batch):
     """Heat's pause_time between batches, when the batch before changed
-    something (a rerun that changes nothing does not wait)."""
+    something (a rerun, or a resize that leaves those members be, does not
+    wait)."""
     def step():
-        if nest.run.log.changed_resources():
+        if nest.run.log.changed_resources(batch):
             yield seconds
     return step
 

@@ -52,6 +52,9 @@ class StackRequest:
     # whole tree of nested stacks; -1: no limit)
     max_nested_depth: int = 5
     max_resources: int = 1000
+    # how many levels of nested stacks' resources the result lists (Heat's
+    # resource list --nested-depth)
+    nested_depth: int = 0
     # the connection's region: an OS::Heat::Stack may name no other
     region_name: Optional[str] = None
 

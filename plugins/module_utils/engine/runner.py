@@ -28,7 +28,7 @@ from .request import RunEnv, StackRequest
 from .run_state import StackRun
 from .secrets import Vault
 from .store import Store, now_iso
-from .view import resource_views, stack_view
+from .view import nested_resource_views, resource_views, stack_view
 
 
 def run(request, conn):
@@ -47,10 +47,21 @@ def _run(request, conn):
         if request.state == 'suspended' and request.template is None:
             if stack is None:
                 raise StackNotFound('Stack "%s" not found: nothing to suspend' % request.name)
-            return _action(env, stack, 'SUSPEND')
-        return _present(env, stack)
+            return _with_nested(env, _action(env, stack, 'SUSPEND'))
+        return _with_nested(env, _present(env, stack))
     finally:
         store.close()
+
+
+def _with_nested(env, result):
+    """The nested stacks' resources added to the result's, as the
+    request's ``nested_depth`` asks (as recorded: in check mode, before the
+    run)."""
+    stack = result.get('stack')
+    if env.request.nested_depth and stack:
+        result['resources'] = list(result['resources']) + nested_resource_views(
+            env.store, stack['id'], env.request.nested_depth)
+    return result
 
 
 # -- present --------------------------------------------------------------------

@@ -61,7 +61,27 @@ def parameters_view(sd):
 
 
 def resource_views(run):
-    rows = [r for r in run.rows.values() if r.role == CURRENT]
+    return _views([r for r in run.rows.values() if r.role == CURRENT])
+
+
+def nested_resource_views(store, stack_id, depth):
+    """The resources of the stack's nested stacks, ``depth`` levels down,
+    as ``openstack stack resource list --nested-depth`` lists them: each
+    with the ``parent_resource`` its stack belongs to, and that stack's
+    ``stack_name`` and ``stack_id`` (a parent's rows before its children's)."""
+    out = []
+    if depth <= 0 or not stack_id:
+        return out
+    for child in store.children(stack_id):
+        for view in _views(store.resources(child['id'], roles=(CURRENT,))):
+            view.update(parent_resource=child['parent_resource'], stack_name=child['name'],
+                        stack_id=child['id'])
+            out.append(view)
+        out.extend(nested_resource_views(store, child['id'], depth - 1))
+    return out
+
+
+def _views(rows):
     required_by = {}
     for r in rows:
         for need in r.requires or ():

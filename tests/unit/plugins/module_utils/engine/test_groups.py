@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import time
+
 import pytest
 
 from .conftest import HEADER
@@ -226,3 +228,63 @@ def test_check_mode_predicts_a_longer_chain(stacks):
     assert checked['changed'] is True
     assert dict((i['resource_name'], i['action']) for i in checked['plan'])['c'] == 'update'
     assert stacks.run(CHAIN, check_mode=True)['changed'] is False
+
+
+BATCHED = '''
+parameters:
+  v: {type: string, default: one}
+  n: {type: number, default: 4}
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    update_policy:
+      batch_create: {max_batch_size: 2, pause_time: 1}
+      rolling_update: {max_batch_size: 1}
+    properties:
+      count: {get_param: n}
+      resource_def:
+        type: OS::Heat::TestResource
+        properties: {value: {get_param: v}, wait_secs: 0.1}
+outputs:
+  values: {value: {get_attr: [g, output]}}
+'''
+
+
+def _member_events(result):
+    return [(e['resource_name'], e['resource_status'], e['event_time']) for e in result['events']
+            if e.get('stack_name', '').startswith('st-g-') and e['resource_name'].isdigit()]
+
+
+def _batches_seen(events):
+    """The members in progress together, batch by batch."""
+    seen, busy = [], set()
+    for name, status, _time in events:
+        if status == 'IN_PROGRESS':
+            if not busy:
+                seen.append([])
+            busy.add(name)
+            seen[-1].append(name)
+        else:
+            busy.discard(name)
+    return seen
+
+
+def test_batch_create_makes_the_members_lowest_index_first_in_batches_with_a_pause(stacks):
+    started = time.monotonic()
+    result = stacks.run(BATCHED)
+    assert time.monotonic() - started >= 1.0        # the pause between the two batches
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    assert [sorted(b) for b in _batches_seen(_member_events(result))] == [['0', '1'], ['2', '3']]
+    assert _outputs(result)['values'] == ['one'] * 4
+
+
+def test_rolling_update_replaces_one_member_at_a_time_highest_index_first(stacks):
+    stacks.run(BATCHED)
+    result = stacks.run(BATCHED, parameters={'v': 'two'})
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE', result['stack']
+    assert _batches_seen(_member_events(result)) == [['3'], ['2'], ['1'], ['0']]
+    assert _outputs(result)['values'] == ['two'] * 4
+    # a resize that leaves the definition be adds the new member alone, with no pause
+    grown = stacks.run(BATCHED, parameters={'v': 'two', 'n': 5})
+    assert _batches_seen(_member_events(grown)) == [['4']]
+    assert stacks.run(BATCHED, parameters={'v': 'two', 'n': 5})['changed'] is False

@@ -70,3 +70,38 @@ def test_resource_views(make_run):
     assert a['physical_resource_id'] == 'pa' and a['required_by'] == ['b', 'c']
     assert a['resource_status'] == 'CREATE_COMPLETE' and a['logical_resource_id'] == 'a'
     assert out[2]['physical_resource_id'] == '' and out[2]['resource_status'] == 'CREATE_FAILED'
+
+
+LEAF = '''heat_template_version: 2021-04-16
+resources:
+  v: {type: OS::Heat::Value, properties: {value: leaf}}
+'''
+MID = '''heat_template_version: 2021-04-16
+resources:
+  leaf: {type: leaf.yaml}
+  w: {type: OS::Heat::Value, properties: {value: mid}}
+'''
+
+
+def test_nested_depth_lists_the_nested_stacks_resources_level_by_level(stacks):
+    for name, text in (('leaf.yaml', LEAF), ('mid.yaml', MID)):
+        (stacks.dir / name).write_text(text)
+    top = 'resources:\n  mid: {type: mid.yaml}\n  u: {type: OS::Heat::None}\n'
+    result = stacks.run(top)
+    assert [r['resource_name'] for r in result['resources']] == ['mid', 'u']     # depth 0: its own
+    children = stacks.children()
+    mid_stack = children['mid']
+    deep = stacks.run(top, nested_depth=2)
+    assert deep['changed'] is False
+    rows = [(r['resource_name'], r.get('parent_resource'), r.get('stack_name')) for r in deep['resources']]
+    leaf_stack = stacks.children(mid_stack['name'])['leaf']
+    assert rows == [('mid', None, None), ('u', None, None),
+                    ('leaf', 'mid', mid_stack['name']), ('w', 'mid', mid_stack['name']),
+                    ('v', 'leaf', leaf_stack['name'])]
+    nested = deep['resources'][2]
+    assert nested['stack_id'] == mid_stack['id'] and nested['resource_status'] == 'CREATE_COMPLETE'
+    assert nested['physical_resource_id'] == leaf_stack['id']
+    one = stacks.run(top, nested_depth=1)
+    assert [r['resource_name'] for r in one['resources']] == ['mid', 'u', 'leaf', 'w']
+    checked = stacks.run(top, nested_depth=1, check_mode=True)
+    assert [r['resource_name'] for r in checked['resources']][2:] == ['leaf', 'w']
