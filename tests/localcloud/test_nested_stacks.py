@@ -78,9 +78,16 @@ def test_three_levels_live_a_whole_life(cloud, tmp_path):
         assert len(stacks) == 2 and all(s.startswith('nest3-mid-') for s in stacks)
 
         cloud.admin('POST', '/stats/reset')
-        again = runner.run(name='nest3', template=template)
+        again = runner.run(name='nest3', template=template, nested_depth=2)
         assert again['changed'] is False
         assert write_calls(cloud.stats()) == {}
+        # resource list --nested-depth 2: every level's resources, each under its parent resource
+        listed = [(r['resource_name'], r.get('parent_resource')) for r in again['resources']]
+        assert listed == [('mid', None), ('seed', None), ('leaf', 'mid'), ('net', 'leaf'),
+                          ('text', 'leaf')], listed
+        leaf_net = [r for r in again['resources'] if r['resource_name'] == 'net'][0]
+        assert leaf_net['physical_resource_id'] == out['net']
+        assert leaf_net['stack_name'].startswith('nest3-mid-') and leaf_net['stack_name'] in stacks
 
         checked = runner.run(check=True, name='nest3', template=template, parameters={'label': 'two'})
         assert checked['changed'] is True
