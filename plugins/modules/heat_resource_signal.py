@@ -85,7 +85,8 @@ stack:
   type: dict
 signal:
   description: What the signal did - C(resource), C(group), C(size) (the group's size before), C(new_size) (when it
-    scales) or C(refused) (Heat's reason when it does not).
+    scales) or C(refused) (Heat's reason when it does not), and C(removed) (the names of the members a scale-in
+    removes, failed ones first, then the oldest; in check mode too).
   returned: always
   type: dict
 resources:

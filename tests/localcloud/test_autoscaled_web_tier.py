@@ -6,9 +6,10 @@ balancer (listener, pool, health monitor) in front of an AutoScalingGroup (min 1
 of a nested template file holding a server and its pool member, scaled by two ScalingPolicies
 through heat_resource_signal.
 
-Create; a rerun writes nothing; check mode predicts a signal; signal up: three members, all in the
-pool; a second signal inside the cooldown changes nothing and says why; signal down: the oldest
-member goes, and its pool member with it; delete leaves nothing."""
+Create; a rerun writes nothing; signal up: three members, all in the pool; a second signal inside
+the cooldown changes nothing and says why; signal down: the oldest member goes, and its pool member
+with it; the members' flavor under rolling_updates: resized in place one member at a time, the
+other in service; check mode predicts each step (without a write); delete leaves nothing."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -145,6 +146,8 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert sorted(out['addresses']) == _pool_addresses(conn, up)
 
         cloud.admin('POST', '/stats/reset')
+        would_cool = signal.run(check=True, stack='webtier', resource='up')
+        assert would_cool['changed'] is False and 'due to cooldown' in would_cool['signal']['refused']
         cooling = signal.run(stack='webtier', resource='up')
         assert cooling['changed'] is False
         assert 'due to cooldown' in cooling['signal']['refused']
@@ -156,8 +159,13 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
                     if e.get('stack_name', '').startswith('webtier-web-')
                     and e['resource_action'] == 'CREATE' and len(e['resource_name']) == 12)
         assert len(first) == 2
+        would_down = signal.run(check=True, stack='webtier', resource='down')
+        assert would_down['changed'] is True and would_down['signal']['new_size'] == 2
+        assert len(would_down['signal']['removed']) == 1 and set(would_down['signal']['removed']) < first
+        assert write_calls(cloud.stats()) == {}
         down = signal.run(stack='webtier', resource='down')
         assert down['signal']['new_size'] == 2, down
+        assert down['signal']['removed'] == would_down['signal']['removed']
         out = _outputs(down)
         assert sorted(out['addresses']) == _pool_addresses(conn, down)
         gone = [e['resource_name'] for e in down['events'] if e['resource_action'] == 'DELETE'
@@ -169,6 +177,7 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         # The members' flavor, under rolling_updates (min_in_service 1, max_batch_size 1): each
         # server is resized in place, one member at a time, so one is always in service.
         small = {'flavor': 'm1.small'}
+        cloud.admin('POST', '/stats/reset')
         predicted = stack.run(check=True, name='webtier', template=template, parameters=small)
         assert predicted['changed'] is True
         assert dict((i['resource_name'], i['action']) for i in predicted['plan']) == dict(

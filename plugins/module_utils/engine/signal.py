@@ -71,12 +71,16 @@ def signal(request, conn, now=None):
         group, adjustment = _plan(store, rows, policy, now or _now())
         vault = Vault.for_store(store.path, request.store_key)
         outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
-        told = {'resource': policy.name, 'group': group.name,
-                'size': scaling.current_size(_members(store, group))}
+        members = _members(store, group)
+        told = {'resource': policy.name, 'group': group.name, 'size': scaling.current_size(members)}
         if adjustment.refusal:
             return {'changed': False, 'stack': stack_view(stack, None, outputs),
                     'signal': dict(told, refused=adjustment.refusal)}
         told['new_size'] = adjustment.capacity
+        # which members a scale-in removes (failed ones, then the oldest): check mode says it too
+        removed = scaling.scale_to(members, adjustment.capacity)[1]
+        if removed:
+            told['removed'] = removed
         if request.check_mode:
             return {'changed': True, 'stack': stack_view(stack, None, outputs), 'signal': told}
     finally:

@@ -40,10 +40,14 @@ def test_a_signal_scales_out_and_then_in_removing_the_oldest(stacks):
     assert set(first) < set(grown)
     # the same template again keeps the size a signal gave
     assert stacks.run(ASG)['changed'] is False and len(members(stacks)) == 3
+    oldest = sorted(grown.values(), key=lambda r: (r.created_time, r.seq))[0].name
+    predicted = send(stacks, 'down', check=True)
+    assert predicted['signal'] == {'resource': 'down', 'group': 'asg', 'size': 3, 'new_size': 2,
+                                   'removed': [oldest]}
+    assert len(members(stacks)) == 3
     down = send(stacks, 'down')
     assert outputs(down)['size'] == 2
-    oldest = sorted(grown.values(), key=lambda r: (r.created_time, r.seq))[0].name
-    assert oldest not in members(stacks)
+    assert down['signal']['removed'] == [oldest] and oldest not in members(stacks)
 
 
 def test_heats_refusals_say_why_and_change_nothing(stacks):
