@@ -119,14 +119,14 @@ class Cloud(object):
         self.proc = proc
         self.workdir = workdir
         self.port = int(url.rsplit(':', 1)[1])
-        self._osc = None
+        self._osc = {}
         self._osc_lock = threading.Lock()
 
     def close_osc(self):
         with self._osc_lock:
-            if self._osc is not None:
-                self._osc.close()
-                self._osc = None
+            for runner in self._osc.values():
+                runner.close()
+            self._osc = {}
 
     # ---- admin API ------------------------------------------------------------------------
     def admin(self, method, path, body=None, timeout=120):
@@ -177,13 +177,15 @@ class Cloud(object):
         if as_json:
             argv += ['-f', 'json']
         with self._osc_lock:
-            if self._osc is None:
-                self._osc = OscRunner(self.clouds_yaml, self.workdir)
+            # one process per cloud entry: the client keeps state between commands of one
+            # process (a second entry's command ran as the first's user)
+            runner = self._osc.get(cloud)
+            if runner is None:
+                runner = self._osc[cloud] = OscRunner(self.clouds_yaml, self.workdir)
             try:
-                res = self._osc.run(argv, timeout)
+                res = runner.run(argv, timeout)
             except subprocess.TimeoutExpired:
-                self._osc.close()
-                self._osc = None
+                self._osc.pop(cloud).close()
                 raise
         if check and res.returncode != 0:
             raise AssertionError('openstack %s failed (%d): %s' % (' '.join(map(str, args)),

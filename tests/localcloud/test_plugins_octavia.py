@@ -303,7 +303,7 @@ def test_heat_27_cannot_set_an_octavia_quota(cloud, tmp_path):
     try:
         stack = cloud.osc('stack', 'show', name, '-f', 'json', cloud='localcloud-admin',
                           check=False)
-        assert stack.returncode == 0, (made, stack)
+        assert stack.returncode == 0, 'create: %s\n%s\nshow: %s' % (made.stdout, made.stderr, stack.stderr)
         stack = json.loads(stack.stdout)
         assert stack['stack_status'] == 'CREATE_FAILED', stack
         assert 'unexpected keyword argument' in stack['stack_status_reason'], stack
