@@ -63,12 +63,25 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
     heat.create('peerwarm')
     heat.delete('peerwarm')
     cloud.configure(latency_ms=latency_ms, build_seconds=dict(builds))
+    rounds = alternate(cloud, peers, args.peer_rounds, 'peer', baseline)
+    result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
+              'order': [k for k, _p in peers], 'summary': summarize(rounds)}
+    out['peers'] = result
+    print_peers(result)
+    return result
+
+
+def alternate(cloud, peers, count, prefix, baseline):
+    """``count`` rounds of every peer (``[(key, peer)]``) creating and deleting its stack
+    (``<prefix><round>-<key>``), each round in the reverse order of the one before; the cloud must
+    be back to ``baseline`` (ids(cloud.resources()) taken before any warm-up: a peer's warm-up
+    delete may still be settling) after every delete.  Per round: key -> {'create', 'delete'}."""
     rounds = []
-    for i in range(args.peer_rounds):
+    for i in range(count):
         order = peers if i % 2 == 0 else list(reversed(peers))
         row = {}
         for key, peer in order:
-            stack_name = 'peer%d-%s' % (i, key.replace('.', '-'))
+            stack_name = '%s%d-%s' % (prefix, i, key.replace('.', '-'))
             try:
                 row[key] = {'create': _phase(cloud, key, peer, 'create', stack_name)}
                 row[key]['delete'] = _phase(cloud, key, peer, 'delete', stack_name)
@@ -80,14 +93,11 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
                      what='the cloud back to its baseline after %s' % key)
             row[key]['settled_after_s'] = time.monotonic() - t0
         rounds.append(row)
-    result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
-              'order': [k for k, _p in peers], 'summary': _summary(rounds)}
-    out['peers'] = result
-    print_peers(result)
-    return result
+    return rounds
 
 
-def _summary(rounds):
+def summarize(rounds, pairs=PAIRS):
+    """Per peer and action the medians over the rounds; per pair (ours, peer) their ratios."""
     summary = {}
     for key in rounds[0]:
         summary[key] = {}
@@ -96,7 +106,7 @@ def _summary(rounds):
             calls = [r[key][action]['calls'] for r in rounds]
             summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
                                     'calls': statistics.median(calls)}
-    for ours_key, peer_key in PAIRS:
+    for ours_key, peer_key in pairs:
         pair = summary.setdefault('%s/%s' % (ours_key, peer_key), {})
         for action in ('create', 'delete'):
             a, b = summary[ours_key][action], summary[peer_key][action]
