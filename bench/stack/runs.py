@@ -41,13 +41,15 @@ class Observer(object):
         send = requests.Session.send
         obs = self
 
-        def _record(run, event):
+        def _record(run, event, *args, **kwargs):
+            # the wrapped method's other arguments passed on whatever they are (``resource=``
+            # came in with the events a nested stack's resource reports as its own)
             if obs.on:
                 with obs.lock:
                     obs.events.append((time.monotonic(), event['resource_name'],
                                        event['resource_type'], event['resource_action'],
                                        event['resource_status']))
-            return record(run, event)
+            return record(run, event, *args, **kwargs)
 
         def _send(sess, request, **kwargs):
             start = time.monotonic()
