@@ -31,6 +31,9 @@ from lc_helpers import ids, wait_for  # noqa: E402
 PEERS = (('engine', ours.Engine), ('heat', heat_service.Peer),
          ('playbook', ours.Playbook), ('openstack.cloud', openstack_cloud.Peer))
 PAIRS = (('engine', 'heat'), ('playbook', 'openstack.cloud'))
+# a peer's own figures kept beside the wall time and the calls when it gives them: Heat's time by
+# its database; an engine run's CPU and its time alone (bench/stack/runs.py phase())
+EXTRA = ('heat_reported_s', 'cpu_s', 'engine_alone_s', 'cloud_busy_s')
 
 
 def _calls(key, result, by_route):
@@ -45,8 +48,9 @@ def _phase(cloud, key, peer, action, stack_name):
     calls, by_route = _calls(key, result, cloud.stats()['by_route'])
     out = {'wall_s': result['wall_s'], 'ok': result['ok'], 'detail': result.get('detail'),
            'calls': calls, 'by_route': by_route}
-    if result.get('heat_reported_s') is not None:
-        out['heat_reported_s'] = result['heat_reported_s']
+    for figure in EXTRA:
+        if result.get(figure) is not None:
+            out[figure] = result[figure]
     if not result['ok']:
         raise RuntimeError('%s %s of %s: %s' % (key, action, stack_name, result.get('detail')))
     return out
