@@ -120,3 +120,10 @@ def test_pair_ratios_are_the_medians_over_the_rounds():
     ratios = composition.pair_ratios(summary, composition.SPLIT[0])
     assert ratios == {'create_wall': 1.1, 'delete_wall': 0.5, 'create_calls': 0.5,
                       'delete_calls': 0.5}
+
+
+def test_medians_are_per_action_and_skip_missing_figures():
+    rounds = [{'a': {'create': {'cpu_s': c, 'wall_s': 1.0}, 'delete': {'cpu_s': c / 2}}}
+              for c in (1.0, 3.0, 2.0)]
+    assert composition.medians(rounds, 'a', ('cpu_s', 'engine_alone_s')) == {
+        'create': {'cpu_s': 2.0}, 'delete': {'cpu_s': 1.0}}
