@@ -11,8 +11,8 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
 1. Critical path: tests/localcloud/stack_templates/multi_tier.yaml (or ``--template``) at 20 ms a
    request, server build 3 s, volume build 1 s.  The lower bound is the longest path through the
    dependency graph the engine builds (implicit dependencies included, hubs free), each resource
-   costing the round trips that must follow one another x latency plus its build time (table ``MIN`` below),
-   plus one round trip for the token.  Create, no-change rerun and delete wall times are printed as
+   costing the round trips that must follow one another x latency plus its build time (table
+   ``MIN`` in bench/stack/costs.py), plus one round trip for the token.  Create, no-change rerun and delete wall times are printed as
    ratios to it, the API calls per route (the cloud's /_localcloud/stats, reset before each phase)
    against the minimum, and where the create's and the delete's time went (each resource's wait
    and duration along the chain that finished last, and the client-side latency per route).
@@ -238,4 +238,3 @@ def _open_quotas(cloud):
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))
-

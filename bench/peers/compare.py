@@ -125,12 +125,12 @@ def print_peers(result):
     print('\n== Scenario 3: peers on the same cloud, alternating (%d rounds; %d ms a request, '
           'builds %s; medians)' % (len(result['rounds']), result['latency_ms'], ', '.join(
               '%s %gs' % kv for kv in sorted(result['builds'].items()))))
-    print('  %-16s %-58s %9s %7s %9s %7s' % ('peer', 'what', 'create s', 'calls', 'delete s',
-                                            'calls'))
+    print('  %-16s %-58s %9s %7s %9s %7s' % (
+        'peer', 'what', 'create s', 'calls', 'delete s', 'calls'))
     for key in result['order']:
         c, d = s[key]['create'], s[key]['delete']
-        print('  %-16s %-58s %9.2f %7d %9.2f %7d' % (key, result['peers'][key][:58], c['wall_s'],
-                                                    c['calls'], d['wall_s'], d['calls']))
+        print('  %-16s %-58s %9.2f %7d %9.2f %7d' % (
+            key, result['peers'][key][:58], c['wall_s'], c['calls'], d['wall_s'], d['calls']))
     print('  ratios ours / peer (below 1: ours is faster, makes fewer calls)')
     for ours_key, peer_key in PAIRS:
         pair = s['%s/%s' % (ours_key, peer_key)]

@@ -86,7 +86,8 @@ def flattening_templates(count):
     top = dict(('mid%d' % i, {'type': 'mid.yaml'}) for i in range(mids))
     return {
         'flat.yaml': _hot(flat, {'nets': {'value': flat_nets}}),
-        'top.yaml': _hot(top, {'nets': {'value': [{'get_attr': [m, 'nets']} for m in sorted(top)]}}),
+        'top.yaml': _hot(top, {'nets': {'value': [{'get_attr': [mid_, 'nets']}
+                                                  for mid_ in sorted(top)]}}),
         'mid.yaml': _hot(mid, {'nets': {'value': [{'get_attr': [leaf, 'net']}
                                                   for leaf in sorted(mid)]}}),
         'leaf.yaml': _hot(leaf_resources(''), {'net': {'value': {'get_resource': 'net'}}})}
@@ -268,8 +269,8 @@ def print_beside_heat(res):
           % (res['latency_ms'], ', '.join('%s %gs' % kv for kv in sorted(res['build_seconds']
                                                                          .items())),
              len(next(iter(res['beside_heat'].values()))['rounds'])))
-    print('  %-9s %-7s %9s %9s %7s %7s %7s %7s' % ('stack', 'phase', 'ours s', 'Heat s', 'ratio',
-                                                 'calls', 'Heat', 'ratio'))
+    print('  %-9s %-7s %9s %9s %7s %7s %7s %7s' % (
+        'stack', 'phase', 'ours s', 'Heat s', 'ratio', 'calls', 'Heat', 'ratio'))
     for key, r in res['beside_heat'].items():
         s = r['summary']
         for action in ('create', 'delete'):
@@ -281,15 +282,15 @@ def print_beside_heat(res):
 
 def print_flattening(r, latency_ms):
     s = r['summary']
-    print('\n== Scenario 4b: flattening, our engine (%d resources flat, and as %d x %d leaves of %d '
-          'under 3 levels of template resources; %d ms a request; medians of %d rounds)'
+    print('\n== Scenario 4b: flattening, our engine (%d resources flat, and as %d x %d leaves of '
+          '%d under 3 levels of template resources; %d ms a request; medians of %d rounds)'
           % (r['resources'], r['mids'], r['leaves_per_mid'], r['leaf_size'], latency_ms,
              len(r['rounds'])))
     print('  %-7s %8s %8s %7s %7s %7s %8s %8s %8s' % (
         'phase', 'flat s', 'nested s', 'ratio', 'calls', 'calls', 'ratio', 'alone s',
         'CPU s'))
-    print('  %-7s %8s %8s %7s %7s %7s %8s %8s %8s' % ('', '', '', '', 'flat', 'nested', '',
-                                                     'flat/nest', 'flat/nest'))
+    print('  %-7s %8s %8s %7s %7s %7s %8s %8s %8s' % (
+        '', '', '', '', 'flat', 'nested', '', 'flat/nest', 'flat/nest'))
     for action in ('create', 'delete'):
         f, n = s['flat'][action], s['nested'][action]
         ef, en = r['engine']['flat'][action], r['engine']['nested'][action]

@@ -123,9 +123,8 @@ def phase(cloud, name, store, state, template=None, parameters=None):
     served = services_cpu(pids)
     stats = cloud.stats()
     routes = dict(stats.get('by_route') or {})
-    writes = sum(n for r, n in routes.items() if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH',
-                                                                         'DELETE')
-                 and r != TOKEN)
+    writes = sum(n for r, n in routes.items()
+                 if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH', 'DELETE') and r != TOKEN)
     requests = list(OBSERVER.requests)
     return dict(cloud_split(requests, wall0, wall), **{
         'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
@@ -205,4 +204,3 @@ def servers_ready(cloud, stack, phase_name, ph):
         at = when.replace(tzinfo=datetime.timezone.utc).timestamp() - ph['_clock0']
         out[match.group(1)] = max(at, out.get(match.group(1), at))
     return out
-

@@ -191,4 +191,3 @@ def print_scale_row(r, header, title=SCALE_TITLE):
             '%.0f' % r['peak_rss_mb'] if key == 'delete' else ''))
     print('%6s (RSS before create %.0f MB, peak %.0f MB)' % ('', r['rss_before_mb'],
                                                              r['peak_rss_mb']))
-
