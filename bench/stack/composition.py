@@ -240,8 +240,8 @@ def resource_groups(cloud, workdir, args):
     sizes = [int(s) for s in args.rg_sizes.split(',') if s]
     out = {}
     for mix, what in (('rgnone', 'OS::Heat::None'), ('rgports', 'OS::Neutron::Port')):
-        title = ('== Scenario 4c: a ResourceGroup of %s (zero latency; res = members; CPU = the '
-                 'engine process)' % what)
+        title = ('== Scenario 4c: a ResourceGroup of %s (zero latency; res = members%s; CPU = '
+                 'the engine process)' % (what, ' + network + subnet' if mix == 'rgports' else ''))
         results = run_sizes(cloud, workdir, args, sizes, mix,
                             functools.partial(print_scale_row, title=title))
         grown = growth(results)
