@@ -127,3 +127,49 @@ def test_medians_are_per_action_and_skip_missing_figures():
               for c in (1.0, 3.0, 2.0)]
     assert composition.medians(rounds, 'a', ('cpu_s', 'engine_alone_s')) == {
         'create': {'cpu_s': 2.0}, 'delete': {'cpu_s': 1.0}}
+
+
+class _FakeCloud(object):
+    """Counts as the local cloud's stats do: each peer action is one call."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def reset_stats(self):
+        self.calls = 0
+
+    def stats(self):
+        return {'by_route': {'POST network /v2.0/networks': self.calls}}
+
+    def resources(self):
+        return {}
+
+
+class _FakePeer(object):
+
+    def __init__(self, cloud, wall, log):
+        self.cloud, self.wall, self.log = cloud, wall, log
+
+    def create(self, name):
+        return self._act('create', name)
+
+    def delete(self, name):
+        return self._act('delete', name)
+
+    def _act(self, action, name):
+        self.cloud.calls += 1
+        self.log.append((action, name))
+        return {'wall_s': self.wall, 'ok': True, 'cpu_s': 0.5}
+
+
+def test_alternate_reverses_the_order_each_round_and_keeps_extra_figures():
+    cloud, log = _FakeCloud(), []
+    peers = [('flat', _FakePeer(cloud, 1.0, log)), ('nested', _FakePeer(cloud, 2.0, log))]
+    rounds = compare.alternate(cloud, peers, 2, 'split', {})
+    created = [n for a, n in log if a == 'create']
+    assert created == ['split0-flat', 'split0-nested', 'split1-nested', 'split1-flat']
+    assert rounds[1]['nested']['create']['cpu_s'] == 0.5
+    assert rounds[0]['flat']['delete']['calls'] == 1
+    ratios = composition.pair_ratios(compare.summarize(rounds, composition.SPLIT),
+                                     composition.SPLIT[0])
+    assert ratios['create_wall'] == 2.0 and ratios['delete_calls'] == 1.0
