@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The stack engine against the local cloud: critical path, peers, scale and a 10,000-resource stack.
+"""The stack engine against the local cloud: critical path, peers, scale, a 10,000-resource stack
+and composition.
 
 Starts its own local cloud (a free port, a fresh state directory) and drives the engine in-process
 through ``engine.runner.run(StackRequest(...), conn)`` with an openstacksdk connection made from
@@ -10,8 +11,8 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
 1. Critical path: tests/localcloud/stack_templates/multi_tier.yaml (or ``--template``) at 20 ms a
    request, server build 3 s, volume build 1 s.  The lower bound is the longest path through the
    dependency graph the engine builds (implicit dependencies included, hubs free), each resource
-   costing the round trips that must follow one another x latency plus its build time (table ``MIN`` below),
-   plus one round trip for the token.  Create, no-change rerun and delete wall times are printed as
+   costing the round trips that must follow one another x latency plus its build time (table
+   ``MIN`` in bench/stack/costs.py), plus one round trip for the token.  Create, no-change rerun and delete wall times are printed as
    ratios to it, the API calls per route (the cloud's /_localcloud/stats, reset before each phase)
    against the minimum, and where the create's and the delete's time went (each resource's wait
    and duration along the chain that finished last, and the client-side latency per route).
@@ -28,13 +29,29 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    (convergence), and our heat_stack module in ansible-playbook vs a playbook of openstack.cloud
    2.6.0 per-resource modules, creating and deleting scenario 1's infrastructure at its latency
    and build times, alternating in ``--peer-rounds`` rounds; ratios ours / peer for wall time and
-   API calls.  The cloud runs Heat (``--with-heat``) only when this scenario is asked for.
+   API calls.  The cloud runs Heat (``--with-heat``) only when this scenario or the next is
+   asked for.
+4. Composition (bench/stack/composition.py, ``--scenario composition``): (a) the autoscaled web
+   tier (Octavia load balancer + an AutoScalingGroup of 2 server + pool member nested stacks) and
+   a 3-level nested stack, the templates of tests/localcloud/test_autoscaled_web_tier.py and
+   test_nested_stacks.py, each by our engine in-process and by the local cloud's real Heat,
+   alternating in ``--peer-rounds`` rounds at scenario 1's latency and build times: wall time and
+   API calls, ratios ours / Heat; (b) flattening: ``--flat-size`` resources (networks, subnets,
+   ports) as one flat template and split over 3 levels of template resources, our engine,
+   alternating: wall time nested / flat (target at most 1.1); (c) a ResourceGroup of
+   ``--rg-sizes`` members (OS::Heat::None, then ports), each size in a child process as scenario
+   2: create, rerun, delete wall time, engine CPU per member and the growth per member from the
+   smallest size to the largest (x1.00 = linear).  Its figures go under the key ``composition``.
 
 Every figure goes to bench/results/stack_bench.json.  Every stack is deleted and the cloud
 stopped, on failure too.  The machine is shared: wall times are noisy.
 
-    .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|peers|all]
+    .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|peers|scale10k|
+                                                      composition|all]
                                           [--sizes 100,500,1000] [--latency-ms 20] [--repeat N]
+                                          [--flat-size 60] [--rg-sizes 50,500]
+
+``--quick``: scale 50,100, scale10k 100,1,000, flattening 20 resources, ResourceGroup 10,50.
 """
 
 
@@ -62,7 +79,7 @@ from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(ROOT, 'bench', 'results', 'stack_bench.json')
-SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'all')
+SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'all')
 
 
 def _terminate(signum, _frame):
@@ -73,10 +90,15 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--scenario', choices=SCENARIOS, default='all')
     ap.add_argument('--peer-rounds', type=int, default=2, help='peers: alternating rounds')
-    ap.add_argument('--quick', action='store_true', help='scale sizes 50,100 only')
+    ap.add_argument('--quick', action='store_true',
+                    help='small sizes: scale 50,100, flattening 20, ResourceGroup 10,50')
     ap.add_argument('--sizes', default=None, help='scale sizes, comma-separated (100,500,1000)')
     ap.add_argument('--big-sizes', default='1000,10000',
                     help='scale10k sizes, comma-separated (1000,10000)')
+    ap.add_argument('--flat-size', type=int, default=None,
+                    help='composition: resources flat vs nested (60)')
+    ap.add_argument('--rg-sizes', default=None,
+                    help='composition: ResourceGroup members, comma-separated (50,500)')
     ap.add_argument('--python', default=None,
                     help="scale children's Python (another virtualenv's openstacksdk)")
     ap.add_argument('--latency-ms', type=int, default=20)
@@ -97,14 +119,18 @@ def main(argv):
         args.sizes = '50,100' if args.quick else '100,500,1000'
         if args.quick and args.big_sizes == '1000,10000':
             args.big_sizes = '100,1000'
+    if args.flat_size is None:
+        args.flat_size = 20 if args.quick else 60
+    if args.rg_sizes is None:
+        args.rg_sizes = '10,50' if args.quick else '50,500'
     args.template = os.path.abspath(args.template)
 
     signal.signal(signal.SIGTERM, _terminate)
     workdir = tempfile.mkdtemp(prefix='stack_bench-')
     log = os.path.join(workdir, 'localcloud.log')
     started = time.monotonic()
-    # the Heat service only when it is measured (scenario 3): it is one more process on the machine
-    heat = ['--with-heat'] if args.scenario in ('peers', 'all') else []
+    # the Heat service only when it is measured (scenarios 3 and 4): one more process on the machine
+    heat = ['--with-heat'] if args.scenario in ('peers', 'composition', 'all') else []
     cloud, proc = start_cloud(workdir, heat + ['--latency-ms', '0'] + sum(
         (['--build-seconds', '%s=%g' % kv] for kv in sorted(BUILD.items())), []), log)
     if cloud is None:
@@ -133,6 +159,9 @@ def main(argv):
         if args.scenario in ('scale10k', 'all'):
             from stack.big import scenario_big
             scenario_big(cloud, workdir, args, out)
+        if args.scenario in ('composition', 'all'):
+            from stack.composition import scenario_composition
+            scenario_composition(cloud, workdir, args, out)
         left = dict((k, len(v - baseline.get(k, set())))
                     for k, v in ids(cloud.resources()).items())
         out['left_in_cloud'] = dict((k, v) for k, v in left.items() if v)
@@ -209,4 +238,3 @@ def _open_quotas(cloud):
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))
-

@@ -31,6 +31,9 @@ from lc_helpers import ids, wait_for  # noqa: E402
 PEERS = (('engine', ours.Engine), ('heat', heat_service.Peer),
          ('playbook', ours.Playbook), ('openstack.cloud', openstack_cloud.Peer))
 PAIRS = (('engine', 'heat'), ('playbook', 'openstack.cloud'))
+# a peer's own figures kept beside the wall time and the calls when it gives them: Heat's time by
+# its database; an engine run's CPU and its time alone (bench/stack/runs.py phase())
+EXTRA = ('heat_reported_s', 'cpu_s', 'engine_alone_s', 'cloud_busy_s')
 
 
 def _calls(key, result, by_route):
@@ -45,8 +48,9 @@ def _phase(cloud, key, peer, action, stack_name):
     calls, by_route = _calls(key, result, cloud.stats()['by_route'])
     out = {'wall_s': result['wall_s'], 'ok': result['ok'], 'detail': result.get('detail'),
            'calls': calls, 'by_route': by_route}
-    if result.get('heat_reported_s') is not None:
-        out['heat_reported_s'] = result['heat_reported_s']
+    for figure in EXTRA:
+        if result.get(figure) is not None:
+            out[figure] = result[figure]
     if not result['ok']:
         raise RuntimeError('%s %s of %s: %s' % (key, action, stack_name, result.get('detail')))
     return out
@@ -63,12 +67,25 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
     heat.create('peerwarm')
     heat.delete('peerwarm')
     cloud.configure(latency_ms=latency_ms, build_seconds=dict(builds))
+    rounds = alternate(cloud, peers, args.peer_rounds, 'peer', baseline)
+    result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
+              'order': [k for k, _p in peers], 'summary': summarize(rounds)}
+    out['peers'] = result
+    print_peers(result)
+    return result
+
+
+def alternate(cloud, peers, count, prefix, baseline):
+    """``count`` rounds of every peer (``[(key, peer)]``) creating and deleting its stack
+    (``<prefix><round>-<key>``), each round in the reverse order of the one before; the cloud must
+    be back to ``baseline`` (ids(cloud.resources()) taken before any warm-up: a peer's warm-up
+    delete may still be settling) after every delete.  Per round: key -> {'create', 'delete'}."""
     rounds = []
-    for i in range(args.peer_rounds):
+    for i in range(count):
         order = peers if i % 2 == 0 else list(reversed(peers))
         row = {}
         for key, peer in order:
-            stack_name = 'peer%d-%s' % (i, key.replace('.', '-'))
+            stack_name = '%s%d-%s' % (prefix, i, key.replace('.', '-'))
             try:
                 row[key] = {'create': _phase(cloud, key, peer, 'create', stack_name)}
                 row[key]['delete'] = _phase(cloud, key, peer, 'delete', stack_name)
@@ -80,14 +97,11 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
                      what='the cloud back to its baseline after %s' % key)
             row[key]['settled_after_s'] = time.monotonic() - t0
         rounds.append(row)
-    result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
-              'order': [k for k, _p in peers], 'summary': _summary(rounds)}
-    out['peers'] = result
-    print_peers(result)
-    return result
+    return rounds
 
 
-def _summary(rounds):
+def summarize(rounds, pairs=PAIRS):
+    """Per peer and action the medians over the rounds; per pair (ours, peer) their ratios."""
     summary = {}
     for key in rounds[0]:
         summary[key] = {}
@@ -96,7 +110,7 @@ def _summary(rounds):
             calls = [r[key][action]['calls'] for r in rounds]
             summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
                                     'calls': statistics.median(calls)}
-    for ours_key, peer_key in PAIRS:
+    for ours_key, peer_key in pairs:
         pair = summary.setdefault('%s/%s' % (ours_key, peer_key), {})
         for action in ('create', 'delete'):
             a, b = summary[ours_key][action], summary[peer_key][action]
@@ -111,12 +125,12 @@ def print_peers(result):
     print('\n== Scenario 3: peers on the same cloud, alternating (%d rounds; %d ms a request, '
           'builds %s; medians)' % (len(result['rounds']), result['latency_ms'], ', '.join(
               '%s %gs' % kv for kv in sorted(result['builds'].items()))))
-    print('  %-16s %-58s %9s %7s %9s %7s' % ('peer', 'what', 'create s', 'calls', 'delete s',
-                                            'calls'))
+    print('  %-16s %-58s %9s %7s %9s %7s' % (
+        'peer', 'what', 'create s', 'calls', 'delete s', 'calls'))
     for key in result['order']:
         c, d = s[key]['create'], s[key]['delete']
-        print('  %-16s %-58s %9.2f %7d %9.2f %7d' % (key, result['peers'][key][:58], c['wall_s'],
-                                                    c['calls'], d['wall_s'], d['calls']))
+        print('  %-16s %-58s %9.2f %7d %9.2f %7d' % (
+            key, result['peers'][key][:58], c['wall_s'], c['calls'], d['wall_s'], d['calls']))
     print('  ratios ours / peer (below 1: ours is faster, makes fewer calls)')
     for ours_key, peer_key in PAIRS:
         pair = s['%s/%s' % (ours_key, peer_key)]

@@ -77,6 +77,37 @@ def heat_template(path):
     return doc
 
 
+def template_files(path):
+    """The template files ``path`` names as types (template resources, a ResourceGroup's
+    ``resource_def``, an AutoScalingGroup's ``resource``), and those they name in turn, by the
+    name they are given (relative to the naming file): what Heat's POST takes in ``files``, where
+    Heat looks a template resource's type up (a nested stack gets its parent's files)."""
+    files, todo = {}, [path]
+    while todo:
+        here = todo.pop()
+        with open(here) as f:
+            doc = yaml.load(f, Loader=_HeatYAML)
+        for name in _named_templates(doc):
+            if name not in files:
+                full = os.path.join(os.path.dirname(here), name)
+                with open(full) as f:
+                    files[name] = f.read()
+                todo.append(full)
+    return files
+
+
+def _named_templates(node):
+    if isinstance(node, dict):
+        kind = node.get('type')
+        if isinstance(kind, str) and kind.endswith(('.yaml', '.yml', '.template')):
+            yield kind
+        for value in node.values():
+            yield from _named_templates(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _named_templates(value)
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None     # a redirect followed would be a second request, not counted here
@@ -109,6 +140,7 @@ class Peer(object):
                  timeout_s=TIMEOUT_S):
         self.cloud = cloud
         self.template = heat_template(template)
+        self.files = template_files(template)
         self.parameters = dict(parameters or {})
         self.poll_s, self.timeout_s = poll_s, timeout_s
         with open(cloud.clouds_yaml) as f:
@@ -249,7 +281,7 @@ class Peer(object):
     # -- the peer interface (bench/peers/__init__.py) -------------------------------------------
     def create(self, stack_name):
         self._login()
-        body = {'stack_name': stack_name, 'template': self.template,
+        body = {'stack_name': stack_name, 'template': self.template, 'files': self.files,
                 'parameters': self.parameters, 'timeout_mins': int(self.timeout_s // 60)}
         t0 = time.monotonic()
         status, _h, data = self._call('POST', self.base, body)

@@ -161,11 +161,32 @@ def _prop(props, path):
     return props
 
 
+GROUP = 'OS::Heat::ResourceGroup'
+
+
+def group_members(sd, defn):
+    """(count, member type) of a ResourceGroup (a nested stack: the group itself costs no call,
+    its members cost what their type costs); None for any other resource."""
+    if defn.type != GROUP:
+        return None
+    props = sd.resolve(defn.properties, defn.path + ('properties',)) if defn.properties else {}
+    return int(props.get('count', 1)), props['resource_def']['type']
+
+
+def resource_count(sd):
+    """The stack's resources, each ResourceGroup counted as its members."""
+    return sum((group_members(sd, d) or (1, None))[0] for d in sd.resources.values())
+
+
 def minimum_calls(sd, phase):
     """route -> the fewest calls ``phase`` (create / delete) of the whole stack needs."""
     calls = collections.Counter({TOKEN: 1})
     names = set()
     for defn in sd.resources.values():
+        group = group_members(sd, defn)
+        if group:       # members' properties are not looked at: no lookups, no rules
+            calls.update(dict((r, n * group[0]) for r, n in MIN[group[1]][phase]['calls'].items()))
+            continue
         calls.update(MIN[defn.type][phase]['calls'])
         if phase != 'create':
             continue

@@ -41,13 +41,15 @@ class Observer(object):
         send = requests.Session.send
         obs = self
 
-        def _record(run, event):
+        def _record(run, event, *args, **kwargs):
+            # the wrapped method's other arguments passed on whatever they are (``resource=``
+            # came in with the events a nested stack's resource reports as its own)
             if obs.on:
                 with obs.lock:
                     obs.events.append((time.monotonic(), event['resource_name'],
                                        event['resource_type'], event['resource_action'],
                                        event['resource_status']))
-            return record(run, event)
+            return record(run, event, *args, **kwargs)
 
         def _send(sess, request, **kwargs):
             start = time.monotonic()
@@ -121,9 +123,8 @@ def phase(cloud, name, store, state, template=None, parameters=None):
     served = services_cpu(pids)
     stats = cloud.stats()
     routes = dict(stats.get('by_route') or {})
-    writes = sum(n for r, n in routes.items() if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH',
-                                                                         'DELETE')
-                 and r != TOKEN)
+    writes = sum(n for r, n in routes.items()
+                 if r.split(' ', 1)[0] in ('POST', 'PUT', 'PATCH', 'DELETE') and r != TOKEN)
     requests = list(OBSERVER.requests)
     return dict(cloud_split(requests, wall0, wall), **{
         'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
@@ -203,4 +204,3 @@ def servers_ready(cloud, stack, phase_name, ph):
         at = when.replace(tzinfo=datetime.timezone.utc).timestamp() - ph['_clock0']
         out[match.group(1)] = max(at, out.get(match.group(1), at))
     return out
-

@@ -18,7 +18,7 @@ import sys
 
 from lc_helpers import Cloud
 
-from .costs import minimum_calls, stack_definition
+from .costs import minimum_calls, resource_count, stack_definition
 from .runs import STACKS, drop_private, engine_run, phase
 
 STACK_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -64,11 +64,11 @@ def rss_mb():
     return float('nan')
 
 
-
-
 def templates():
+    """mix (a child's --child-mix) -> its template generator: count -> template."""
     from .big import big_template     # the 10,000-resource mix (bench/stack/big.py)
-    return {'blocks': scale_template, 'big': big_template}
+    from .composition import RG_MIXES   # ResourceGroups (bench/stack/composition.py)
+    return dict(RG_MIXES, blocks=scale_template, big=big_template)
 
 
 def scale_child(args):
@@ -87,7 +87,8 @@ def scale_child(args):
     minimum = {'create': sum(minimum_calls(sd, 'create').values()),
                'delete': sum(minimum_calls(sd, 'delete').values()), 'rerun': 0}
     base = rss_mb()
-    out = {'resources': len(data['resources']), 'rss_before_mb': base, 'minimum_calls': minimum,
+    # a ResourceGroup counts as its members: the figures per resource are per member
+    out = {'resources': resource_count(sd), 'rss_before_mb': base, 'minimum_calls': minimum,
            'types': dict((t, sum(1 for r in data['resources'].values() if r['type'] == t))
                          for t in sorted(set(r['type'] for r in data['resources'].values()))),
            'python': sys.executable, 'openstacksdk': _version('openstacksdk'),
@@ -149,13 +150,15 @@ def growth(results):
                     'cpu': big[key]['cpu_s'] / small[key]['cpu_s'],
                     'calls': big[key]['calls'] / float(max(1, small[key]['calls']))}
         out[key]['cpu_per_resource'] = out[key]['cpu'] / k
+        out[key]['wall_per_resource'] = out[key]['wall'] / k
     out['peak_rss'] = big['peak_rss_mb'] / small['peak_rss_mb']
     print('\ngrowth %d -> %d resources (x%.1f; linear = x%.1f):'
           % (small['resources'], big['resources'], k, k))
     for key in ('create', 'rerun', 'delete'):
         g = out[key]
-        print('  %-7s wall x%.2f  CPU x%.2f  calls x%.2f  (CPU per resource x%.2f)'
-              % (key, g['wall'], g['cpu'], g['calls'], g['cpu_per_resource']))
+        print('  %-7s wall x%.2f  CPU x%.2f  calls x%.2f  (per resource: wall x%.2f, CPU x%.2f)'
+              % (key, g['wall'], g['cpu'], g['calls'], g['wall_per_resource'],
+                 g['cpu_per_resource']))
     print('  peak RSS x%.2f' % out['peak_rss'])
     return out
 
@@ -169,10 +172,13 @@ def scenario_scale(cloud, workdir, args, out):
                                    '3 OS::Heat::Value (get_attr of a port address); no server'}
 
 
-def print_scale_row(r, header):
+SCALE_TITLE = ('== Scenario 2: scale (zero latency; CPU = this engine process; '
+               'RSS = peak of the process)')
+
+
+def print_scale_row(r, header, title=SCALE_TITLE):
     if header:
-        print('\n== Scenario 2: scale (zero latency; CPU = this engine process; '
-              'RSS = peak of the process)')
+        print('\n' + title)
         print('%6s %-7s %8s %8s %9s %8s %7s %9s %7s %7s' % (
             'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'calls', 'min', 'calls/r', 'writes',
             'RSS MB'))
@@ -185,4 +191,3 @@ def print_scale_row(r, header):
             '%.0f' % r['peak_rss_mb'] if key == 'delete' else ''))
     print('%6s (RSS before create %.0f MB, peak %.0f MB)' % ('', r['rss_before_mb'],
                                                              r['peak_rss_mb']))
-

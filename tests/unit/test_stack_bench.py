@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""bench/stack/: the generated stacks load as the engine loads a template (no cloud)."""
+"""bench/stack/: the generated stacks load as the engine loads a template, and the figures' pure
+helpers (no cloud)."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -16,7 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
 
-from stack import big, costs, scale  # noqa: E402
+from peers import compare, heat_service  # noqa: E402
+from stack import big, composition, costs, scale  # noqa: E402
+import test_autoscaled_web_tier as web  # noqa: E402
 
 
 @pytest.mark.parametrize('mix,count', [('big', 10000), ('blocks', 1000)])
@@ -39,3 +42,134 @@ def test_rerun_list_calls_are_the_gets_of_collections():
     calls = big.rerun_calls(run)
     assert calls['list_calls'] == {'GET network /v2.0/ports': 2}
     assert calls['per_resource'] == 0.8
+
+
+# -- bench/stack/composition.py -------------------------------------------------------------------
+
+@pytest.mark.parametrize('count,shape', [(60, (3, 4)), (20, (2, 2)), (5, (1, 1)), (35, (1, 7))])
+def test_the_flattened_resources_split_into_mids_of_equal_leaves(count, shape):
+    assert composition.split(count) == shape
+
+
+def _types(resources):
+    return sorted(r['type'] for r in resources.values())
+
+
+@pytest.mark.parametrize('count', [20, 60])
+def test_flat_and_nested_hold_the_same_resources_and_load(tmp_path, count):
+    files = composition.flattening_templates(count)
+    mids, per_mid = composition.split(count)
+    flat, leaf = files['flat.yaml']['resources'], files['leaf.yaml']['resources']
+    assert len(flat) == count
+    assert _types(flat) == sorted(_types(leaf) * (mids * per_mid))
+    assert len(files['top.yaml']['resources']) == mids
+    assert len(files['mid.yaml']['resources']) == per_mid
+    where = composition.write_files(str(tmp_path), files)
+    sd, _graph = costs.stack_definition(os.path.join(where, 'flat.yaml'))
+    assert costs.resource_count(sd) == count
+    top, _graph = costs.stack_definition(os.path.join(where, 'top.yaml'))
+    assert sorted(top.resources) == ['mid%d' % i for i in range(mids)]
+    # Heat is given the nested levels in its POST's files
+    assert sorted(heat_service.template_files(os.path.join(where, 'top.yaml'))) == \
+        ['leaf.yaml', 'mid.yaml']
+
+
+def test_heat_is_given_an_autoscaling_groups_member_template(tmp_path):
+    (tmp_path / 'web.yaml').write_text(web.TOP)
+    (tmp_path / 'member.yaml').write_text(web.MEMBER)
+    assert heat_service.template_files(str(tmp_path / 'web.yaml')) == {'member.yaml': web.MEMBER}
+
+
+@pytest.mark.parametrize('mix,extra,posts', [('rgnone', 0, {}),
+                                             ('rgports', 2, {'ports': 50, 'networks': 1,
+                                                             'subnets': 1})])
+def test_a_resource_group_counts_as_its_members(tmp_path, mix, extra, posts):
+    data = scale.templates()[mix](50)
+    where = composition.write_files(str(tmp_path), {'rg.yaml': data})
+    sd, _graph = costs.stack_definition(os.path.join(where, 'rg.yaml'))
+    assert costs.resource_count(sd) == 50 + extra
+    create = costs.minimum_calls(sd, 'create')
+    assert dict((r.rsplit('/', 1)[1], n) for r, n in create.items()
+                if r.startswith('POST network')) == posts
+    assert costs.minimum_calls(sd, 'delete').get('DELETE network /v2.0/ports/{id}', 0) == \
+        posts.get('ports', 0)
+
+
+def _run(resources, wall, cpu):
+    phases = dict((k, {'wall_s': wall, 'cpu_s': cpu, 'calls': resources})
+                  for k in ('create', 'rerun', 'delete'))
+    return dict(phases, resources=resources, peak_rss_mb=100.0)
+
+
+def test_growth_per_member_is_one_when_linear():
+    grown = scale.growth([_run(50, 1.0, 0.5), _run(500, 10.0, 10.0)])
+    members = composition.per_member(grown)
+    assert members['create'] == {'wall': 1.0, 'cpu': 2.0}
+    assert set(members) == {'create', 'rerun', 'delete'}
+    assert composition.per_member({}) == {}
+
+
+def test_pair_ratios_are_the_medians_over_the_rounds():
+    def side(create, delete, calls):
+        return {'create': {'wall_s': create, 'calls': calls},
+                'delete': {'wall_s': delete, 'calls': calls}}
+    rounds = [{'nested': side(2.0, 1.0, 10), 'flat': side(2.0, 2.0, 10)},
+              {'nested': side(3.0, 1.0, 10), 'flat': side(1.0, 2.0, 20)},
+              {'nested': side(2.2, 1.0, 10), 'flat': side(2.0, 2.0, 20)}]
+    summary = compare.summarize(rounds, composition.SPLIT)
+    ratios = composition.pair_ratios(summary, composition.SPLIT[0])
+    assert ratios == {'create_wall': 1.1, 'delete_wall': 0.5, 'create_calls': 0.5,
+                      'delete_calls': 0.5}
+
+
+def test_medians_are_per_action_and_skip_missing_figures():
+    rounds = [{'a': {'create': {'cpu_s': c, 'wall_s': 1.0}, 'delete': {'cpu_s': c / 2}}}
+              for c in (1.0, 3.0, 2.0)]
+    assert composition.medians(rounds, 'a', ('cpu_s', 'engine_alone_s')) == {
+        'create': {'cpu_s': 2.0}, 'delete': {'cpu_s': 1.0}}
+
+
+class _FakeCloud(object):
+    """Counts as the local cloud's stats do: each peer action is one call."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def reset_stats(self):
+        self.calls = 0
+
+    def stats(self):
+        return {'by_route': {'POST network /v2.0/networks': self.calls}}
+
+    def resources(self):
+        return {}
+
+
+class _FakePeer(object):
+
+    def __init__(self, cloud, wall, log):
+        self.cloud, self.wall, self.log = cloud, wall, log
+
+    def create(self, name):
+        return self._act('create', name)
+
+    def delete(self, name):
+        return self._act('delete', name)
+
+    def _act(self, action, name):
+        self.cloud.calls += 1
+        self.log.append((action, name))
+        return {'wall_s': self.wall, 'ok': True, 'cpu_s': 0.5}
+
+
+def test_alternate_reverses_the_order_each_round_and_keeps_extra_figures():
+    cloud, log = _FakeCloud(), []
+    peers = [('flat', _FakePeer(cloud, 1.0, log)), ('nested', _FakePeer(cloud, 2.0, log))]
+    rounds = compare.alternate(cloud, peers, 2, 'split', {})
+    created = [n for a, n in log if a == 'create']
+    assert created == ['split0-flat', 'split0-nested', 'split1-nested', 'split1-flat']
+    assert rounds[1]['nested']['create']['cpu_s'] == 0.5
+    assert rounds[0]['flat']['delete']['calls'] == 1
+    ratios = composition.pair_ratios(compare.summarize(rounds, composition.SPLIT),
+                                     composition.SPLIT[0])
+    assert ratios['create_wall'] == 2.0 and ratios['delete_calls'] == 1.0
