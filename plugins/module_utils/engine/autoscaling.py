@@ -34,6 +34,7 @@ from ..hot import functions as fns
 from ..hot.template import Template
 from ..resources.heat import scaling
 from ..resources.heat.group_template import asg_member_definition, asg_template, random_member_id
+from ..resources.heat.scaling_batches import walk_batches
 
 ASG = 'OS::Heat::AutoScalingGroup'
 # The row's data key of the group's scaling marks (scaling.py's metadata).
@@ -118,13 +119,16 @@ def rolling_batches(defn, members):
     """([[member names], ...], pause seconds): the batches the existing
     ``members`` are walked in when the group's definition of them changes
     (its ``rolling_updates``; batches of 1 with no pause by default)."""
-    policy = (defn.properties or {}).get('rolling_updates')
-    policy = fns.resolve(policy) if policy is not None and not fns.dependencies(policy) else {}
-    policy = policy or {}
-    size = max(1, int(policy.get('max_batch_size') or 1))
-    pause = float(policy.get('pause_time') or 0)
-    names = [m['name'] for m in scaling.ordered_members(members)]
-    return [names[i:i + size] for i in range(0, len(names), size)], pause
+    policy = known_policy((defn.properties or {}).get('rolling_updates'))
+    return walk_batches([m['name'] for m in scaling.ordered_members(members)], policy)
+
+
+def known_policy(snippet):
+    """A batching policy (a parsed snippet) resolved, or {} when it is
+    unset or waits on a resource (the walk is planned before that)."""
+    if snippet is None or fns.dependencies(snippet):
+        return {}
+    return fns.resolve(snippet) or {}
 
 
 def check_policies(sd):

@@ -33,6 +33,7 @@ from ..hot.template import Template
 from ..resources.heat.group_attributes import (asg_attribute, chain_attribute,
                                                resource_group_attribute, select_path)
 from ..resources.heat.group_template import chain_template, resource_group_plan
+from ..resources.heat.scaling_batches import walk_batches
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
 RESOURCE_CHAIN = 'OS::Heat::ResourceChain'
@@ -176,20 +177,12 @@ def batches(defn, members, names, *, creating):
     gtype = group_type(defn)
     if gtype == autoscaling.ASG:
         return ([], 0) if creating else autoscaling.rolling_batches(defn, members)
-    policy = _update_policy(defn).get('batch_create' if creating else 'rolling_update')
+    policy = autoscaling.known_policy(defn.update_policy).get(
+        'batch_create' if creating else 'rolling_update')
     if gtype != RESOURCE_GROUP or not isinstance(policy, dict):
         return [], 0
-    size = max(1, int(policy.get('max_batch_size') or 1))
     existing = set(m['name'] for m in members)
-    order = list(names) if creating else [n for n in reversed(names) if n in existing]
-    return [order[i:i + size] for i in range(0, len(order), size)], float(policy.get('pause_time') or 0)
-
-
-def _update_policy(defn):
-    policy = defn.update_policy
-    if policy is None or fns.dependencies(policy):
-        return {}
-    return fns.resolve(policy) or {}
+    return walk_batches(names if creating else [n for n in reversed(names) if n in existing], policy)
 
 
 def members_of(child_rows):

@@ -108,6 +108,16 @@ def pauses(batches, pause):
             for index in range(len(batches))]
 
 
+def walk_batches(names, policy):
+    """``([[names], ...], pause seconds)``: ``names`` in batches of the
+    resolved ``policy``'s ``max_batch_size`` (1 when unset), and its
+    ``pause_time`` (0 when unset), as a flattened walk takes them."""
+    size = max(1, int(policy.get('max_batch_size') or 1))
+    names = list(names)
+    return ([names[i:i + size] for i in range(0, len(names), size)],
+            float(policy.get('pause_time') or 0))
+
+
 def _same(name, definition):
     return definition
 

@@ -118,3 +118,10 @@ def test_member_definitions_customises_each_member():
     out = sb.member_definitions([('0', 'x-0')], 'y-%i', 2, 2, _names('n'),
                                 customise=lambda name, d: d.replace('%i', name))
     assert out == [('0', 'y-0'), ('n0', 'y-n0')]
+
+
+def test_walk_batches_chunks_names_by_the_policys_batch_size_and_keeps_its_pause():
+    assert sb.walk_batches(['a', 'b', 'c'], {'max_batch_size': 2, 'pause_time': 1.5}) == \
+        ([['a', 'b'], ['c']], 1.5)
+    assert sb.walk_batches(('a', 'b'), {}) == ([['a'], ['b']], 0.0)
+    assert sb.walk_batches([], {'max_batch_size': 0}) == ([], 0.0)
