@@ -194,6 +194,12 @@ class Cloud(object):
             return json.loads(res.stdout or 'null')
         return res
 
+    def wait_no_stacks(self, timeout=60):
+        """Wait until Heat lists no stack: `stack delete --wait` returns at DELETE_COMPLETE and
+        convergence purges the stack's row just after."""
+        wait_for(lambda: self.osc('stack', 'list', as_json=True) == [], timeout=timeout,
+                 what='the deleted stacks to leave the list')
+
     def sdk(self, cloud='localcloud'):
         import openstack
         from openstack import config as os_config

@@ -52,9 +52,7 @@ def test_heat_stack_create_and_delete(cloud, tmp_path):
         assert routes.get('POST network /v2.0/networks') == 1
     finally:
         cloud.osc('stack', 'delete', 'peer-stack', '--yes', '--wait', timeout=400, check=False)
-    # --wait returns at DELETE_COMPLETE; convergence purges the stack's row just after
-    wait_for(lambda: cloud.osc('stack', 'list', as_json=True) == [], timeout=60,
-             what='the deleted stack to leave the list')
+    cloud.wait_no_stacks()
     wait_for(lambda: ids(cloud.resources()) == ids(cloud.baseline), timeout=120,
              what='the stack\'s resources to be gone')
 

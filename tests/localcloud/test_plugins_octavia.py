@@ -14,9 +14,9 @@ real Heat, whose outputs agree but for one attribute Heat caches before it is tr
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import json
 import os
 import sys
-import json
 import time
 
 import yaml
@@ -298,13 +298,13 @@ def test_heat_27_cannot_set_an_octavia_quota(cloud, tmp_path):
     template = tmp_path / 'quota.yaml'
     template.write_text(QUOTA_TEMPLATE)
     name = 'octo-quota-%d' % int(time.time())
-    made = cloud.osc('stack', 'create', '--wait', '-t', str(template), name, cloud='localcloud-admin',
-              timeout=300, check=False)
+    made = cloud.osc('stack', 'create', '--wait', '-t', str(template), name,
+                     cloud='localcloud-admin', timeout=300, check=False)
     try:
-        stack = cloud.osc('stack', 'show', name, '-f', 'json', cloud='localcloud-admin',
-                          check=False)
-        assert stack.returncode == 0, 'create: %s\n%s\nshow: %s' % (made.stdout, made.stderr, stack.stderr)
-        stack = json.loads(stack.stdout)
+        shown = cloud.osc('stack', 'show', name, '-f', 'json', cloud='localcloud-admin', check=False)
+        assert shown.returncode == 0, 'create: %s\n%s\nshow: %s' % (made.stdout, made.stderr,
+                                                                    shown.stderr)
+        stack = json.loads(shown.stdout)
         assert stack['stack_status'] == 'CREATE_FAILED', stack
         assert 'unexpected keyword argument' in stack['stack_status_reason'], stack
     finally:

@@ -23,7 +23,7 @@ if _BUILD not in sys.path:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner  # noqa: E402
-from lc_helpers import ids, wait_for  # noqa: E402
+from lc_helpers import ids  # noqa: E402
 
 CONTAINER = """heat_template_version: 2021-04-16
 parameters:
@@ -272,9 +272,7 @@ def test_heat_refuses_a_non_empty_containers_delete_as_the_engine_does(cloud, tm
             conn.object_store.delete_object('o', container=heat_name, ignore_missing=True)
         cloud.osc('stack', 'delete', 'peer-box', '--yes', '--wait', timeout=400, check=False)
         conn.close()
-    # --wait returns at DELETE_COMPLETE; convergence purges the stack's row just after
-    wait_for(lambda: cloud.osc('stack', 'list', as_json=True) == [], timeout=60,
-             what='the deleted stack to leave the list')
+    cloud.wait_no_stacks()
 
 
 def test_heat_and_the_engine_make_the_same_web_image(cloud, tmp_path):
