@@ -265,7 +265,8 @@ def scenario_composition(cloud, workdir, args, out):
 
 def print_beside_heat(res):
     print('\n== Scenario 4a: composition beside Heat (%d ms a request, builds %s; medians of %d '
-          'rounds; ratios ours / Heat, below 1: ours is faster, makes fewer calls)'
+          'rounds; ratios ours / Heat, below 1: ours is faster, makes fewer calls; calls for the '
+          'stack, the login left out on both sides)'
           % (res['latency_ms'], ', '.join('%s %gs' % kv for kv in sorted(res['build_seconds']
                                                                          .items())),
              len(next(iter(res['beside_heat'].values()))['rounds'])))

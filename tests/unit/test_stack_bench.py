@@ -173,3 +173,19 @@ def test_alternate_reverses_the_order_each_round_and_keeps_extra_figures():
     ratios = composition.pair_ratios(compare.summarize(rounds, composition.SPLIT),
                                      composition.SPLIT[0])
     assert ratios['create_wall'] == 2.0 and ratios['delete_calls'] == 1.0
+
+
+def test_both_sides_calls_leave_out_the_users_login():
+    stats = {'GET identity /v3': 1, 'POST identity /v3/auth/tokens': 1,
+             'POST network /v2.0/networks': 1, 'PUT network /v2.0/networks/{id}/tags': 1}
+    calls, by_route, every = compare._calls('engine', {}, stats)
+    assert (calls, every) == (2, 4)
+    assert 'POST identity /v3/auth/tokens' not in by_route
+    heat_stats = {'POST identity /v3/auth/tokens': 1, 'POST orchestration /stacks': 1,
+                  'GET orchestration /stacks/{id}': 3, 'POST network /v2.0/networks': 1}
+    client = {'POST identity /v3/auth/tokens': 1, 'POST orchestration /stacks': 1,
+              'GET orchestration /stacks/{id}': 3}
+    calls, by_route, every = compare._calls('heat', {'client_routes': client}, heat_stats)
+    assert (calls, every, by_route) == (1, 6, {'POST network /v2.0/networks': 1})
+    # the playbook peers are compared whole, logins and all
+    assert compare._calls('playbook', {}, stats)[0] == 4
