@@ -8,7 +8,9 @@ directories).  Servers made through openstacksdk run (a) a shell script, (b) a c
 write_files and runcmd, (c) Heat's SOFTWARE_CONFIG multipart user data, whose cfn-init-data points
 the real os-collect-config at a Swift GET TempURL holding a script deployment: the real heat-config
 hook runs it and heat-config-notify PUTs the result to the deployment's Swift PUT TempURL.
-Deleting a server stops its guest and removes its directory; stopping the cloud, the rest.
+With --with-heat too, a real Heat stack's SoftwareDeployment (POLL_TEMP_URL, TEMP_URL_SIGNAL)
+completes through its server's guest.  Deleting a server stops its guest and removes its
+directory; stopping the cloud, the rest.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -61,7 +63,7 @@ def gcloud(tmp_path_factory):
     workdir = str(tmp_path_factory.mktemp('guests'))
     state = os.path.join(workdir, 'state')
     log_path = os.path.join(workdir, 'localcloud.log')
-    c, proc = start_cloud(workdir, ['--guests', '--state-dir', state], log_path)
+    c, proc = start_cloud(workdir, ['--guests', '--with-heat', '--state-dir', state], log_path)
     if c is None:
         with open(log_path) as f:
             pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
@@ -231,6 +233,69 @@ def test_software_config_runs_the_real_heat_config_hook_and_signals_swift(gcloud
             conn.object_store.delete_object(obj, container=container)
         conn.object_store.delete_container(container)
         conn.object_store.delete_account_metadata(['temp_url_key'])
+
+
+HEAT_TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.9.0.0/24}
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: who}]
+      outputs: [{name: result}]
+      config: |
+        #!/bin/sh
+        echo "hello $who"
+        printf "made by $who" > $heat_outputs_path.result
+  server:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG
+      software_config_transport: POLL_TEMP_URL
+  deployment:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: TEMP_URL_SIGNAL
+      input_values: {who: heat}
+outputs:
+  result: {value: {get_attr: [deployment, result]}}
+  stdout: {value: {get_attr: [deployment, deploy_stdout]}}
+  server: {value: {get_resource: server}}
+"""
+
+
+def test_with_heat_a_software_deployment_completes_through_the_guest(gcloud, tmp_path):
+    template = tmp_path / 'deploy.yaml'
+    template.write_text(HEAT_TEMPLATE)
+    name = 'guest-deploy-' + uuid.uuid4().hex[:6]
+    gcloud.osc('stack', 'create', '--wait', '--timeout', '5', '-t', str(template), name, timeout=420,
+               check=False)
+    d = pid = None
+    try:
+        stack = gcloud.osc('stack', 'show', name, as_json=True)
+        assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+        outputs = {o['output_key']: o['output_value'] for o in stack['outputs']}
+        assert outputs['result'] == 'made by heat'
+        assert outputs['stdout'] == 'hello heat\n'
+        d = os.path.join(gcloud.guests, outputs['server'])
+        pid = int(_read(os.path.join(d, 'pid')))
+        gcloud.started.append((d, pid))
+        assert not process_gone(pid)
+    finally:
+        gcloud.osc('stack', 'delete', '--yes', '--wait', name, timeout=300, check=False)
+    wait_for(lambda: not os.path.exists(d) and process_gone(pid), timeout=30,
+             what="the stack's guest to stop and its directory to go")
 
 
 def test_a_guest_left_running_goes_with_the_cloud(gcloud, sink):
