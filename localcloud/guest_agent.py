@@ -139,9 +139,10 @@ def is_loopback_url(url):
 def collect_config_args(root, occ, tools_bin):
     """os-collect-config's argv for a guest whose metadata's os-collect-config section is ``occ``.
 
-    Collectors: heat_local (the cfn-init-data the user data brought), local, and request only for
-    a loopback metadata_url (Heat's POLL_TEMP_URL: a Swift GET TempURL); ec2, cfn, heat and zaqar
-    are never used (no metadata service on 169.254.169.254; a guest connects to 127.0.0.1 only).
+    Collectors: heat_local (the cfn-init-data the user data brought), local, request only for a
+    loopback metadata_url (Heat's POLL_TEMP_URL: a Swift GET TempURL), heat only for a loopback
+    auth_url (POLL_SERVER_HEAT); ec2, cfn and zaqar are never used (no metadata service on
+    169.254.169.254, no heat-api-cfn, no Zaqar; a guest connects to 127.0.0.1 only).
     The options on the command line win over the config file that os-apply-config renders from
     the metadata (os-collect-config re-executes itself, with the same argv, when that changes)."""
     occ = occ if isinstance(occ, dict) else {}
@@ -162,8 +163,33 @@ def collect_config_args(root, occ, tools_bin):
             '--polling-interval', str(interval),
             '--min-polling-interval', '1', '--splay', '0']
     collectors = ['heat_local', 'local']
-    url = (occ.get('request') or {}).get('metadata_url') if isinstance(occ.get('request'), dict) else None
+    url = _section(occ, 'request').get('metadata_url')
     if url and is_loopback_url(url):
         argv += ['--request-metadata-url', url]
         collectors.append('request')
+    url = _section(occ, 'heat').get('auth_url')
+    if url and is_loopback_url(url):
+        # POLL_SERVER_HEAT: Keystone, then Heat's API from its catalog (the front door's URLs)
+        argv += ['--heat-auth-url', url,
+                 '--keystone-cache_dir', host_path(root, '/var/cache/os-collect-config')]
+        collectors.append('heat')
     return argv + collectors, config_file
+
+
+def _section(occ, name):
+    value = occ.get(name) if isinstance(occ, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def initial_config(occ):
+    """The os-collect-config.conf a guest starts with, before os-apply-config renders its own
+    from the metadata: the heat collector's credentials (kept off the command line, where any
+    process list would show the password)."""
+    lines = ['[DEFAULT]', '']
+    heat = _section(occ, 'heat')
+    if heat:
+        lines.append('[heat]')
+        for key in ('user_id', 'password', 'project_id', 'stack_id', 'resource_name', 'region_name'):
+            if heat.get(key) is not None:
+                lines.append('%s = %s' % (key, heat[key]))
+    return '\n'.join(lines) + '\n'

@@ -7,7 +7,8 @@ Started by guests.start (from Nova's fake driver) in a process group of its own,
 root (GUEST_DIR/root), with GUEST_DIR/user-data holding the decoded user data.  It does what
 cloud-init would, in this order: Heat's x-cfninitdata parts are written to
 /var/lib/heat-cfntools/<filename> (what Heat's part-handler does), then every cloud-config's
-`write_files`, its `runcmd` entries, the shell script parts; boothooks, part-handlers and other
+`write_files`, its `runcmd` entries, the shell script parts (Heat's loguserdata.py: its work, the
+user's cfn-userdata run, done under the root); boothooks, part-handlers and other
 cloud-config keys are skipped (logged).  When the user data brought a cfn-init-data (Heat's
 SOFTWARE_CONFIG and HEAT_CFNTOOLS formats), this process then becomes os-collect-config, which
 polls until the guest is stopped.  Everything it runs logs to GUEST_DIR/guest.log; each step's
@@ -28,6 +29,10 @@ from localcloud import guest_data
 from localcloud.guest_data import host_path
 
 STEP_TIMEOUT = 600
+# Heat's HEAT_CFNTOOLS user data: the user's text is the x-cfninitdata part cfn-userdata, run by
+# Heat's script part loguserdata.py, which works on this machine's /var/lib/heat-cfntools and
+# /var/log; the guest does its work in the guest's root instead (run_cfn_userdata)
+HEAT_LOGUSERDATA = 'loguserdata.py'
 
 
 class Guest(object):
@@ -85,6 +90,20 @@ class Guest(object):
         os.chmod(path, 0o700)
         return self.run('script', [path])
 
+    def run_cfn_userdata(self):
+        """What Heat's loguserdata.py does, under the root: make cfn-userdata executable, run it,
+        then touch provision-finished when it succeeded."""
+        path = host_path(self.root, '/var/lib/heat-cfntools/cfn-userdata')
+        if not os.path.exists(path):
+            self.record('skipped', kind='shell', filename=HEAT_LOGUSERDATA)
+            return None
+        os.chmod(path, 0o700)
+        code = self.run('cfn-userdata', [path])
+        if code == 0:
+            with open(host_path(self.root, '/var/lib/heat-cfntools/provision-finished'), 'a'):
+                pass
+        return code
+
     def main(self):
         os.makedirs(self.root, exist_ok=True)
         for d in ('/tmp', '/root'):
@@ -106,7 +125,9 @@ class Guest(object):
             for argv in guest_data.runcmd(cfg):
                 self.run('runcmd', argv)
         for index, part in enumerate(parts):
-            if part.kind == 'shell':
+            if part.kind == 'shell' and part.filename == HEAT_LOGUSERDATA:
+                self.run_cfn_userdata()
+            elif part.kind == 'shell':
                 self.run_script(index, part)
             elif part.kind not in ('cfninitdata', 'cloud-config'):
                 self.record('skipped', kind=part.kind, filename=part.filename)
@@ -128,8 +149,8 @@ class Guest(object):
         argv, config_file = guest_agent.collect_config_args(self.root, occ, self.tools_bin)
         if not os.path.exists(config_file):
             os.makedirs(os.path.dirname(config_file), exist_ok=True)
-            with open(config_file, 'w') as f:
-                f.write('[DEFAULT]\n')    # os-apply-config renders the real one from the metadata
+            with os.fdopen(os.open(config_file, os.O_CREAT | os.O_WRONLY, 0o600), 'w') as f:
+                f.write(guest_agent.initial_config(occ))   # os-apply-config renders it again
         self.record('os-collect-config', argv=argv, hooks=hooks)
         sys.stdout.flush()
         sys.stderr.flush()

@@ -17,6 +17,7 @@ it.  To stop it, every process of that group, or marked as the guest's in its en
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import ctypes
 import os
 import shutil
 import signal
@@ -29,6 +30,16 @@ from localcloud import guest_data
 ENV = 'LOCALCLOUD_GUESTS'
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _PROCS = {}   # guest dir -> Popen, so that a guest which ended is reaped (no zombie left)
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_nova():
+    # the guest's first process (later os-collect-config) gets SIGTERM when Nova's process dies,
+    # even by SIGKILL, which leaves the supervisor nothing to clean up with
+    try:
+        ctypes.CDLL('libc.so.6', use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
 
 
 def guests_dir():
@@ -61,7 +72,7 @@ def start(base, server_id, user_data, python=None):
         proc = subprocess.Popen(
             [python or sys.executable, '-m', 'localcloud.guest_main', d], cwd=os.path.join(d, 'root'),
             env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            close_fds=True, start_new_session=True)
+            close_fds=True, start_new_session=True, preexec_fn=_die_with_nova)
     _PROCS[d] = proc
     with open(os.path.join(d, 'pid'), 'w') as f:
         f.write('%d\n' % proc.pid)

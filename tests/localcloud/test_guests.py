@@ -260,13 +260,13 @@ resources:
       flavor: m1.tiny
       networks: [{network: {get_resource: net}}]
       user_data_format: SOFTWARE_CONFIG
-      software_config_transport: POLL_TEMP_URL
+      software_config_transport: %(poll)s
   deployment:
     type: OS::Heat::SoftwareDeployment
     properties:
       config: {get_resource: config}
       server: {get_resource: server}
-      signal_transport: TEMP_URL_SIGNAL
+      signal_transport: %(signal)s
       input_values: {who: heat}
 outputs:
   result: {value: {get_attr: [deployment, result]}}
@@ -275,9 +275,11 @@ outputs:
 """
 
 
-def test_with_heat_a_software_deployment_completes_through_the_guest(gcloud, tmp_path):
+@pytest.mark.parametrize('poll, signal', [('POLL_TEMP_URL', 'TEMP_URL_SIGNAL'),
+                                          ('POLL_SERVER_HEAT', 'HEAT_SIGNAL')])
+def test_with_heat_a_software_deployment_completes_through_the_guest(gcloud, tmp_path, poll, signal):
     template = tmp_path / 'deploy.yaml'
-    template.write_text(HEAT_TEMPLATE)
+    template.write_text(HEAT_TEMPLATE % {'poll': poll, 'signal': signal})
     name = 'guest-deploy-' + uuid.uuid4().hex[:6]
     gcloud.osc('stack', 'create', '--wait', '--timeout', '5', '-t', str(template), name, timeout=420,
                check=False)
@@ -296,6 +298,48 @@ def test_with_heat_a_software_deployment_completes_through_the_guest(gcloud, tmp
         gcloud.osc('stack', 'delete', '--yes', '--wait', name, timeout=300, check=False)
     wait_for(lambda: not os.path.exists(d) and process_gone(pid), timeout=30,
              what="the stack's guest to stop and its directory to go")
+
+
+CFNTOOLS_TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.9.1.0/24}
+  server:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data: |
+        #!/bin/sh
+        echo "provisioned by heat" > provisioned.txt
+outputs:
+  server: {value: {get_resource: server}}
+"""
+
+
+def test_with_heat_the_default_user_data_format_runs_the_users_script(gcloud, tmp_path):
+    """HEAT_CFNTOOLS, Heat's default: the user's text comes as cfn-userdata, run by the guest in
+    place of Heat's loguserdata.py."""
+    template = tmp_path / 'cfntools.yaml'
+    template.write_text(CFNTOOLS_TEMPLATE)
+    name = 'guest-cfntools-' + uuid.uuid4().hex[:6]
+    gcloud.osc('stack', 'create', '--wait', '-t', str(template), name, timeout=300, check=False)
+    try:
+        stack = gcloud.osc('stack', 'show', name, as_json=True)
+        assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+        server = [o['output_value'] for o in stack['outputs'] if o['output_key'] == 'server'][0]
+        root = os.path.join(gcloud.guests, server, 'root')
+        made = wait_for(lambda: _read(os.path.join(root, 'provisioned.txt')), timeout=60,
+                        what='the user data to run')
+        assert made == 'provisioned by heat\n'
+        assert os.path.exists(os.path.join(root, 'var/lib/heat-cfntools/provision-finished'))
+    finally:
+        gcloud.osc('stack', 'delete', '--yes', '--wait', name, timeout=300, check=False)
 
 
 def test_a_guest_left_running_goes_with_the_cloud(gcloud, sink):

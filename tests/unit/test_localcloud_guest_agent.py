@@ -130,3 +130,23 @@ def test_a_request_url_elsewhere_is_not_collected():
         '/g/root', {'request': {'metadata_url': 'http://10.0.0.5/x'}}, '/venv/bin')
     assert argv[-2:] == ['heat_local', 'local'] and '--request-metadata-url' not in argv
     assert argv[argv.index('--polling-interval') + 1] == str(float(guest_agent.POLLING_INTERVAL))
+
+
+def test_poll_server_heat_collects_from_a_loopback_keystone_with_credentials_in_the_file():
+    heat = {'auth_url': 'http://127.0.0.1:5/identity/v3', 'user_id': 'u', 'password': 'secret',
+            'project_id': 'p', 'stack_id': 's/1', 'resource_name': 'server', 'region_name': 'R'}
+    argv, _conf = guest_agent.collect_config_args('/g/root', {'heat': heat}, '/venv/bin')
+    assert argv[-3:] == ['heat_local', 'local', 'heat']
+    assert argv[argv.index('--heat-auth-url') + 1] == heat['auth_url']
+    assert argv[argv.index('--keystone-cache_dir') + 1] == '/g/root/var/cache/os-collect-config'
+    assert 'secret' not in ' '.join(argv)
+    text = guest_agent.initial_config({'heat': heat})
+    assert text.startswith('[DEFAULT]\n') and '[heat]\n' in text
+    assert 'password = secret\n' in text and 'stack_id = s/1\n' in text
+    assert '[heat]' not in guest_agent.initial_config({})
+
+
+def test_poll_server_heat_elsewhere_is_not_collected():
+    argv, _conf = guest_agent.collect_config_args(
+        '/g/root', {'heat': {'auth_url': 'http://172.24.4.1:5000/v3'}}, '/venv/bin')
+    assert 'heat' not in argv[-3:] and '--heat-auth-url' not in argv

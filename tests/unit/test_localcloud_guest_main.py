@@ -74,3 +74,24 @@ def test_cfn_init_data_is_written_as_heats_part_handler_does_and_the_agents_take
     assert env['LOCALCLOUD_GUEST_DIR'] == guest.dir
     assert os.path.exists(os.path.join(guest.root, 'etc/os-collect-config.conf'))
     assert [s['kind'] for s in _steps(guest) if s['step'] == 'skipped'] == ['boothook']
+
+
+def test_heat_cfntools_user_data_runs_the_users_text_under_the_root(tmp_path):
+    """HEAT_CFNTOOLS: the user's text is the x-cfninitdata part cfn-userdata; Heat's loguserdata.py
+    would run it from this machine's /var/lib/heat-cfntools: the guest runs it from its root."""
+    def part(content, filename, subtype):
+        msg = text.MIMEText(content, subtype)
+        msg.add_header('Content-Disposition', 'attachment', filename=filename)
+        return msg
+    ud = multipart.MIMEMultipart(_subparts=[
+        part('#!/bin/sh\necho provisioned > done.txt\n', 'cfn-userdata', 'x-cfninitdata'),
+        part("#!/usr/bin/env python3\nopen('/var/log/heat-provision.log', 'a')\n", 'loguserdata.py',
+             'x-shellscript'),
+    ]).as_string()
+    guest = _guest(tmp_path, ud)
+    guest.execve = lambda *args: None
+    guest.main()
+    with open(os.path.join(guest.root, 'done.txt')) as f:
+        assert f.read() == 'provisioned\n'
+    assert os.path.exists(os.path.join(guest.root, 'var/lib/heat-cfntools/provision-finished'))
+    assert [s['step'] for s in _steps(guest) if 'returncode' in s] == ['cfn-userdata']
