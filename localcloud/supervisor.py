@@ -60,17 +60,22 @@ class Supervisor(admin_mod.Admin):
     def log_path(self, name):
         return os.path.join(self.plan['state_dir'], 'logs', name + '.log')
 
-    def spawn(self, name):
-        os.makedirs(os.path.dirname(self.log_path(name)), exist_ok=True)
+    def service_env(self, base=None):
+        """The environment every service process gets."""
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
+        env = dict(os.environ if base is None else base)
         env['PYTHONPATH'] = root + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
         env.setdefault('PYTHONWARNINGS', 'ignore')
         env['OS_CLIENT_CONFIG_FILE'] = os.devnull   # a stray clouds.yaml must not steer services
         env['LOCALCLOUD_KNOBS'] = self.plan['knobs_file']
         env.pop(guests.ENV, None)
         if self.plan.get('guests_dir'):
-            env[guests.ENV] = self.plan['guests_dir']   # read by Nova's fake driver
+            env[guests.ENV] = self.plan['guests_dir']   # --guests: read by Nova's fake driver
+        return env
+
+    def spawn(self, name):
+        os.makedirs(os.path.dirname(self.log_path(name)), exist_ok=True)
+        env = self.service_env()
         log = open(self.log_path(name), 'ab')
         cmd = [sys.executable, '-m', 'localcloud.services.' + name,
                os.path.join(self.plan['state_dir'], 'plan.json')]

@@ -88,3 +88,27 @@ def test_a_second_start_replaces_the_first_guest(tmp_path):
     with open(os.path.join(base, 'srv', 'pid')) as f:
         assert int(f.read()) == second
     guests.stop_all(base)
+
+
+def test_the_flag_reaches_novas_driver_through_the_services_environment(tmp_path):
+    """--guests -> plan['guests_dir'] -> LOCALCLOUD_GUESTS in every service's environment; without
+    it, none (not even one inherited from the caller's environment)."""
+    from localcloud import plan as plan_mod
+    from localcloud.frontdoor import State
+    from localcloud.supervisor import Supervisor
+    state = str(tmp_path)
+    knobs = os.path.join(state, 'knobs.json')
+    on = plan_mod.build('127.0.0.1', 1, state, knobs, guests=True)
+    off = plan_mod.build('127.0.0.1', 1, state, knobs)
+    assert on['guests_dir'] == os.path.join(state, 'guests') and off['guests_dir'] is None
+    yaml_path = os.path.join(state, 'clouds.yaml')
+    env = Supervisor(on, yaml_path, State()).service_env({'PATH': '/bin'})
+    assert env[guests.ENV] == on['guests_dir']
+    env = Supervisor(off, yaml_path, State()).service_env({'PATH': '/bin', guests.ENV: '/elsewhere'})
+    assert guests.ENV not in env
+
+
+def test_the_cli_takes_guests_and_leaves_it_off_by_default():
+    from localcloud import cli
+    assert cli.parse_args(['--clouds-yaml', 'c.yaml', '--guests']).guests is True
+    assert cli.parse_args(['--clouds-yaml', 'c.yaml']).guests is False
