@@ -108,6 +108,7 @@ class Admin(object):
                 'services': {n: {'public': s['public'], 'internal': s['internal'], 'type': s['type']}
                              for n, s in self.plan['services'].items()},
                 'ready_at': getattr(self, 'ready_at', {}),
+                'guests_dir': self.plan.get('guests_dir'),
                 'pids': dict({n: p.pid for n, p in getattr(self, 'procs', {}).items()},
                              supervisor=os.getpid())}
 

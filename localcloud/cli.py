@@ -36,6 +36,8 @@ def parse_args(argv):
     p.add_argument('--fault-rate', type=float, default=0.0)
     p.add_argument('--seed', type=int, default=None)
     p.add_argument('--with-heat', action='store_true')
+    p.add_argument('--guests', action='store_true',
+                   help="run each ACTIVE server's user_data as a local process (see README: Guests)")
     p.add_argument('--startup-timeout', type=float, default=300.0)
     p.add_argument('--services', help=argparse.SUPPRESS)   # comma list: a partial cloud, for debugging
     args = p.parse_args(argv)
@@ -70,7 +72,8 @@ def main(argv=None):
     port = sock.getsockname()[1]
     knobs_file = os.path.join(state_dir, 'knobs.json')
     plan = plan_mod.build(args.host, port, state_dir, knobs_file, with_heat=args.with_heat,
-                          only=args.services.split(',') if args.services else None)
+                          only=args.services.split(',') if args.services else None,
+                          guests=args.guests)
     with open(os.path.join(state_dir, 'plan.json'), 'w') as f:
         json.dump(plan, f, indent=1)
     state = State(args.latency_ms, args.fault_rate, args.seed)

@@ -31,6 +31,11 @@ ADMIN = '/_localcloud'
 # Files the admin API serves over plain HTTP (Glance's web-download import fetches images from here)
 FILES = ADMIN + '/files/'
 _FILE_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$')
+# Swift's own paths at the root, as on a devstack whose Swift has a port of its own: Heat builds
+# its TempURLs (server metadata for POLL_TEMP_URL, TEMP_URL_SIGNAL) from the endpoint's scheme
+# and host only (SwiftClientPlugin.get_temp_url drops the endpoint's path), so they name
+# /v1/AUTH_<project>/... here, not /object-store/v1/...
+SWIFT_ROOT = '/v1/AUTH_'
 
 
 def route_template(stype, path):
@@ -174,6 +179,14 @@ class FrontDoor(ThreadingHTTPServer):
         self.server_address = sock.getsockname()[:2]
         self.socket.listen(self.request_queue_size)
 
+    def alias(self, path):
+        """The path a request at Swift's root path goes to: under Swift's prefix."""
+        if path.startswith(SWIFT_ROOT):
+            for prefix, stype, _port in self.routes:
+                if stype == 'object-store':
+                    return prefix + path
+        return path
+
     def route(self, path):
         for prefix, stype, port in self.routes:
             if path == prefix or path.startswith(prefix + '/'):
@@ -225,6 +238,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._file(path[len(FILES):], body)
         if path == ADMIN or path.startswith(ADMIN + '/'):
             return self._admin(path[len(ADMIN):], body)
+        aliased = self.server.alias(path)
+        if aliased != path:
+            self.path, path = aliased + self.path[len(path):], aliased
         target = self.server.route(path)
         if target is None:
             return self._reply(404, {'error': {'code': 404, 'message': 'no service at %s' % path}})

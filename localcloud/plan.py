@@ -11,6 +11,7 @@ internal endpoints), so service-to-service calls are neither delayed, faulted no
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import os
 import socket
 
 # name: (path prefix, catalog type, catalog name, URL path under the prefix)
@@ -39,7 +40,7 @@ def free_port(host='127.0.0.1'):
     return port
 
 
-def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None):
+def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None, guests=False):
     public_root = 'http://%s:%d' % (host, front_port)
     names = [n for n in SERVICES if with_heat or n != 'heat']
     if only:
@@ -63,6 +64,8 @@ def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None):
     return {
         'host': host, 'front_port': front_port, 'public_root': public_root,
         'state_dir': state_dir, 'knobs_file': knobs_file,
+        # --guests: where servers' user data runs (Nova's fake driver; see localcloud/guests.py)
+        'guests_dir': os.path.join(state_dir, 'guests') if guests else None,
         'services': services, 'catalog': catalog,
         'processes': [n for n in START_ORDER if n in services],
         'admin': {'username': 'admin', 'password': 'localcloud-admin', 'project': 'admin'},

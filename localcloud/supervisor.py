@@ -17,6 +17,7 @@ import threading
 import time
 
 from localcloud import admin as admin_mod
+from localcloud import guests
 
 _PR_SET_PDEATHSIG = 1
 
@@ -59,14 +60,22 @@ class Supervisor(admin_mod.Admin):
     def log_path(self, name):
         return os.path.join(self.plan['state_dir'], 'logs', name + '.log')
 
-    def spawn(self, name):
-        os.makedirs(os.path.dirname(self.log_path(name)), exist_ok=True)
+    def service_env(self, base=None):
+        """The environment every service process gets."""
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
+        env = dict(os.environ if base is None else base)
         env['PYTHONPATH'] = root + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
         env.setdefault('PYTHONWARNINGS', 'ignore')
         env['OS_CLIENT_CONFIG_FILE'] = os.devnull   # a stray clouds.yaml must not steer services
         env['LOCALCLOUD_KNOBS'] = self.plan['knobs_file']
+        env.pop(guests.ENV, None)
+        if self.plan.get('guests_dir'):
+            env[guests.ENV] = self.plan['guests_dir']   # --guests: read by Nova's fake driver
+        return env
+
+    def spawn(self, name):
+        os.makedirs(os.path.dirname(self.log_path(name)), exist_ok=True)
+        env = self.service_env()
         log = open(self.log_path(name), 'ab')
         cmd = [sys.executable, '-m', 'localcloud.services.' + name,
                os.path.join(self.plan['state_dir'], 'plan.json')]
@@ -81,6 +90,8 @@ class Supervisor(admin_mod.Admin):
         return [(n, s['port'], s['prefix'] + '/') for n, s in self.plan['services'].items()]
 
     def start(self, stop, timeout=300.0):
+        # what a killed cloud's guests left in a kept state dir
+        guests.stop_all(self.plan.get('guests_dir'))
         for name in self.plan['processes']:
             self.spawn(name)
         waiting = {n: (port, path) for n, port, path in self.probes()}
@@ -138,6 +149,8 @@ class Supervisor(admin_mod.Admin):
                 except OSError:
                     pass
                 proc.wait(5)
+        # the guests are the cloud's: their processes and directories go with it
+        guests.stop_all(self.plan.get('guests_dir'))
 
     def write_clouds_yaml(self):
         ks = self.plan['services']['keystone']['public'] + '/v3'

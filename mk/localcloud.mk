@@ -5,7 +5,7 @@ LOCALCLOUD_VENV   := .venv-cloud
 LOCALCLOUD_STAMP  := $(LOCALCLOUD_VENV)/.stamp-installed
 LOCALCLOUD_LAUNCH := .venv/bin/stackers-localcloud
 
-.PHONY: cloud-venv cloud-launcher cloud-test
+.PHONY: cloud-venv cloud-launcher cloud-test cloud-guest-agents
 
 # Idempotent: pip runs only when the requirements changed since the stamp was written.
 $(LOCALCLOUD_STAMP): localcloud/requirements.txt
@@ -13,7 +13,25 @@ $(LOCALCLOUD_STAMP): localcloud/requirements.txt
 	$(LOCALCLOUD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r localcloud/requirements.txt
 	touch $@
 
-cloud-venv: $(LOCALCLOUD_STAMP) cloud-launcher
+cloud-venv: $(LOCALCLOUD_STAMP) cloud-launcher cloud-guest-agents
+
+# Guests (stackers-localcloud --guests) run heat-agents' heat-config hooks, which PyPI ships only in
+# its sdist: downloaded from the configured index (pip's own settings) and unpacked, unmodified,
+# into the cloud venv's share/heat-agents; once (the stamp names the version).
+HEAT_AGENTS_VERSION := 13.0.0
+HEAT_AGENTS_DIR     := $(LOCALCLOUD_VENV)/share/heat-agents
+HEAT_AGENTS_STAMP   := $(HEAT_AGENTS_DIR)/.stamp-$(HEAT_AGENTS_VERSION)
+cloud-guest-agents: $(HEAT_AGENTS_STAMP)
+$(HEAT_AGENTS_STAMP): | $(LOCALCLOUD_STAMP)
+	rm -rf $(HEAT_AGENTS_DIR) $(HEAT_AGENTS_DIR).tmp
+	mkdir -p $(HEAT_AGENTS_DIR).tmp/sdist
+	$(LOCALCLOUD_VENV)/bin/python -m pip download --quiet --disable-pip-version-check --no-deps \
+	  --no-binary :all: -d $(HEAT_AGENTS_DIR).tmp/sdist heat-agents==$(HEAT_AGENTS_VERSION)
+	tar -xzf $(HEAT_AGENTS_DIR).tmp/sdist/heat_agents-$(HEAT_AGENTS_VERSION).tar.gz \
+	  -C $(HEAT_AGENTS_DIR).tmp --strip-components=1
+	rm -rf $(HEAT_AGENTS_DIR).tmp/sdist
+	mv $(HEAT_AGENTS_DIR).tmp $(HEAT_AGENTS_DIR)
+	touch $@
 
 # A two-line launcher in the dev venv: the cloud runs on the services' own interpreter.
 cloud-launcher: $(LOCALCLOUD_LAUNCH)

@@ -113,3 +113,26 @@ def test_files_are_served_put_and_deleted_without_being_counted():
     finally:
         door.shutdown()
         door.server_close()
+
+
+def test_swift_paths_at_the_root_go_under_swifts_prefix():
+    """Heat's TempURLs name /v1/AUTH_... at the front door's root (it drops the endpoint's path)."""
+    import socket
+    from localcloud.frontdoor import FrontDoor
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    door = FrontDoor(sock, [('/object-store', 'object-store', 1), ('/compute', 'compute', 2)], State())
+    try:
+        assert door.alias('/v1/AUTH_p/c/o') == '/object-store/v1/AUTH_p/c/o'
+        assert door.route(door.alias('/v1/AUTH_p/c/o')) == ('/object-store', 'object-store', 1)
+        assert door.alias('/v1/other') == '/v1/other'
+        assert door.alias('/compute/v2.1/servers') == '/compute/v2.1/servers'
+    finally:
+        door.server_close()
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    door = FrontDoor(sock, [('/compute', 'compute', 2)], State())
+    try:
+        assert door.alias('/v1/AUTH_p/c/o') == '/v1/AUTH_p/c/o'     # no Swift, nothing to alias
+    finally:
+        door.server_close()
