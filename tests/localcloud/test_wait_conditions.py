@@ -117,6 +117,19 @@ def test_wait_condition_and_swift_signal_through_playbooks(cloud, tmp_path):
     proc, result_file = runner.start(name='waits', template=template)
     try:
         urls = _urls(store, 'waits', ('handle', 'swift_handle'))
+        # while nothing changes, a look at a handle is one HEAD of its object, however many other
+        # objects the stack's container holds
+        container = urlparse(urls['handle']).path.split('/')[-2]
+        conn = cloud.sdk()
+        for i in range(20):
+            conn.object_store.upload_object(container=container, name='unrelated-%d' % i, data=b'x')
+        time.sleep(1)
+        cloud.reset_stats()
+        time.sleep(4)
+        routes = cloud.stats()['by_route']
+        assert set(routes) == {'HEAD object-store /v1/{account}/{container}/{object}'}, routes
+        for i in range(20):
+            conn.object_store.delete_object('unrelated-%d' % i, container=container)
         # heat_resource_signal while the heat_stack run holds the stack's lock and waits
         sent = signaller.run(stack='waits', resource='handle',
                              data={'status': 'SUCCESS', 'id': 'module', 'data': 'from the module'})
