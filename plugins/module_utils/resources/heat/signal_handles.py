@@ -78,9 +78,6 @@ class _SwiftHandle(ResourcePlugin):
     def check(self, ctx):
         return None
 
-    def needs_replace_failed(self, ctx):
-        return True
-
 
 class SwiftSignalHandle(_SwiftHandle):
     type_name = 'OS::Heat::SwiftSignalHandle'
