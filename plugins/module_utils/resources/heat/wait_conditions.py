@@ -278,7 +278,7 @@ class WaitCondition(_Wait):
     def _meta(self, ctx, fresh=True):
         handle = ctx.properties.get(self.HANDLE)
         aws = _kind(handle) == 'aws'
-        obj = unquote(_path(handle).rsplit('/', 1)[-1]) if aws else str(handle).split(':')[-1]
+        obj = unquote(_path(handle).rsplit('/', 1)[-1]) if aws else str(handle).rsplit(':', maxsplit=1)[-1]
         meta = handle_metadata(self._bodies(ctx, fresh), aws, self._handle_name(ctx, obj))
         return meta, AWS_KEYS if aws else OS_KEYS
 

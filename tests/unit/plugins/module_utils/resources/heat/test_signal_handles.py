@@ -37,6 +37,7 @@ def _made(type_name, props=None, key=None):
 
 @pytest.mark.parametrize('type_name', TYPES)
 def test_registered_and_every_handle_is_an_object_of_the_stacks_container(type_name):
+    assert PLUGINS[type_name].__module__ == mod.__name__
     plugin, ctx, swift, proxy = _made(type_name)
     assert ctx.physical_id == 's-h-x'
     assert swift.objects('sid') == ['s-h-x']
