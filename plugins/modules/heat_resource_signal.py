@@ -19,6 +19,10 @@ description:
     progress, the cooldown. A refused signal changes nothing; RV(signal) says why.
   - The stack is run from the definition its store keeps; hidden parameters need O(store_key) as for an
     C(existing) update of M(stackers.orchestration.heat_stack).
+  - A wait's handle (C(OS::Heat::WaitConditionHandle), C(OS::Heat::SwiftSignalHandle),
+    C(AWS::CloudFormation::WaitConditionHandle), C(OS::Heat::UpdateWaitConditionHandle)) gets O(data) as a signal
+    body PUT to its Swift TempURL, as an agent sends it. This takes no lock and only reads the store, so it works
+    while another M(stackers.orchestration.heat_stack) run waits on that handle; that run notices the signal.
 options:
   stack:
     description: The name of the stack.
@@ -29,8 +33,12 @@ options:
     type: str
     required: true
   data:
-    description: The signal's data, as Heat's signal API takes it. A scaling policy acts whatever the alarm state it
-      carries, as in Heat.
+    description:
+      - The signal's data, as Heat's signal API takes it. A scaling policy acts whatever the alarm state it
+        carries, as in Heat.
+      - For a wait's handle, the signal body - C(status) (SUCCESS or FAILURE), C(reason), C(data), C(id) (C(Status),
+        C(Reason), C(Data), C(UniqueId) for the AWS handles); without it, an empty body (a success, for the
+        OpenStack handles).
     type: dict
   max_concurrency:
     description: How many resource actions run at once when the stack runs again.
@@ -69,6 +77,13 @@ EXAMPLES = r'''
     resource: scale_up
   register: scaled
 
+- name: Tell a wait condition the work is done (while the heat_stack run waits)
+  stackers.orchestration.heat_resource_signal:
+    cloud: mycloud
+    stack: app
+    resource: wait_handle
+    data: {status: SUCCESS, id: db, data: ready}
+
 - name: Would a scale-in happen now (cooldown, minimum size)?
   stackers.orchestration.heat_resource_signal:
     cloud: mycloud
@@ -86,7 +101,8 @@ stack:
 signal:
   description: What the signal did - C(resource), C(group), C(size) (the group's size before), C(new_size) (when it
     scales) or C(refused) (Heat's reason when it does not), and C(removed) (the names of the members a scale-in
-    removes, failed ones first, then the oldest; in check mode too).
+    removes, failed ones first, then the oldest; in check mode too). For a wait's handle, C(resource) and C(handle)
+    (its type).
   returned: always
   type: dict
 resources:

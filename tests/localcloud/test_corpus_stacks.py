@@ -105,6 +105,9 @@ PARAMETERS = {
     'hot/external_resource.yaml': {'parameters': {'external_server_id': '{server_id}'}},
     'hot/hello_world.yaml': {'parameters': dict(
         KEY, flavor='m1.tiny', image='cirros', admin_pass='Adm1npw', db_port=50000)},
+    # its wait's timeout short: the server fails first (NO_NETWORKS) and no guest signals
+    'hot/native_waitcondition.yaml': {'parameters': dict(
+        KEY, image='cirros', flavor='m1.tiny', timeout=3)},
     'hot/lb_server.yaml': {'parameters': dict(
         KEY, image='cirros', flavor='m1.tiny', pool_id='{pool_id}', user_data='',
         metadata={}, network='{private_net_id}', subnet='{private_subnet_id}')},
@@ -160,6 +163,7 @@ CANNOT_RUN = {
     'hot/F20/WordPress_Native.yaml': NO_NETWORKS,
     'hot/chef-server.yaml': NO_NETWORKS,
     'hot/hello_world.yaml': NO_NETWORKS,
+    'hot/native_waitcondition.yaml': NO_NETWORKS,
     'hot/resource_group/server_with_volumes.yaml': NO_NETWORKS,
     'hot/server_console.yaml': NO_NETWORKS,
     'openshift-origin/centos65/OpenShift.yaml': NO_NETWORKS,

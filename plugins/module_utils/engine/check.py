@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import CloudNotFound, StackersError
+from . import definition as defs
 from . import graph as _graph
 from . import nested_tasks
 from .planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
@@ -126,6 +127,8 @@ def plan_and_check(env, planned):
     request, stack, vault = env.request, planned.stack, env.vault
     run = StackRun(env.store, vault, env.conn, stack, planned.sd,
                    secret_values=planned.hidden.values(), check_mode=True)
+    run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
+        defs.without_hidden(planned.inputs, planned.hidden)))
     run.seam.prepare(planned.graph, run.rows.values())
     nested_tasks.attach_reading(env, run, planned.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}

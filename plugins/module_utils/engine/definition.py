@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import os
 
 from ..errors import ParameterError, StackersError
@@ -49,6 +50,14 @@ def read_inputs(template, environment=(), parameters=None, files=None):
 
 def stored(inputs):
     return dict((k, v) for k, v in inputs.items() if not k.startswith('_'))
+
+
+def differs(kept, definition):
+    """Whether a stack's kept definition is not ``definition`` (both as
+    ``stored`` gives them; the record's went through JSON)."""
+    def plain(value):
+        return json.loads(json.dumps(value, sort_keys=True, default=str))
+    return plain(kept) != plain(definition)
 
 
 def merge_existing(stored, given, clear_parameters=()):

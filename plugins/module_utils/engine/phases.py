@@ -214,6 +214,8 @@ def converge(env, planned, stack, action, *, rollback_of=None):
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
         fields.update(_stored_inputs(env, planned, stack))
+    run.stack_updated = bool(rollback_of) or (
+        action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
     store.update_stack(stack['id'], **fields)
     run.stack = store.stack_by_id(stack['id'])
     run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)

@@ -75,7 +75,7 @@ def changed_keys(new_props, old_props, unknown=()):
 
 
 def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricted=(),
-           external_id=None, conn=None):
+           external_id=None, conn=None, stack_updated=False):
     """The Decision for resource ``defn`` (a ResourceDefinition) given its
     current record ``row`` (or None), its plugin instance and the new
     effective, masked ``new_props``; ``unknown`` are property names whose
@@ -107,6 +107,11 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         if row.action == 'CHECK' or plugin.needs_replace_failed(ctx):
             reason = '%s_%s' % (row.action, row.status)
             return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
+    if stack_updated and getattr(plugin, 'replace_on_stack_update', False) and \
+            row.status == 'COMPLETE':
+        # Heat's UpdateWaitConditionHandle: every update of its stack replaces it
+        return _checked(Decision(REPLACE, changed, reason='replaced by every update of its stack'),
+                        name, restricted)
     meta_changed = normalised(metadata) != normalised(row.metadata)
     if not changed:
         if row.facts.get(UNFINISHED):
@@ -178,4 +183,5 @@ def decide_desired(run, row, want):
     defn = run.sd.resources[want.name]
     return decide(defn, row, run.plugin(defn.type, want.name), want.masked,
                   unknown=want.unknown, metadata=run.masker.mask(want.metadata),
-                  restricted=want.restricted, external_id=want.external_id, conn=run.conn)
+                  restricted=want.restricted, external_id=want.external_id, conn=run.conn,
+                  stack_updated=getattr(run, 'stack_updated', False))

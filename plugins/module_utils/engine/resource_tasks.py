@@ -54,7 +54,10 @@ def failure_reason(exc, name):
     elif isinstance(exc, CloudError):
         kind = 'BadRequest' if exc.status == 400 else 'Error'
     elif isinstance(exc, ResourceFailure):
-        kind = 'ResourceInError'
+        # A failure Heat words with an exception name of its own (a wait's
+        # WaitConditionTimeout), or on another resource (its handle).
+        kind = exc.details.get('kind') or 'ResourceInError'
+        name = exc.details.get('where') or name
     elif isinstance(exc, StackersError):
         kind = type(exc).__name__
     else:

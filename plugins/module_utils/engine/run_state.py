@@ -43,6 +43,9 @@ class StackRun(RowAttributes):
         self.stack = stack
         self.sd = definition
         self.check_mode = check_mode
+        # the run updates the stack to other inputs (or rolls one back):
+        # what the types replaced by every stack update need to know
+        self.stack_updated = False
         self.masker = Masker(secret_values, (stack or {}).get('salt'))
         self.log = EventLog(store, stack, self.masker, check_mode=check_mode)
         self._plugins = {}

@@ -13,6 +13,12 @@ runs again from its stored definition with the group at its new size
 are made; whatever reads the group follows.  A refused signal changes
 nothing and says why (Heat drops it without an event).  Check mode says
 what the signal would do.
+
+A signal to a wait's handle (OS::Heat::WaitConditionHandle,
+SwiftSignalHandle, the AWS ones) is PUT to the handle's TempURL, as an
+agent sends it (resources/heat/_swift_signal.py): the store is only read
+(the URL in the handle's row), no lock is taken, so it works while another
+run waits on that handle.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,10 +27,13 @@ __metaclass__ = type
 
 import dataclasses
 import datetime
+import json
 from typing import Any, Dict, Optional
 
 from ..errors import StackersError, StackNotFound
+from ..resources.heat import _swift_signal as swift_signal
 from ..resources.heat import scaling
+from ..resources.heat.signal_handles import URL as HANDLE_URL
 from ..resources.heat.template_resource import NESTED_STACK
 from . import phases, runner
 from .autoscaling import ASG, SCALING
@@ -36,6 +45,8 @@ from .store import Store
 from .view import stack_view
 
 POLICY = 'OS::Heat::ScalingPolicy'
+HANDLES = ('OS::Heat::WaitConditionHandle', 'OS::Heat::SwiftSignalHandle',
+           'AWS::CloudFormation::WaitConditionHandle', 'OS::Heat::UpdateWaitConditionHandle')
 
 
 @dataclasses.dataclass
@@ -65,9 +76,11 @@ def signal(request, conn, now=None):
         if policy is None:
             raise StackersError('The Resource (%s) could not be found in stack %s.'
                                 % (request.resource, request.stack))
+        if policy.type in HANDLES:
+            return _signal_handle(request, conn, store, stack, policy)
         if policy.type != POLICY:
-            raise StackersError('Resource "%s" (%s) takes no signal here: only %s does'
-                                % (request.resource, policy.type, POLICY))
+            raise StackersError('Resource "%s" (%s) takes no signal here: only %s and the wait '
+                                'handles do' % (request.resource, policy.type, POLICY))
         group, adjustment = _plan(store, rows, policy, now or _now())
         vault = Vault.for_store(store.path, request.store_key)
         outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
@@ -88,6 +101,22 @@ def signal(request, conn, now=None):
     result = _scale(request, conn, stack, group, adjustment, now=now)
     result['signal'] = told
     return result
+
+
+def _signal_handle(request, conn, store, stack, row):
+    """PUT the signal to the handle's TempURL; the stack as the store has it."""
+    url = (row.facts or {}).get(HANDLE_URL)
+    if not url:
+        raise StackersError('Resource "%s" (%s) has no signal URL: %s' % (
+            row.name, row.type, 'its signal_transport is NO_SIGNAL' if row.status == 'COMPLETE'
+            else 'it is %s_%s' % (row.action, row.status)))
+    told = {'resource': row.name, 'handle': row.type}
+    if not request.check_mode:
+        body = '' if request.data is None else json.dumps(request.data)
+        swift_signal.put_signal(conn, url, body.encode('utf-8'))
+    vault = Vault.for_store(store.path, request.store_key)
+    outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
+    return {'changed': True, 'stack': stack_view(stack, None, outputs), 'signal': told}
 
 
 def _now():

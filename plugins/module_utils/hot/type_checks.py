@@ -13,6 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ..errors import TemplateError
 from . import properties as _properties
 from . import resource_types as _rt
 
@@ -33,8 +34,24 @@ def _value(data, path, waiting):
                             constrained='value' not in waiting)
 
 
+# Signal transports that need a Heat API or Zaqar: with no Heat service
+# here, a handle is a Swift TempURL (resources/heat/signal_handles.py).
+NEEDS_HEAT_API = ('CFN_SIGNAL', 'HEAT_SIGNAL', 'ZAQAR_SIGNAL')
+
+
+def _signal_transport(data, path, waiting):
+    transport = data.get('signal_transport')
+    if 'signal_transport' in waiting or transport not in NEEDS_HEAT_API:
+        return
+    raise TemplateError(
+        'signal_transport %s needs a Heat API or Zaqar, which stackers.orchestration does not '
+        'use: use TEMP_URL_SIGNAL (a Swift TempURL)' % transport,
+        path=tuple(path) + ('signal_transport',))
+
+
 CHECKS = {
     'OS::Heat::Value': _value,
+    'OS::Heat::WaitConditionHandle': _signal_transport,
 }
 
 

@@ -34,14 +34,21 @@ def path(*parts):
     return '/' + '/'.join(quote(str(p), safe='') for p in parts)
 
 
-def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True):
+def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True,
+         data=None, authenticated=None):
     """The requests Response of ``method url`` (a path below the proxy's
-    endpoint); an HTTP error raises the CloudError of its status."""
+    endpoint, or a whole URL); an HTTP error raises the CloudError of its
+    status.  ``data`` is a raw body (a Swift object's bytes);
+    ``authenticated=False`` sends no token (a Swift TempURL signs itself)."""
     kwargs = {'raise_exc': False}
     if headers:
         kwargs['headers'] = headers
     if json is not None:
         kwargs['json'] = json
+    if data is not None:
+        kwargs['data'] = data
+    if authenticated is not None:
+        kwargs['authenticated'] = authenticated
     if params:
         kwargs['params'] = params
 

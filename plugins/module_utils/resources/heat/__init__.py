@@ -12,8 +12,13 @@ from .delay import Delay
 from .none_resource import NoneResource
 from .random_string import RandomString
 from .scaling_policy import ScalingPolicy
+from .signal_handles import (AwsWaitConditionHandle, SwiftSignalHandle, UpdateWaitConditionHandle,
+                             WaitConditionHandle)
 from .testresource import TestResource
 from .value import Value
+from .wait_conditions import AwsWaitCondition, SwiftSignal, WaitCondition
 
 PLUGINS = dict((cls.type_name, cls)
-               for cls in (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy))
+               for cls in (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy,
+                           SwiftSignalHandle, SwiftSignal, WaitConditionHandle, WaitCondition,
+                           UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition))

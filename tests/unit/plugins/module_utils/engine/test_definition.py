@@ -91,3 +91,10 @@ def test_missing_hidden_error():
     err = defs.missing_hidden(['pw', 'other'], {'pw': None, 'x': None})
     assert isinstance(err, ParameterError)
     assert 'pw' in str(err) and 'other' not in str(err) and 'store_key' in str(err)
+
+
+def test_differs_compares_a_kept_definition_as_json_keeps_it():
+    kept = {'template': 't', 'environment': [['e', 'x']], 'parameters': {'n': 1}, 'files': {}}
+    assert defs.differs(kept, {'template': 't', 'environment': [('e', 'x')], 'parameters': {'n': 1},
+                               'files': {}}) is False
+    assert defs.differs(kept, dict(kept, parameters={'n': 2})) is True

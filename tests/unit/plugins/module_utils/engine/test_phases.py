@@ -172,3 +172,36 @@ def test_timeout_fails_the_stack(stacks):
     assert time.monotonic() - t0 < 3
     assert result['stack']['stack_status'] == 'CREATE_FAILED'
     assert result['stack']['stack_status_reason'] == 'Timed out'
+
+
+UPDATE_HANDLE = '''
+parameters:
+  v: {type: string, default: one}
+resources:
+  h: {type: OS::Heat::UpdateWaitConditionHandle}
+  val: {type: OS::Heat::Value, properties: {value: {get_param: v}}}
+'''
+
+
+def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks):
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    'resources', 'heat'))
+    import swift_fake
+    conn, swift, proxy = swift_fake.cloud()
+    made = runner.run(stacks.request(UPDATE_HANDLE), conn)
+    assert made['stack']['stack_status'] == 'CREATE_COMPLETE'
+    first = stacks.rows()['h'].physical_id
+    # the same inputs again: kept, nothing written
+    proxy.requests[:] = []
+    assert runner.run(stacks.request(UPDATE_HANDLE), conn)['changed'] is False
+    assert proxy.writes() == []
+    # check mode says what an update would do; then the update makes a new handle (a new URL)
+    planned = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
+    assert dict((p['resource_name'], p['action']) for p in planned['plan'])['h'] == 'replace'
+    runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}), conn)
+    second = stacks.rows()['h'].physical_id
+    assert second != first
+    sid = made['stack']['id']
+    assert swift.objects(sid) == [second]

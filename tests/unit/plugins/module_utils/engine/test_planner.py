@@ -189,3 +189,22 @@ def test_a_complete_row_whose_create_is_unfinished_is_updated():
     assert decide(defn(), owed, TestResource(), props(value='a'),
                   restricted=(UPDATE,)).action == UPDATE
     assert decide(defn(), row(value='a'), TestResource(), props(value='a')).action == KEEP
+
+
+def test_the_update_wait_condition_handle_is_replaced_by_every_stack_update():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.signal_handles import (
+        AwsWaitConditionHandle, UpdateWaitConditionHandle)
+    uwch = 'OS::Heat::UpdateWaitConditionHandle'
+    kept = row(type_name=uwch)
+    # a rerun of the same inputs keeps it ...
+    assert decide(defn(uwch), kept, UpdateWaitConditionHandle(), props(uwch)).action == KEEP
+    # ... an update of its stack replaces it, though none of its properties changed
+    d = decide(defn(uwch), kept, UpdateWaitConditionHandle(), props(uwch), stack_updated=True)
+    assert d.action == REPLACE and 'every update' in d.reason
+    # the AWS handle it derives from is kept
+    aws = 'AWS::CloudFormation::WaitConditionHandle'
+    assert decide(defn(aws), row(type_name=aws), AwsWaitConditionHandle(), props(aws),
+                  stack_updated=True).action == KEEP
+    with pytest.raises(ResourceFailure):
+        decide(defn(uwch), kept, UpdateWaitConditionHandle(), props(uwch), stack_updated=True,
+               restricted=frozenset([REPLACE]))

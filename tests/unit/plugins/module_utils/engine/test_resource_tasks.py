@@ -39,6 +39,11 @@ def test_failure_reason_kinds():
     assert rt.failure_reason(ResourceFailure('went ERROR'), 'r') == \
         'ResourceInError: resources.r: went ERROR'
     assert rt.failure_reason(StoreError('x'), 'r') == 'StoreError: resources.r: x'
+    # Heat's own exception name, and the resource it names (a wait failing on its handle's error)
+    assert rt.failure_reason(ResourceFailure('0 of 2 received', kind='WaitConditionTimeout'), 'w') == \
+        'WaitConditionTimeout: resources.w: 0 of 2 received'
+    assert rt.failure_reason(ResourceFailure('Metadata format invalid', kind='ValueError', where='h'),
+                             'w') == 'ValueError: resources.h: Metadata format invalid'
     assert rt.failure_reason(ZeroDivisionError('oops'), 'r') == 'InternalError: resources.r: oops'
 
 

@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import datetime
+import json
 
 import pytest
 
@@ -72,3 +73,53 @@ def test_only_a_scaling_policy_takes_a_signal(stacks):
     assert 'takes no signal' in str(err.value)
     with pytest.raises(StackersError):
         send(stacks, 'nothing')
+
+
+HANDLES = '''
+resources:
+  wh: {type: OS::Heat::WaitConditionHandle}
+  sh: {type: OS::Heat::SwiftSignalHandle}
+  nh: {type: OS::Heat::WaitConditionHandle, properties: {signal_transport: NO_SIGNAL}}
+'''
+
+
+def _swift_cloud():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    'resources', 'heat'))
+    import swift_fake
+    return swift_fake.cloud()
+
+
+def test_a_handle_gets_its_data_put_to_its_temp_url_even_while_the_stack_is_locked(stacks):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+    conn, swift, proxy = _swift_cloud()
+    made = runner.run(stacks.request(HANDLES), conn)
+    assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']
+    rows = stacks.rows()
+    store = stacks.store()
+    try:   # another run holds the lock (and waits on the handle)
+        assert store.lock('st', 'someone-else', 600)
+    finally:
+        store.close()
+    proxy.requests[:] = []
+    out = signal.signal(signal.SignalRequest('st', 'wh', data={'status': 'SUCCESS', 'id': 'a'},
+                                             store_path=stacks.store_path), conn)
+    assert out['signal'] == {'resource': 'wh', 'handle': 'OS::Heat::WaitConditionHandle'}
+    assert out['stack']['stack_name'] == 'st' and out['changed'] is True
+    sid = made['stack']['id']
+    body = swift.containers[sid]['objects'][rows['wh'].physical_id][0]
+    assert json.loads(body) == {'status': 'SUCCESS', 'id': 'a'}
+    # one PUT, to the TempURL, without a token (the fake checks the signature)
+    assert [(m, '://' in p) for m, p, _k in proxy.requests] == [('PUT', True)]
+    # no data: an empty body; check mode sends nothing
+    signal.signal(signal.SignalRequest('st', 'sh', store_path=stacks.store_path), conn)
+    assert swift.containers[sid]['objects'][rows['sh'].physical_id][0] == b''
+    proxy.requests[:] = []
+    would = signal.signal(signal.SignalRequest('st', 'sh', data={'x': 1}, check_mode=True,
+                                               store_path=stacks.store_path), conn)
+    assert would['changed'] is True and proxy.requests == []
+    with pytest.raises(StackersError) as err:
+        signal.signal(signal.SignalRequest('st', 'nh', store_path=stacks.store_path), conn)
+    assert 'NO_SIGNAL' in str(err.value)

@@ -89,3 +89,34 @@ def test_stack_validation_runs_the_type_checks(body, strict, message):
         sd.validate(strict=strict)
     assert message in err.value.message
     assert err.value.path == ('resources', 'a', 'properties', 'value')
+
+
+@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'ZAQAR_SIGNAL', 'CFN_SIGNAL'])
+def test_a_signal_transport_needing_a_heat_api_is_refused_naming_temp_url_signal(transport):
+    body = 'resources:\n  a: {type: OS::Heat::WaitConditionHandle, properties: {signal_transport: %s}}\n'
+    sd = StackDefinition(HEAD + body % transport)
+    with pytest.raises(TemplateError) as err:
+        sd.validate(strict=True)
+    assert transport in err.value.message and 'use TEMP_URL_SIGNAL' in err.value.message
+    assert err.value.path == ('resources', 'a', 'properties', 'signal_transport')
+
+
+@pytest.mark.parametrize('transport', ['TEMP_URL_SIGNAL', 'TOKEN_SIGNAL', 'NO_SIGNAL'])
+def test_the_swift_and_default_transports_pass(transport):
+    body = 'resources:\n  a: {type: OS::Heat::WaitConditionHandle, properties: {signal_transport: %s}}\n'
+    StackDefinition(HEAD + body % transport).validate(strict=True)
+    StackDefinition(HEAD + 'resources:\n  a: {type: OS::Heat::WaitConditionHandle}\n').validate(strict=True)
+
+
+@pytest.mark.parametrize('timeout, ok', [(0, False), (1, True), (43200, True), (43201, False)])
+def test_a_wait_timeout_outside_heats_range_is_refused(timeout, ok):
+    for wait in ('OS::Heat::WaitCondition', 'OS::Heat::SwiftSignal'):
+        body = ('resources:\n  h: {type: OS::Heat::SwiftSignalHandle}\n'
+                '  w: {type: %s, properties: {handle: {get_resource: h}, timeout: %d}}\n' % (wait, timeout))
+        sd = StackDefinition(HEAD + body)
+        if ok:
+            sd.validate(strict=True)
+            continue
+        with pytest.raises(TemplateError) as err:
+            sd.validate(strict=True)
+        assert 'timeout' in str(err.value) and '43200' in str(err.value)

@@ -44,6 +44,14 @@ def test_send_passes_only_what_is_given_and_answers_the_response():
     assert seen == [('HEAD', '/c', {'raise_exc': False, 'headers': {'A': 'b'}, 'params': {'limit': 1}})]
 
 
+def test_send_passes_a_raw_body_and_can_send_no_token():
+    proxy, seen = _proxy([fakes.Response(201)])
+    raw_request.send(proxy, 'PUT', 'http://127.0.0.1:9/v1/a/c/o?temp_url_sig=s', data=b'{}',
+                     authenticated=False)
+    assert seen == [('PUT', 'http://127.0.0.1:9/v1/a/c/o?temp_url_sig=s',
+                     {'raise_exc': False, 'data': b'{}', 'authenticated': False})]
+
+
 def test_send_json_reads_json_and_empty_answers():
     proxy, seen = _proxy([fakes.Response(201, {'id': 'x'}), fakes.Response(202), fakes.Response(204)])
     assert raw_request.send_json(proxy, 'POST', '/images', json={'name': 'n'}) == {'id': 'x'}

@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Signals over Swift, as Heat's TEMP_URL_SIGNAL keeps them.
+
+A handle is an object in a container named after the stack's id, the
+object named after the handle's physical name.  Heat turns versioning on
+for handles that take several signals (``X-Versions-Location`` naming the
+same container), seeds the object with ``in progress`` (which readers
+skip) and hands out a PUT TempURL that expires at the end of 32-bit time,
+signed with the account's ``X-Account-Meta-Temp-Url-Key`` (set once when
+the account has none).  Every signal an agent PUTs archives the one before
+it as ``<len:03x><object>/<timestamp>`` in the same container, so the
+signals are the archived versions in name order, then the object itself.
+
+Reading is what a wait pays per poll: one HEAD of the object; only when its
+timestamp moved, one listing limited to this object's archive prefix (so
+other objects in the stack's container cost nothing) and a GET per body not
+read before (archives never change, their bodies are kept in ``seen``).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import secrets
+from urllib.parse import quote, unquote, urlparse
+
+from ...errors import CloudConflict, CloudNotFound, ResourceFailure
+from .. import raw_request as raw
+from .. import sdk
+
+IN_PROGRESS = 'in progress'
+# Heat's expiry: the last minute of 32-bit time, i.e. never.
+EXPIRES = 2147483647 - 60
+KEY_HEADER = 'X-Account-Meta-Temp-Url-Key'
+# A listing page; a handle with more archived signals than this reads the
+# next page at the same poll.
+PAGE = 1000
+
+
+def _account(conn):
+    """(root, account path): the object store endpoint split before
+    ``/v1/`` (a front door may mount Swift below a path of its own, which
+    the TempURL keeps; Swift signs only ``/v1/...``)."""
+    endpoint = conn.object_store.get_endpoint().rstrip('/')
+    parsed = urlparse(endpoint)
+    at = parsed.path.find('/v1/')
+    if at < 0:
+        raise ResourceFailure('The object store endpoint %s is not a Swift v1 account' % endpoint)
+    return '%s://%s%s' % (parsed.scheme, parsed.netloc, parsed.path[:at]), parsed.path[at:]
+
+
+def temp_url_key(conn):
+    """The account's TempURL key, set (as Heat does: 32 hex digits) when it
+    has none; asked once per run."""
+    def ask():
+        head = raw.send(conn.object_store, 'HEAD', '/').headers
+        key = head.get(KEY_HEADER)
+        if not key:
+            key = secrets.token_hex(16)
+            raw.send(conn.object_store, 'POST', '/', headers={KEY_HEADER: key})
+        return key
+    return sdk.remembered(conn, ('swift-temp-url-key',), ask)
+
+
+def temp_url(conn, container, obj):
+    """The PUT TempURL of ``container/obj``."""
+    root, account = _account(conn)
+    path = '%s/%s/%s' % (account, container, obj)
+    signed = conn.object_store.generate_temp_url(path, EXPIRES, 'PUT', absolute=True,
+                                                 temp_url_key=temp_url_key(conn))
+    query = signed.split('?', 1)[1]
+    return '%s%s?%s' % (root, quote(path), query)
+
+
+def make_handle(conn, container, obj):
+    """The container (versioned into itself), the seeded object, and the
+    TempURL signals are PUT to; every call is idempotent."""
+    store = conn.object_store
+    raw.send(store, 'PUT', raw.path(container), headers={'X-Versions-Location': container})
+    raw.send(store, 'PUT', raw.path(container, obj), data=IN_PROGRESS.encode())
+    return temp_url(conn, container, obj)
+
+
+def parse_url(conn, url):
+    """(container, object) of a TempURL of this account, or ValueError
+    with Heat's reason (the part of the path that is wrong)."""
+    root, account = _account(conn)
+    parsed = urlparse(url or '')
+    path = parsed.path
+    prefix = urlparse(root).path
+    tail = path[len(prefix):] if prefix and path.startswith(prefix + '/') else path
+    parts = tail.split('/', 4)
+    if not (len(parts) == 5 and not parts[0] and parts[1] == 'v1' and
+            parts[2] == account.split('/')[2] and parts[3] and parts[4].strip('/')):
+        raise ValueError('"%s" is not a valid SwiftSignalHandle.  The Swift TempURL path is '
+                         'invalid' % path)
+    return unquote(parts[3]), unquote(parts[4])
+
+
+def archive_prefix(obj):
+    """Where Swift's legacy versioning archives ``obj``'s older versions."""
+    return '%03x%s/' % (len(obj.encode('utf-8')), obj)
+
+
+def _mark(response):
+    headers = response.headers
+    return '%s|%s' % (headers.get('X-Timestamp') or headers.get('Last-Modified'),
+                      headers.get('Etag'))
+
+
+def _body(store, container, name):
+    try:
+        response = raw.send(store, 'GET', raw.path(container, name))
+    except CloudNotFound:
+        return None   # consumed or deleted meanwhile: Heat skips it too
+    return response.content.decode('utf-8', 'replace')
+
+
+def _archives(store, container, obj):
+    names = []
+    marker = None
+    while True:
+        params = {'format': 'json', 'prefix': archive_prefix(obj), 'limit': PAGE}
+        if marker:
+            params['marker'] = marker
+        try:
+            page = raw.send_json(store, 'GET', raw.path(container), params=params) or []
+        except CloudNotFound:
+            return []
+        names.extend(item['name'] for item in page)
+        if len(page) < PAGE:
+            return names
+        marker = page[-1]['name']
+
+
+def read_bodies(conn, container, obj, seen):
+    """The signal bodies of ``container/obj`` in the order they arrived
+    (``in progress`` left out); ``seen`` (kept in the reader's ctx.data)
+    remembers what the last read found, so an unchanged object costs one
+    HEAD."""
+    store = conn.object_store
+    try:
+        mark = _mark(raw.send(store, 'HEAD', raw.path(container, obj)))
+    except CloudNotFound:
+        mark = None
+    if 'bodies' in seen and seen.get('mark') == mark:
+        return list(seen['bodies'])
+    known = seen.get('archives') or {}
+    archives = {}
+    bodies = []
+    for name in _archives(store, container, obj):
+        body = known[name] if name in known else _body(store, container, name)
+        if body is not None:
+            archives[name] = body
+            bodies.append(body)
+    if mark is not None:
+        body = _body(store, container, obj)
+        if body is not None:
+            bodies.append(body)
+    bodies = [b for b in bodies if b != IN_PROGRESS]
+    seen.update(mark=mark, archives=archives, bodies=bodies)
+    return list(bodies)
+
+
+def put_signal(conn, url, body):
+    """PUT ``body`` to a handle's TempURL, as an agent does (no token)."""
+    raw.send(conn.object_store, 'PUT', url, data=body, authenticated=False)
+
+
+def delete_handle(conn, container, obj):
+    """Every version of ``obj``, then the container when that left it
+    empty (another handle's objects keep it)."""
+    store = conn.object_store
+    for name in _archives(store, container, obj):
+        try:
+            raw.send(store, 'DELETE', raw.path(container, name))
+        except CloudNotFound:
+            pass
+    # Deleting the object restores a version archived meanwhile: delete
+    # until it is gone (a signal racing the delete leaves nothing behind).
+    for _attempt in range(100):
+        try:
+            raw.send(store, 'DELETE', raw.path(container, obj))
+        except CloudNotFound:
+            break
+    try:
+        raw.send(store, 'DELETE', raw.path(container))
+    except (CloudNotFound, CloudConflict):
+        pass
