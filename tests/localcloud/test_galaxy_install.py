@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import shutil
 import subprocess
 import tarfile
 
@@ -40,6 +41,8 @@ def _run(cmd, cwd, env=None, timeout=600):
 def test_the_galaxy_tarball_installs_into_an_empty_path_and_the_demo_passes_from_it(cloud, tmp_path):
     with open(os.path.join(ROOT, 'galaxy.yml')) as f:
         version = yaml.safe_load(f)['version']
+    with open(os.path.join(ROOT, 'docs', 'execution-environment.yml')) as f:
+        assert 'stackers-orchestration-%s.tar.gz' % version in f.read(), 'the example EE names another version'
     _run([os.path.join(BIN, 'ansible-galaxy'), 'collection', 'build', '--output-path', str(tmp_path),
           ROOT], cwd=str(tmp_path))
     tarball = tmp_path / ('stackers-orchestration-%s.tar.gz' % version)
@@ -59,6 +62,26 @@ def test_the_galaxy_tarball_installs_into_an_empty_path_and_the_demo_passes_from
     installed = collections / 'ansible_collections' / 'stackers' / 'orchestration'
     assert (installed / 'plugins' / 'modules' / 'heat_stack.py').is_file()
     assert not (installed / 'localcloud').exists()
+
+    # what ansible-builder reads from the installed collection (meta/execution-environment.yml)
+    needs = _run([os.path.join(BIN, 'ansible-builder'), 'introspect', '--sanitize', str(collections)],
+                 cwd=str(tmp_path))
+    for package in ('openstacksdk', 'networkx', 'yaql', 'stackers.orchestration'):
+        assert package in needs, needs
+    # and the example execution environment's build context, made from the tarball
+    ee = tmp_path / 'ee'
+    ee.mkdir()
+    shutil.copy(os.path.join(ROOT, 'docs', 'execution-environment.yml'), str(ee))
+    shutil.copy(str(tarball), str(ee))
+    _run([os.path.join(BIN, 'ansible-builder'), 'create', '-f', 'execution-environment.yml',
+          '--context', 'context', '--output-filename', 'Containerfile'], cwd=str(ee))
+    assert (ee / 'context' / '_build' / 'collections' / tarball.name).is_file()
+    with open(str(ee / 'context' / 'Containerfile')) as f:
+        containerfile = f.read()
+    assert 'ansible-galaxy collection install' in containerfile
+    assert 'COPY _build/collections /build/collections' in containerfile
+    with open(str(ee / 'context' / '_build' / 'requirements.yml')) as f:
+        assert tarball.name in f.read()
 
     env = dict(os.environ, DEMO_COLLECTIONS_PATH=str(collections), DEMO_CLOUDS_YAML=cloud.clouds_yaml)
     for key in ('OS_CLOUD', 'ANSIBLE_CONFIG', 'ANSIBLE_COLLECTIONS_PATH', 'ANSIBLE_COLLECTIONS_PATHS'):
