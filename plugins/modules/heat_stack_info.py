@@ -112,6 +112,7 @@ attributes:
     description: Reads only; the same answer in check mode.
   diff_mode:
     support: none
+    description: Nothing changes, so there is nothing to compare.
 '''
 
 EXAMPLES = r'''

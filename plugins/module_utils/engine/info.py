@@ -140,7 +140,7 @@ def _summary(stack):
             'stack_status': '%s_%s' % (stack.get('action'), stack.get('status')),
             'stack_status_reason': stack.get('status_reason'),
             'creation_time': stack.get('created_time'), 'updated_time': stack.get('updated_time'),
-            'deletion_time': None, 'parent': stack.get('parent_id'), 'tags': stack.get('tags'),
+            'deletion_time': None, 'parent': stack.get('parent_id'), 'tags': stack.get('tags') or [],
             'stack_owner': None, 'stack_user_project_id': None}
 
 
@@ -173,8 +173,8 @@ def show(store, request):
     holder = _Definition(_stack_definition(stack, vault, request.project_id))
     outputs = _outputs(stack, vault)
     view = stack_view(stack, holder if holder.sd is not None else None, outputs)
-    view.update(parent=stack.get('parent_id'), deletion_time=None, capabilities=[],
-                notification_topics=[], stack_owner=None, stack_user_project_id=None)
+    view.update(parent=stack.get('parent_id'), tags=stack.get('tags') or [], deletion_time=None,
+                capabilities=[], notification_topics=[], stack_owner=None, stack_user_project_id=None)
     if 'description' in view:
         view['template_description'] = view['description']
     result = {'changed': False, 'stack': view,

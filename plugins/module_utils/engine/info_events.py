@@ -80,9 +80,13 @@ def select_events(events, resource=None, marker=None, limit=None, sort=None):
     then ``marker`` (the events after that id) and ``limit``."""
     if resource is not None:
         events = [e for e in events if e['resource_name'] == resource]
+    # Times have a second's resolution: events of one second keep the order
+    # they happened in (reversed with the time), which the list is in.
+    order = dict((id(e), i) for i, e in enumerate(events))
     for key, reverse in reversed(_sort_keys(sort or ())):
-        events = sorted(events, key=lambda e, k=key: (e.get(k) is not None, e.get(k) or ''),
-                        reverse=reverse)
+        events = sorted(events, key=lambda e, k=key: (
+            e.get(k) is not None, e.get(k) or '', order[id(e)] if k == 'event_time' else 0),
+            reverse=reverse)
     if marker:
         ids = [e['id'] for e in events]
         if marker not in ids:

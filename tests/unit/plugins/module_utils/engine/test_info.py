@@ -72,6 +72,7 @@ def test_list_shows_top_level_stacks_newest_first_as_heat_lists_them(top):
     st = next(s for s in listed['stacks'] if s['stack_name'] == 'st')
     assert st['stack_status'] == 'CREATE_COMPLETE' and st['description'] == 'the top stack'
     assert st['parent'] is None and st['tags'] == ['web', 'prod'] and st['creation_time']
+    assert next(s for s in listed['stacks'] if s['stack_name'] == 'other')['tags'] == []   # as Heat
     nested = ask(top, show_nested=True)['stacks']
     assert len(nested) == 4
     mid = top.children()['mid']

@@ -86,7 +86,8 @@ def test_select_resource_sort_marker_limit(stacks):
     only_u = info_events.select_events(events, resource='u')
     assert brief(only_u) == [('u', 'CREATE_IN_PROGRESS'), ('u', 'CREATE_COMPLETE')]
     newest = info_events.select_events(events, sort=[':desc'])
-    assert [e['event_time'] for e in newest] == sorted((e['event_time'] for e in events), reverse=True)
+    # newest first, events of the same second too (they keep the order they happened in)
+    assert [e['id'] for e in newest] == [e['id'] for e in reversed(events)]
     by_name = info_events.select_events(events, sort=['resource_name', 'resource_status:desc'])
     assert brief(by_name)[:3] == [('mid', 'CREATE_IN_PROGRESS'), ('mid', 'CREATE_COMPLETE'),
                                   ('st', 'CREATE_IN_PROGRESS')]
