@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import StackersError, StackNotFound, StoreError
 from ..hot import loader
+from ..hot.parameters import MASK
 from ..hot.validate import _environment_shown
 from . import definition as defs
 from .info_events import failures, select_events, stack_events
@@ -37,6 +38,9 @@ from .view import nested_resource_views, row_views, stack_view
 
 STACK_FILTERS = ('name', 'status', 'action', 'tags', 'tags_any')
 RESOURCE_FILTERS = ('name', 'type', 'status', 'action', 'physical_resource_id')
+# the options that ask about one stack
+_NEED_NAME = ('nested_depth', 'resource_filters', 'resource', 'event_resource', 'marker', 'limit', 'sort',
+              'output', 'template', 'environment', 'failures')
 
 
 @dataclasses.dataclass
@@ -68,6 +72,10 @@ def info(request):
     path = request.store_path or default_store_path()
     if request.nested_depth < 0:
         raise StackersError('nested_depth must be 0 or more, not %s' % request.nested_depth)
+    if not request.name:
+        asked = [key for key in _NEED_NAME if getattr(request, key)]
+        if asked:
+            raise StackersError('%s ask(s) about one stack: give its name' % ', '.join(asked))
     if not os.path.exists(path):
         if request.name:
             raise _not_found(request.name, path)
@@ -170,7 +178,7 @@ def show(store, request):
         raise StackersError('event_resource cannot be given with nested_depth (as heatclient\'s '
                             '--resource with --nested-depth)')
     vault = _vault(store.path, request.store_key)
-    holder = _Definition(_stack_definition(stack, vault, request.project_id))
+    holder = _stack_definition(stack, vault, request.project_id)
     outputs = _outputs(stack, vault)
     view = stack_view(stack, holder if holder.sd is not None else None, outputs)
     view.update(parent=stack.get('parent_id'), tags=stack.get('tags') or [], deletion_time=None,
@@ -189,17 +197,19 @@ def show(store, request):
     if request.template:
         result['template'] = _template(stack)
     if request.environment:
-        result['environment'] = _environment(holder.sd, stack)
+        result['environment'] = _environment(holder, stack)
     if request.failures:
         result['failures'] = failures(store, stack)
     return result
 
 
 class _Definition(object):
-    """What stack_view reads of a run: its definition."""
+    """What stack_view reads of a run: its definition; and the hidden
+    parameters whose values the store kept."""
 
-    def __init__(self, sd):
+    def __init__(self, sd, kept=()):
         self.sd = sd
+        self.kept = set(kept)
 
 
 def _vault(path, store_key):
@@ -225,24 +235,38 @@ def _stack_definition(stack, vault, project_id):
     masked anyway) and its environment.  None when it cannot be rebuilt."""
     inputs = stack.get('definition')
     if not inputs:
-        return None
-    inputs = dict(inputs)
+        return _Definition(None)
+    inputs, kept = dict(inputs), {}
     if stack.get('secrets') and vault is not None and vault.user_key:
         try:
-            inputs['parameters'] = dict(inputs.get('parameters') or {}, **vault.decrypt(stack['secrets']))
+            kept = vault.decrypt(stack['secrets'])
         except StoreError:
             pass    # another key: the hidden values are masked anyway
+        inputs['parameters'] = dict(inputs.get('parameters') or {}, **kept)
     try:
-        return defs.build(inputs, stack['name'], stack_id=stack['id'], project_id=project_id)
+        sd = defs.build(inputs, stack['name'], stack_id=stack['id'], project_id=project_id)
     except StackersError:
-        return None
+        return _Definition(None)
+    return _Definition(sd, kept)
 
 
-def _environment(sd, stack):
-    if sd is not None:
-        return _environment_shown(sd, (stack.get('definition') or {}).get('parameters'))
-    raise StackersError('The environment of stack %s cannot be rebuilt from the record'
-                        % stack['name'])
+def _environment(holder, stack):
+    """Heat's environment show: the user's environment, hidden values
+    ``******``.  The record cut those values out (unless a store key kept
+    them); a hidden parameter without a default was given all the same, so
+    it shows masked as in Heat."""
+    sd = holder.sd
+    if sd is None:
+        raise StackersError('The environment of stack %s cannot be rebuilt from the record'
+                            % stack['name'])
+    shown = _environment_shown(sd, dict((stack.get('definition') or {}).get('parameters') or {},
+                                        **dict((k, MASK) for k in holder.kept)))
+    params = shown.setdefault('parameters', {})
+    for name in sd.parameters.hidden_names():
+        if name not in params and name not in (shown.get('parameter_defaults') or {}) and (
+                name in holder.kept or sd.parameters.schema(name).default is None):
+            params[name] = MASK
+    return shown
 
 
 # -- resources ----------------------------------------------------------------------

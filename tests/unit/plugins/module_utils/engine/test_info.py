@@ -178,6 +178,8 @@ def test_template_and_environment_show(top):
     assert shown['template']['resources']['mid'] == {'type': 'mid.yaml'}
     env = shown['environment']
     assert set(env) >= {'parameters', 'parameter_defaults', 'resource_registry'}
+    # given, hidden: masked as Heat masks it; n was not given
+    assert env['parameters'] == {'pw': '******'}
     assert 'hunter2-secret' not in repr(env)
 
 
@@ -186,6 +188,7 @@ def test_hidden_values_kept_with_a_store_key_stay_masked(stacks):
                store_key='k1')
     shown = ask(stacks, 'st', store_key='k1', environment=True)
     assert shown['stack']['parameters']['pw'] == '******'
+    assert shown['environment']['parameters'] == {'pw': '******'}
     assert 'hunter2-secret' not in repr(shown)
     with pytest.raises(StoreError, match='store_key'):
         ask(stacks, 'st')
@@ -222,3 +225,18 @@ def test_reads_never_take_the_lock_nor_wait_for_a_writer(top):
 def test_negative_nested_depth_is_refused(top):
     with pytest.raises(StackersError, match='nested_depth'):
         ask(top, 'st', nested_depth=-1)
+
+
+def test_options_about_one_stack_need_its_name(top):
+    with pytest.raises(StackersError, match=r'resource, failures ask\(s\) about one stack: give its name'):
+        ask(top, resource='u', failures=True)
+    assert ask(top, filters={'name': 'st'})['stacks'][0]['stack_name'] == 'st'
+
+
+def test_environment_masks_a_given_hidden_value_the_store_kept(stacks):
+    text = 'parameters:\n  pw2: {type: string, hidden: true, default: d}\nresources:\n  a: {type: OS::Heat::None}\n'
+    stacks.run(text, name='kept', parameters={'pw2': 'given-secret'}, store_key='k1')
+    stacks.run(text, name='cut', parameters={'pw2': 'given-secret'})
+    assert ask(stacks, 'kept', store_key='k1', environment=True)['environment']['parameters'] == {'pw2': '******'}
+    # without a store key the value was not kept: nothing says it was given
+    assert ask(stacks, 'cut', environment=True)['environment']['parameters'] == {}
