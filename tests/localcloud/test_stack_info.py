@@ -47,6 +47,7 @@ PLAYBOOK = """
         output: top_text
         resource: mid
         template: true
+        environment: true
       register: shown
 
     - name: Its own resources and events, in check mode
@@ -105,7 +106,10 @@ def _heat(cloud, name):
     try:
         return (cloud.osc('stack', 'show', name, as_json=True),
                 cloud.osc('stack', 'resource', 'list', '--nested-depth', '2', name, as_json=True),
-                cloud.osc('stack', 'event', 'list', '--nested-depth', '2', name, as_json=True))
+                cloud.osc('stack', 'event', 'list', '--nested-depth', '2', name, as_json=True),
+                cloud.osc('stack', 'resource', 'show', name, 'mid', as_json=True),
+                cloud.osc('stack', 'environment', 'show', name, as_json=True),
+                cloud.osc('stack', 'output', 'show', name, 'top_text', as_json=True))
     finally:
         cloud.osc('stack', 'delete', name, '--yes', '--wait', timeout=STEP, check=False)
 
@@ -128,7 +132,7 @@ def _events(events, top):
 
 def test_info_lists_shows_and_matches_real_heats_shapes(cloud, tmp_path):
     answers = _playbook(cloud, tmp_path)
-    heat_show, heat_resources, heat_events = _heat(cloud, 'infopeer')
+    heat_show, heat_resources, heat_events, heat_resource, heat_env, heat_output = _heat(cloud, 'infopeer')
 
     listed = [s for s in answers['listed']['stacks'] if s['stack_name'] == 'infonest']
     assert answers['listed']['changed'] is False and len(listed) == 1
@@ -165,10 +169,22 @@ def test_info_lists_shows_and_matches_real_heats_shapes(cloud, tmp_path):
     assert at(('mid', 'TOP', 'CREATE_IN_PROGRESS')) < at(('TOP-mid', 'TOP-mid', 'CREATE_IN_PROGRESS')) < \
         at(('TOP-mid', 'TOP-mid', 'CREATE_COMPLETE')) < at(('mid', 'TOP', 'CREATE_COMPLETE'))
 
-    assert shown['output'] == {'output_key': 'top_text', 'output_value': 'one',
-                               'description': 'No description given'}
-    assert shown['resource']['resource_name'] == 'mid' and shown['resource']['required_by'] == []
-    assert shown['resource']['attributes'].get('mid_text') == 'one'
+    assert shown['output'] == heat_output == {'output_key': 'top_text', 'output_value': 'one',
+                                              'description': 'No description given'}
+    # resource show: Heat's keys but its links, the same attributes (a template resource's outputs)
+    resource = shown['resource']
+    assert set(heat_resource) - {'links'} <= set(resource), set(heat_resource) - set(resource)
+    assert resource['resource_name'] == 'mid' and resource['required_by'] == heat_resource['required_by'] == []
+    assert set(resource['attributes']) == set(heat_resource['attributes'])
+    assert resource['attributes']['mid_text'] == heat_resource['attributes']['mid_text'] == 'one'
+    # environment show: the same sections and registry (Heat writes template paths as file: URLs)
+    env = shown['environment']
+    assert set(heat_env) <= set(env) and env['parameters'] == heat_env['parameters'] == {}
+
+    def registry(shown_env):
+        return dict((os.path.basename(k), os.path.basename(v)) for k, v in shown_env['resource_registry'].items()
+                    if k != 'resources')
+    assert registry(env) == registry(heat_env) == {'My::Leaf': 'leaf.yaml', 'mid.yaml': 'mid.yaml'}
     assert shown['template']['resources']['mid']['type'] == 'mid.yaml'
 
     # depth 0 (in check mode): the stack's own, without stack_name
