@@ -192,6 +192,7 @@ def test_hidden_values_kept_with_a_store_key_stay_masked(stacks):
     assert 'hunter2-secret' not in repr(shown)
     with pytest.raises(StoreError, match='store_key'):
         ask(stacks, 'st')
+    assert not os.path.exists(stacks.store_path + '.key')     # a reader makes no key file
 
 
 def test_reads_never_take_the_lock_nor_wait_for_a_writer(top):
