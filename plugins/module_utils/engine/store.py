@@ -227,6 +227,13 @@ class Store(object):
         self._tx(write)
         return self.stack_by_id(fields['id'])
 
+    def stacks(self):
+        """Every stack row, nested ones included (``stack list``)."""
+        def read(db):
+            return db.execute('SELECT %s FROM stacks ORDER BY created_time, name'
+                              % ','.join(_STACK_COLS)).fetchall()
+        return [self._row(_STACK_COLS, _JSON_STACK, r) for r in self._tx(read)]
+
     def children(self, parent_id):
         """The nested stacks whose parent is ``parent_id``."""
         def read(db):

@@ -81,6 +81,11 @@ def nested_resource_views(store, stack_id, depth):
     return out
 
 
+def row_views(rows):
+    """Stored resource rows (one stack's current ones) as Heat lists them."""
+    return _views(rows)
+
+
 def _views(rows):
     required_by = {}
     for r in rows:
@@ -93,6 +98,6 @@ def _views(rows):
                     'physical_resource_id': row.physical_id or '',
                     'resource_status': _status(row.action, row.status),
                     'resource_status_reason': row.status_reason,
-                    'updated_time': row.updated_time,
+                    'creation_time': row.created_time, 'updated_time': row.updated_time,
                     'required_by': sorted(required_by.get(row.name, ()))})
     return out

@@ -301,3 +301,11 @@ def test_a_killed_process_loses_no_committed_row(path):
         assert [(r.uuid, r.physical_id) for r in rows] == [('u1', 'p1')]
     finally:
         again.close()
+
+
+def test_stacks_lists_every_stack_nested_ones_too(store):
+    top = store.lock('top', 'me', 60, create=dict(CREATE, created_time='2026-01-01T00:00:01Z'))
+    store.create_stack({'name': 'top-child', 'parent_id': top['id'], 'parent_resource': 'r',
+                        'created_time': '2026-01-01T00:00:02Z'})
+    assert [(s['name'], s['parent_id']) for s in store.stacks()] == [('top', None), ('top-child', top['id'])]
+    assert store.stacks()[0]['definition'] == {'template': 'x'}

@@ -70,6 +70,9 @@ def test_resource_views(make_run):
     assert a['physical_resource_id'] == 'pa' and a['required_by'] == ['b', 'c']
     assert a['resource_status'] == 'CREATE_COMPLETE' and a['logical_resource_id'] == 'a'
     assert out[2]['physical_resource_id'] == '' and out[2]['resource_status'] == 'CREATE_FAILED'
+    assert a['creation_time'] and a['updated_time']
+    stored = view.row_views(run.store.resources(run.stack['id'], roles=('current',)))
+    assert [(r['resource_name'], r['required_by']) for r in stored] == [('a', ['b', 'c']), ('b', []), ('c', [])]
 
 
 LEAF = '''heat_template_version: 2021-04-16

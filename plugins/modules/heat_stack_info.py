@@ -1,0 +1,262 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: heat_stack_info
+short_description: List and show stacks run by heat_stack, as the C(openstack stack) commands do
+version_added: 0.2.0
+description:
+  - Answers what C(openstack stack list), C(stack show), C(stack resource list), C(stack resource show),
+    C(stack event list), C(stack output show), C(stack template show), C(stack environment show) and
+    C(stack failures list) answer, in the shapes of Heat's API, for the stacks M(stackers.orchestration.heat_stack)
+    keeps in its state store.
+  - Only the state store is read; the cloud is not called, no lock is taken and nothing is written. It may run
+    while M(stackers.orchestration.heat_stack) changes the same stack; it then sees the record as of that run's
+    last committed change.
+  - Without O(name), RV(stacks) lists the stacks. With O(name), RV(stack), RV(resources) and RV(events) show
+    that stack, and the other options add what they ask for.
+  - Hidden parameter values are shown as C(******), as Heat shows them.
+options:
+  name:
+    description:
+      - The stack to show. Without it, the stacks are listed.
+      - A stack that is not in the store fails, naming the stack and the store.
+    type: str
+  filters:
+    description:
+      - Without O(name), which stacks to list, as C(openstack stack list --property KEY=VALUE --tags) selects them.
+      - C(name), C(status) and C(action) take a value or a list of values; C(status) matches C(COMPLETE) as well as
+        C(CREATE_COMPLETE), C(action) matches C(CREATE).
+      - C(tags) lists the stacks holding every tag given, C(tags_any) those holding at least one.
+    type: dict
+    default: {}
+  show_nested:
+    description: Without O(name), list nested stacks too, each with its C(parent) (C(openstack stack list --nested)).
+    type: bool
+    default: false
+  nested_depth:
+    description:
+      - How many levels of nested stacks RV(resources) and RV(events) reach, as C(--nested-depth N) of
+        C(openstack stack resource list) and C(stack event list). C(0) shows the stack's own only.
+      - With a depth, each resource and event has the C(stack_name) of its stack, and the resources of a nested
+        stack their C(parent_resource).
+    type: int
+    default: 0
+  resource_filters:
+    description:
+      - Which resources RV(resources) lists, as C(openstack stack resource list --filter KEY=VALUE).
+      - Keys C(name), C(type) (matches part of the type name, as Heat does), C(status), C(action) and
+        C(physical_resource_id), each a value or a list of values.
+    type: dict
+    default: {}
+  resource:
+    description: A resource of the stack to show in RV(resource) (C(openstack stack resource show)).
+    type: str
+  event_resource:
+    description: List only this resource's events (C(openstack stack event list --resource)); not with O(nested_depth).
+    type: str
+  marker:
+    description: List only the events after the event of this id (C(--marker)).
+    type: str
+  limit:
+    description: List at most this many events (C(--limit)).
+    type: int
+  sort:
+    description:
+      - Order of RV(events), as C(--sort KEY[:asc|desc]) of C(openstack stack event list); several keys sort on
+        each in turn. C(:desc) alone is by time, newest first. Without it, events are listed oldest first.
+      - Keys C(event_time), C(resource_name), C(logical_resource_id), C(resource_status), C(resource_status_reason),
+        C(physical_resource_id), C(id).
+    type: list
+    elements: str
+  output:
+    description: An output of the stack to show in RV(output) (C(openstack stack output show)).
+    type: str
+  template:
+    description: Return the stack's template in RV(template) (C(openstack stack template show)).
+    type: bool
+    default: false
+  environment:
+    description: Return the stack's environment in RV(environment) (C(openstack stack environment show)).
+    type: bool
+    default: false
+  failures:
+    description: Return the stack's failed resources in RV(failures) (C(openstack stack failures list)).
+    type: bool
+    default: false
+  store_path:
+    description:
+      - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
+        C(~/.local/state/stackers/stacks.sqlite). A store that does not exist holds no stack; it is not created.
+    type: path
+  store_key:
+    description: The secret the stack's secrets were stored with (see M(stackers.orchestration.heat_stack)); needed
+      to read the outputs of a stack created with one.
+    type: str
+author:
+  - stackers.orchestration contributors (!UNKNOWN)
+extends_documentation_fragment:
+  - stackers.orchestration.openstack
+notes:
+  - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called,
+    so the pseudo parameter C(OS::project_id) shows empty.
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; the same answer in check mode.
+  diff_mode:
+    support: none
+    description: Nothing changes, so there is nothing to compare.
+'''
+
+EXAMPLES = r'''
+- name: List the stacks (openstack stack list)
+  stackers.orchestration.heat_stack_info:
+    filters:
+      status: COMPLETE
+  register: listed
+
+- name: Show a stack with its resources and events two levels down
+  stackers.orchestration.heat_stack_info:
+    name: web
+    nested_depth: 2
+  register: web
+
+- name: Print the outputs
+  ansible.builtin.debug:
+    msg: "{{ web.stack.outputs | items2dict(key_name='output_key', value_name='output_value') }}"
+
+- name: Why did it fail (openstack stack failures list)
+  stackers.orchestration.heat_stack_info:
+    name: web
+    failures: true
+  register: failed
+
+- name: The last five events of one server, newest first
+  stackers.orchestration.heat_stack_info:
+    name: web
+    event_resource: server
+    sort: [":desc"]
+    limit: 5
+'''
+
+RETURN = r'''
+stacks:
+  description:
+    - Without O(name), the stacks newest first, as Heat's API lists them - C(id), C(stack_name), C(description),
+      C(stack_status), C(stack_status_reason), C(creation_time), C(updated_time), C(parent), C(tags).
+  returned: without name
+  type: list
+  elements: dict
+stack:
+  description:
+    - The stack as C(openstack stack show) shows it - C(id), C(stack_name), C(description), C(stack_status),
+      C(stack_status_reason), C(creation_time), C(updated_time), C(parameters) (hidden values C(******)),
+      C(outputs) (C(output_key), C(output_value), C(description), C(output_error) when it has none), C(tags),
+      C(timeout_mins), C(disable_rollback), C(parent).
+  returned: with name
+  type: dict
+resources:
+  description:
+    - The stack's resources as C(openstack stack resource list) lists them - C(resource_name), C(resource_type),
+      C(physical_resource_id), C(resource_status), C(resource_status_reason), C(creation_time), C(updated_time),
+      C(required_by); with O(nested_depth) also C(stack_name), C(stack_id) and for nested ones C(parent_resource).
+  returned: with name
+  type: list
+  elements: dict
+events:
+  description:
+    - The stack's events, oldest first unless O(sort), as C(openstack stack event list) lists them - C(id),
+      C(resource_name), C(logical_resource_id), C(physical_resource_id), C(resource_status) (C(CREATE_COMPLETE)),
+      C(resource_status_reason), C(event_time); with O(nested_depth) also C(stack_name).
+  returned: with name
+  type: list
+  elements: dict
+resource:
+  description: The resource O(resource) as C(openstack stack resource show) shows it - as in RV(resources), plus
+    C(description), C(metadata) and C(attributes) (those the store recorded).
+  returned: with resource
+  type: dict
+output:
+  description: The output O(output) - C(output_key), C(output_value), C(description) (and C(output_error)).
+  returned: with output
+  type: dict
+template:
+  description: The stack's template, as data.
+  returned: with template
+  type: dict
+environment:
+  description: The stack's environment - C(parameters), C(parameter_defaults), C(resource_registry),
+    C(event_sinks) (hidden values C(******)).
+  returned: with environment
+  type: dict
+failures:
+  description:
+    - The failed resources of a FAILED stack, keyed by their dotted path from the stack's name; a nested stack's
+      failed resource stands for its holder - C(resource_type), C(physical_resource_id), C(status),
+      C(status_reason), and a software deployment's C(deploy_stdout), C(deploy_stderr), C(deploy_status_code)
+      when recorded.
+  returned: with failures
+  type: dict
+'''
+
+import traceback
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
+
+try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import info
+except ImportError:
+    info = None
+    ENGINE_IMPORT_ERROR = traceback.format_exc()
+else:
+    ENGINE_IMPORT_ERROR = None
+
+
+class HeatStackInfo(StackersModule):
+    argument_spec = dict(
+        name=dict(type='str'),
+        filters=dict(type='dict', default={}),
+        show_nested=dict(type='bool', default=False),
+        nested_depth=dict(type='int', default=0),
+        resource_filters=dict(type='dict', default={}),
+        resource=dict(type='str'),
+        event_resource=dict(type='str'),
+        marker=dict(type='str'),
+        limit=dict(type='int'),
+        sort=dict(type='list', elements='str'),
+        output=dict(type='str'),
+        template=dict(type='bool', default=False),
+        environment=dict(type='bool', default=False),
+        failures=dict(type='bool', default=False),
+        store_path=dict(type='path'),
+        store_key=dict(type='str', no_log=True),
+    )
+    module_kwargs = dict(supports_check_mode=True)
+
+    def run(self):
+        if info is None:
+            self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
+        p = self.params
+        request = info.InfoRequest(
+            p['name'], store_path=p['store_path'], store_key=p['store_key'], filters=p['filters'],
+            show_nested=p['show_nested'], nested_depth=p['nested_depth'],
+            resource_filters=p['resource_filters'], resource=p['resource'],
+            event_resource=p['event_resource'], marker=p['marker'], limit=p['limit'], sort=p['sort'],
+            output=p['output'], template=p['template'], environment=p['environment'],
+            failures=p['failures'])
+        return info.info(request)
+
+
+def main():
+    HeatStackInfo()()
+
+
+if __name__ == '__main__':
+    main()
