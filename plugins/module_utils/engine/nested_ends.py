@@ -17,6 +17,7 @@ from ..errors import NestedStackFailure
 from ..resources.heat.template_resource import NESTED_STACK
 from . import nesting
 from .converge import delete_steps
+from .hooks import HookPending
 from .records import CURRENT, ResourceRow
 from .resource_tasks import failure_reason
 from .scheduler import DONE, FAILED, Outcome
@@ -99,6 +100,10 @@ def settle(run, outcomes, path=()):
             continue
         action = nest.action or 'UPDATE'
         status, reason = summarise(nesting.outcomes_at(outcomes, here), action, run=nest.run)
+        if status == 'IN_PROGRESS':
+            # paused at hooks inside: so is its parent resource, named by path
+            outcomes[rkey] = Outcome(FAILED, error=_held(name, outcomes, here))
+            continue
         if status != 'FAILED':
             continue
         _record_failure(nest.parent, nest.run, name, action, reason)
@@ -113,6 +118,13 @@ def settle(run, outcomes, path=()):
             row = run.rows.get(row_uuid)
             _record_failure(run, child, row.name, 'DELETE', reason)
             outcomes[dkey] = Outcome(FAILED, error=_failure(row.name, reason))
+
+
+def _held(name, outcomes, here):
+    names = sorted('%s/%s' % (name, o.error.details.get('resource'))
+                   for o in nesting.outcomes_at(outcomes, here).values()
+                   if isinstance(o.error, HookPending))
+    return HookPending('resources held by hooks: %s' % ', '.join(names), resource=', '.join(names))
 
 
 def _failure(name, child_reason):
