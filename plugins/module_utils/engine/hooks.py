@@ -157,9 +157,9 @@ def clear(store, stack, name, hook, row=None):
             hooks[name] = entry
             found.append(entry.get(TYPE))
         return hooks
-    store.change_hooks(stack['id'], change)
+    now = store.change_hooks(stack['id'], change)
     if not found:
-        check_clear(dict(stack, hooks={}), name, hook, row)
+        check_clear(dict(stack, hooks=now), name, hook, row)
     action, status = (row.action, row.status) if row is not None else ('INIT', 'COMPLETE')
     event = {'resource_name': name, 'resource_type': row.type if row is not None else found[0],
              'physical_resource_id': (row.physical_id if row is not None else None) or '',
@@ -170,7 +170,8 @@ def clear(store, stack, name, hook, row=None):
 
 def _described(stack, name, row):
     """Heat's ``str(resource)``: class, name, [physical id], its stack."""
-    kind = (row.type if row is not None and row.type else 'Resource').split('::')[-1]
+    kind = row.type if row is not None else ((stack.get('hooks') or {}).get(name) or {}).get(TYPE)
+    kind = (kind or 'Resource').split('::')[-1]
     physical = ' [%s]' % row.physical_id if row is not None and row.physical_id else ''
     return '%s "%s"%s Stack "%s" [%s]' % (kind, name, physical, stack['name'], stack['id'])
 

@@ -47,7 +47,7 @@ def test_a_pre_create_hook_pauses_until_cleared_then_the_create_goes_on(stacks):
     cleared = _clear(stacks, 'a', 'pre-create')
     assert cleared['changed'] and cleared['stack']['stack_status'] == 'CREATE_IN_PROGRESS'
     assert _said(cleared['events'], 'a') == [('INIT', 'COMPLETE', 'Hook pre-create is cleared')]
-    with pytest.raises(StackersError, match='The "pre-create" hook is not defined on Resource "a" '
+    with pytest.raises(StackersError, match='The "pre-create" hook is not defined on TestResource "a" '
                                             'Stack "st"'):
         _clear(stacks, 'a', 'pre-create')
     done = stacks.run(CHAIN % 'x', environment=env)
