@@ -23,14 +23,16 @@ description:
     C(AWS::CloudFormation::WaitConditionHandle), C(OS::Heat::UpdateWaitConditionHandle)) gets O(data) as a signal
     body PUT to its Swift TempURL, as an agent sends it. This takes no lock and only reads the store, so it works
     while another M(stackers.orchestration.heat_stack) run waits on that handle; that run notices the signal.
-  - O(data) C({unset_hook: pre-create}) (or C(pre-update), C(pre-delete)) clears a hook, as
+  - >-
+    O(data) C({unset_hook: pre-create}) (or C(pre-update), C(pre-delete)) clears a hook, as
     C(openstack stack hook clear) sends it. A run of M(stackers.orchestration.heat_stack) that reaches a resource
     held by an environment C(hooks) entry records Heat's event (C(CREATE paused until Hook pre-create is cleared))
     and ends with the stack C(*_IN_PROGRESS), reason C(Paused at hooks of: <names>), once everything not behind the
     hook is done (Heat keeps waiting instead; no process waits here). Clearing records Heat's event
     (C(Hook pre-create is cleared)); the next run of the same action goes past the hook, once - a later action is
     held again, as in Heat. Clearing a hook that is not pending fails with Heat's message. No lock is taken.
-  - O(mark_unhealthy) sets the resource C(CHECK_FAILED) with O(reason), as Heat's C(openstack stack resource
+  - >-
+    O(mark_unhealthy) sets the resource C(CHECK_FAILED) with O(reason), as Heat's C(openstack stack resource
     mark unhealthy) does, so the next converge of M(stackers.orchestration.heat_stack) replaces it (its check
     mode plan says C(replace)); C(false) brings a C(CHECK_FAILED) resource back to C(CHECK_COMPLETE). It takes
     the stack's lock.
@@ -53,7 +55,8 @@ options:
       - For a wait's handle, the signal body - C(status) (SUCCESS or FAILURE), C(reason), C(data), C(id) (C(Status),
         C(Reason), C(Data), C(UniqueId) for the AWS handles); without it, an empty body (a success, for the
         OpenStack handles).
-      - C({unset_hook: <hook>}) clears the hook pending on the resource (see the description).
+      - >-
+        C({unset_hook: <hook>}) clears the hook pending on the resource (see the description).
     type: dict
   mark_unhealthy:
     description:
