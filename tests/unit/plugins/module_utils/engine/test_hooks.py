@@ -126,3 +126,21 @@ def test_a_nested_resource_is_named_by_its_path(stacks):
     assert cleared['events'][0]['resource_status_reason'] == 'Hook pre-create is cleared'
     done = stacks.run(text, environment=env)
     assert done['stack']['stack_status'] == 'CREATE_COMPLETE'
+
+
+def test_a_nested_pre_delete_holds_the_stack_delete(stacks):
+    inner = stacks.dir / 'inner.yaml'
+    inner.write_text('heat_template_version: 2018-08-31\n'
+                     'resources:\n  r: {type: OS::Heat::TestResource}\n')
+    env = _env(stacks, 'resource_registry:\n  "My::Inner": %s\n  resources:\n'
+                       '    nest:\n      r: {hooks: pre-delete}\n' % inner)
+    text = 'resources:\n  nest: {type: "My::Inner"}\n  c: {type: OS::Heat::TestResource}\n'
+    assert stacks.run(text, environment=env)['stack']['stack_status'] == 'CREATE_COMPLETE'
+    paused = stacks.run(state='absent')
+    assert paused['stack']['stack_status'] == 'DELETE_IN_PROGRESS'
+    assert paused['stack']['stack_status_reason'] == 'Paused at hooks of: nest/r'
+    assert _said(paused['events'], 'r') == [('CREATE', 'COMPLETE',
+                                             'DELETE paused until Hook pre-delete is cleared')]
+    _clear(stacks, 'nest/r', 'pre-delete')
+    assert stacks.run(state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert stacks.store().get_stack('st') is None
