@@ -24,7 +24,8 @@ description:
     body PUT to its Swift TempURL, as an agent sends it. This takes no lock and only reads the store, so it works
     while another M(stackers.orchestration.heat_stack) run waits on that handle; that run notices the signal.
   - >-
-    O(data) C({unset_hook: pre-create}) (or C(pre-update), C(pre-delete)) clears a hook, as
+    O(data) C({unset_hook: pre-create}) (or C(pre-update), C(pre-delete), C(post-create), C(post-update)) clears
+    a hook, as
     C(openstack stack hook clear) sends it. A run of M(stackers.orchestration.heat_stack) that reaches a resource
     held by an environment C(hooks) entry records Heat's event (C(CREATE paused until Hook pre-create is cleared))
     and ends with the stack C(*_IN_PROGRESS), reason C(Paused at hooks of: <names>), once everything not behind the

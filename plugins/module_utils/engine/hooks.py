@@ -21,8 +21,11 @@ Which action meets which hook is Heat's: pre-create only in a stack
 CREATE (a resource added by an update is not held), pre-update for every
 existing resource an UPDATE walks (changed or not, replaced or not), and
 pre-delete only in a stack DELETE (not for a resource an update removes
-or replaces).  post-* hooks are accepted by the environment but, as in
-Heat's resource code, never hold anything.
+or replaces).  post-create holds a resource made by a stack CREATE once it
+is COMPLETE (its dependents wait), post-update one updated in place by an
+UPDATE; the run after it finds the resource done (kept) and holds it
+again until the hook is cleared.  post-delete is not held: the row is
+gone once deleted, so there is nothing left to hold (a difference).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -36,7 +39,8 @@ from .store import now_iso
 HOOK_TYPES = ('pre-create', 'pre-update', 'pre-delete', 'post-create', 'post-update',
               'post-delete')
 # the stack action in which each hook holds a resource
-ACTION_OF = {'pre-create': 'CREATE', 'pre-update': 'UPDATE', 'pre-delete': 'DELETE'}
+ACTION_OF = {'pre-create': 'CREATE', 'pre-update': 'UPDATE', 'pre-delete': 'DELETE',
+             'post-create': 'CREATE', 'post-update': 'UPDATE'}
 PENDING, CLEARED, PASSED = 'pending', 'cleared', 'passed'
 # the reason of a stack whose run ended with resources held
 PAUSED_AT = 'Paused at hooks of: '
@@ -88,19 +92,29 @@ def _action(run):
     return action or (run.stack or {}).get('action')
 
 
-def hold(run, name, hook, row, type_name):
+def applies(run, name, hook):
+    """Whether ``hook`` is set on resource ``name`` for this run's action."""
+    if ACTION_OF.get(hook) != _action(run) or run.check_mode:
+        return False
+    registry = registry_of(run)
+    return registry is not None and registry.matches_hook(name, hook)
+
+
+def hold(run, name, hook, row, type_name, *, recorded_only=False):
     """Raise HookPending when ``hook`` holds resource ``name`` in this run
     (recording it pending, with Heat's event); return when it lets it go
-    on: no such hook, another action, or cleared since it paused."""
-    if ACTION_OF.get(hook) != _action(run) or run.check_mode:
-        return
-    registry = registry_of(run)
-    if registry is None or not registry.matches_hook(name, hook):
+    on: no such hook, another action, or cleared since it paused.
+    ``recorded_only``: hold only a resource this action already held (a
+    post-* hook met again by the next run, where the resource is kept)."""
+    if not applies(run, name, hook):
         return
     going = []
 
     def change(hooks):
         entry = dict(hooks.get(name) or {})
+        if recorded_only and hook not in entry:
+            going.append(True)
+            return hooks
         if entry.get(hook) in (CLEARED, PASSED):
             entry[hook] = PASSED
             going.append(True)

@@ -76,6 +76,9 @@ def apply_resource(run, name):
     elif decision.action == CREATE:
         hooks.hold(run, name, 'pre-create', row, defn.type)
     if decision.action == KEEP:
+        # made or updated earlier in this action and held after it (post-*)
+        hooks.hold(run, name, 'post-create', row, defn.type, recorded_only=True)
+        hooks.hold(run, name, 'post-update', row, defn.type, recorded_only=True)
         facts = _delete_facts(run, name, row.data)
         if facts != row.facts:
             row = run.save(row.replace(data=facts))
@@ -136,7 +139,8 @@ def _create(step, role, resume=None):
             row = run.save(row, ctx)     # the physical id, the moment it is known
         yield from _poll(run, row, ctx, plugin.check_create_complete)
         later = plugin.create_later(ctx)
-        if later is not None and role != CURRENT:
+        held = role == CURRENT and hooks.applies(run, want.name, 'post-create')
+        if later is not None and (role != CURRENT or held):
             # A replacement ('new') is published by _replace once the roles
             # have moved: no dependent starts before that, so nothing is won
             # by doing this after its COMPLETE.
@@ -148,6 +152,8 @@ def _create(step, role, resume=None):
     if later is not None:
         ctx.data[UNFINISHED] = True
     row = _complete(run, row, ctx, 'CREATE')
+    if held:
+        hooks.hold(run, want.name, 'post-create', row, row.type)
     if role == CURRENT:
         run.seam.publish(row)
     if later is not None:
@@ -273,6 +279,8 @@ def _update(step, row, decision):
         raise
     row = _complete(run, row.replace(properties=want.masked,
                                      metadata=run.masker.mask(want.metadata)), ctx, 'UPDATE')
+    if decision.changed:
+        hooks.hold(run, row.name, 'post-update', row, row.type)
     run.seam.publish(row)
     return row
 

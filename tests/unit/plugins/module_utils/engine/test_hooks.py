@@ -144,3 +144,25 @@ def test_a_nested_pre_delete_holds_the_stack_delete(stacks):
     _clear(stacks, 'nest/r', 'pre-delete')
     assert stacks.run(state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
     assert stacks.store().get_stack('st') is None
+
+
+def test_post_create_and_post_update_hold_the_done_resource_and_its_users(stacks):
+    env = _env(stacks, 'resource_registry:\n  resources:\n    a: {hooks: [post-create, post-update]}\n')
+    first = stacks.run(CHAIN % 'x', environment=env)
+    assert first['stack']['stack_status_reason'] == 'Paused at hooks of: a'
+    assert _said(first['events'], 'a')[-1] == (
+        'CREATE', 'COMPLETE', 'CREATE paused until Hook post-create is cleared')
+    assert sorted(stacks.rows()) == ['a', 'c']          # b, its user, waits
+    assert stacks.run(CHAIN % 'x', environment=env)['stack']['stack_status'] == 'CREATE_IN_PROGRESS'
+    _clear(stacks, 'a', 'post-create')
+    done = stacks.run(CHAIN % 'x', environment=env)
+    assert done['stack']['stack_status'] == 'CREATE_COMPLETE'
+    assert sorted(stacks.rows()) == ['a', 'b', 'c']
+    # an update leaving a unchanged does not hold it after; one changing it does
+    assert stacks.run(CHAIN % 'x', environment=env)['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    changed = stacks.run(CHAIN % 'y', environment=env)
+    assert changed['stack']['stack_status_reason'] == 'Paused at hooks of: a'
+    assert _said(changed['events'], 'a')[-1] == (
+        'UPDATE', 'COMPLETE', 'UPDATE paused until Hook post-update is cleared')
+    _clear(stacks, 'a', 'post-update')
+    assert stacks.run(CHAIN % 'y', environment=env)['stack']['stack_status'] == 'UPDATE_COMPLETE'
