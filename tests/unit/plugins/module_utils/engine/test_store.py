@@ -301,3 +301,28 @@ def test_a_killed_process_loses_no_committed_row(path):
         assert [(r.uuid, r.physical_id) for r in rows] == [('u1', 'p1')]
     finally:
         again.close()
+
+
+def test_hook_states_change_in_one_transaction_and_an_older_store_gains_the_column(path, store):
+    row = store.lock('s', 'o', 60, create=dict(CREATE))
+    assert row['hooks'] is None
+    seen = store.change_hooks(row['id'], lambda h: dict(h, a={'pre-create': 'pending'}))
+    assert seen == {'a': {'pre-create': 'pending'}}
+    store.change_hooks(row['id'], lambda h: dict(h, b={'post-create': 'cleared'}))
+    assert store.get_stack('s')['hooks'] == {'a': {'pre-create': 'pending'},
+                                             'b': {'post-create': 'cleared'}}
+    store.change_hooks(row['id'], lambda h: {})
+    assert store.get_stack('s')['hooks'] is None
+    assert store.change_hooks('no-such-stack', lambda h: {'x': {}}) is None
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute('ALTER TABLE stacks DROP COLUMN hooks')
+    db.commit()
+    db.close()
+    again = Store(path)
+    try:
+        assert again.get_stack('s')['hooks'] is None
+        again.change_hooks(row['id'], lambda h: {'a': {'pre-delete': 'pending'}})
+        assert again.get_stack('s')['hooks'] == {'a': {'pre-delete': 'pending'}}
+    finally:
+        again.close()
