@@ -23,13 +23,30 @@ description:
     C(AWS::CloudFormation::WaitConditionHandle), C(OS::Heat::UpdateWaitConditionHandle)) gets O(data) as a signal
     body PUT to its Swift TempURL, as an agent sends it. This takes no lock and only reads the store, so it works
     while another M(stackers.orchestration.heat_stack) run waits on that handle; that run notices the signal.
+  - >-
+    O(data) C({unset_hook: pre-create}) (or C(pre-update), C(pre-delete), C(post-create), C(post-update)) clears
+    a hook, as
+    C(openstack stack hook clear) sends it. A run of M(stackers.orchestration.heat_stack) that reaches a resource
+    held by an environment C(hooks) entry records Heat's event (C(CREATE paused until Hook pre-create is cleared))
+    and ends with the stack C(*_IN_PROGRESS), reason C(Paused at hooks of: <names>), once everything not behind the
+    hook is done (Heat keeps waiting instead; no process waits here). Clearing records Heat's event
+    (C(Hook pre-create is cleared)); the next run of the same action goes past the hook, once - a later action is
+    held again, as in Heat. Clearing a hook that is not pending fails with Heat's message. No lock is taken.
+  - >-
+    O(mark_unhealthy) sets the resource C(CHECK_FAILED) with O(reason), as Heat's C(openstack stack resource
+    mark unhealthy) does, so the next converge of M(stackers.orchestration.heat_stack) replaces it (its check
+    mode plan says C(replace)); C(false) brings a C(CHECK_FAILED) resource back to C(CHECK_COMPLETE). It takes
+    the stack's lock.
 options:
   stack:
     description: The name of the stack.
     type: str
     required: true
   resource:
-    description: The name of the resource to signal (a top-level resource of the stack).
+    description:
+      - The name of the resource to signal (a top-level resource of the stack).
+      - To clear a hook or mark a resource, a resource of a nested stack may be named by its path from the
+        stack, C(parent/child) as C(openstack stack hook clear) takes it, and a top-level one by its physical id.
     type: str
     required: true
   data:
@@ -39,7 +56,19 @@ options:
       - For a wait's handle, the signal body - C(status) (SUCCESS or FAILURE), C(reason), C(data), C(id) (C(Status),
         C(Reason), C(Data), C(UniqueId) for the AWS handles); without it, an empty body (a success, for the
         OpenStack handles).
+      - >-
+        C({unset_hook: <hook>}) clears the hook pending on the resource (see the description).
     type: dict
+  mark_unhealthy:
+    description:
+      - V(true) marks the resource unhealthy (C(CHECK_FAILED)), so the next converge replaces it; V(false) marks a
+        C(CHECK_FAILED) resource healthy again (C(CHECK_COMPLETE)). Omitted, the resource is signalled.
+      - Not with O(data).
+    type: bool
+  reason:
+    description: The reason recorded with O(mark_unhealthy) (Heat's C(resource_status_reason)), which it needs; Heat's default
+      C(state changed by resource_mark_unhealthy api) when omitted.
+    type: str
   max_concurrency:
     description: How many resource actions run at once when the stack runs again.
     type: int
@@ -84,6 +113,21 @@ EXAMPLES = r'''
     resource: wait_handle
     data: {status: SUCCESS, id: db, data: ready}
 
+- name: Let the paused create go on past the pre-create hook of a nested stack's server
+  stackers.orchestration.heat_resource_signal:
+    cloud: mycloud
+    stack: app
+    resource: tier/server
+    data: {unset_hook: pre-create}
+
+- name: The database server is broken; the next heat_stack run replaces it
+  stackers.orchestration.heat_resource_signal:
+    cloud: mycloud
+    stack: app
+    resource: db_server
+    mark_unhealthy: true
+    reason: disk lost
+
 - name: Would a scale-in happen now (cooldown, minimum size)?
   stackers.orchestration.heat_resource_signal:
     cloud: mycloud
@@ -102,7 +146,7 @@ signal:
   description: What the signal did - C(resource), C(group), C(size) (the group's size before), C(new_size) (when it
     scales) or C(refused) (Heat's reason when it does not), and C(removed) (the names of the members a scale-in
     removes, failed ones first, then the oldest; in check mode too). For a wait's handle, C(resource) and C(handle)
-    (its type).
+    (its type). For a hook, C(resource) and C(unset_hook); for a mark, C(resource) and C(mark_unhealthy).
   returned: always
   type: dict
 resources:
@@ -111,8 +155,11 @@ resources:
   type: list
   elements: dict
 events:
-  description: When the stack ran again, that run's events (the group's members included, with their C(stack_name)).
-  returned: when the group scaled
+  description:
+    - When the stack ran again, that run's events (the group's members included, with their C(stack_name)).
+    - For a hook cleared or a mark, the event recorded (Heat's shape; C(stack_name) for a nested resource); none in
+      check mode or when nothing changed.
+  returned: when the group scaled, a hook was cleared or a resource marked
   type: list
   elements: dict
 '''
@@ -142,8 +189,11 @@ class HeatResourceSignal(StackersModule):
         store_path=dict(type='path'),
         store_key=dict(type='str', no_log=True),
         lock_timeout=dict(type='int', default=0),
+        mark_unhealthy=dict(type='bool'),
+        reason=dict(type='str'),
     )
-    module_kwargs = dict(supports_check_mode=True)
+    module_kwargs = dict(supports_check_mode=True, mutually_exclusive=[('data', 'mark_unhealthy')],
+                         required_by={'reason': 'mark_unhealthy'})
 
     def run(self):
         if signal is None:
@@ -155,6 +205,7 @@ class HeatResourceSignal(StackersModule):
             p['stack'], p['resource'], data=p['data'], store_path=p['store_path'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'],
             max_concurrency=p['max_concurrency'], check_mode=self.check_mode,
+            mark_unhealthy=p['mark_unhealthy'], reason=p['reason'],
             project_id=project_id, checker=CloudChecker(conn))
         result = signal.signal(request, conn)
         status = (result.get('stack') or {}).get('stack_status') or ''

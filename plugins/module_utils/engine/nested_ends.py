@@ -15,8 +15,9 @@ import uuid
 
 from ..errors import NestedStackFailure
 from ..resources.heat.template_resource import NESTED_STACK
-from . import nesting
+from . import hooks, nesting
 from .converge import delete_steps
+from .hooks import HookPending
 from .records import CURRENT, ResourceRow
 from .resource_tasks import failure_reason
 from .scheduler import DONE, FAILED, Outcome
@@ -35,6 +36,11 @@ def attach_deletes(env, run, deps, work):
         if stack is None:
             continue
         child = nesting.child_run(env, run, stack, None)
+        # a nested stack's delete is a DELETE of its own: its pre-delete
+        # hooks, from the parent's registry, hold (as in Heat)
+        child.action = 'DELETE'
+        registry = hooks.registry_of(run)
+        child.hook_registry = registry.nested((row.name,)) if registry is not None else None
         cdeps, cwork = delete_steps(child, {})
         attach_deletes(env, child, cdeps, cwork)
         cdeps, cwork = nesting.moved(cdeps, cwork, (row.uuid,))
@@ -99,6 +105,10 @@ def settle(run, outcomes, path=()):
             continue
         action = nest.action or 'UPDATE'
         status, reason = summarise(nesting.outcomes_at(outcomes, here), action, run=nest.run)
+        if status == 'IN_PROGRESS':
+            # paused at hooks inside: so is its parent resource, named by path
+            outcomes[rkey] = Outcome(FAILED, error=_held(name, outcomes, here))
+            continue
         if status != 'FAILED':
             continue
         _record_failure(nest.parent, nest.run, name, action, reason)
@@ -109,10 +119,19 @@ def settle(run, outcomes, path=()):
             continue
         here = path + (row_uuid,)
         status, reason = summarise(nesting.outcomes_at(outcomes, here), 'DELETE', run=child)
-        if status == 'FAILED':
+        if status == 'IN_PROGRESS':
+            outcomes[dkey] = Outcome(FAILED, error=_held(run.rows.get(row_uuid).name, outcomes, here))
+        elif status == 'FAILED':
             row = run.rows.get(row_uuid)
             _record_failure(run, child, row.name, 'DELETE', reason)
             outcomes[dkey] = Outcome(FAILED, error=_failure(row.name, reason))
+
+
+def _held(name, outcomes, here):
+    names = sorted('%s/%s' % (name, o.error.details.get('resource'))
+                   for o in nesting.outcomes_at(outcomes, here).values()
+                   if isinstance(o.error, HookPending))
+    return HookPending('resources held by hooks: %s' % ', '.join(names), resource=', '.join(names))
 
 
 def _failure(name, child_reason):

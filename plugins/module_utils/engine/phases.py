@@ -33,12 +33,13 @@ from ..hot import loader
 from . import autoscaling
 from . import definition as defs
 from . import graph as _graph
-from . import nested_ends, nested_tasks, nesting, prefetch
+from . import hooks, nested_ends, nested_tasks, nesting, prefetch
 from .preflight import preflight
 from .converge import converge_steps, local_steps
 from .records import NEW, OLD
 from .request import Outcome, Plan
-from .resource_tasks import HookPending, failure_reason
+from .hooks import HookPending
+from .resource_tasks import failure_reason
 from .run_state import StackRun
 from .scheduler import DONE, FAILED, TIMED_OUT, Scheduler
 from .store import now_iso
@@ -201,12 +202,12 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     request, store = env.request, env.store
     run = StackRun(store, env.vault, env.conn, stack, planned.sd,
                    secret_values=planned.hidden.values())
+    run.action = recorded = rollback_of or action
     before = dict(stack)
     for row in list(run.rows.values()):
         if row.role == NEW:       # an interrupted replacement: delete it
             run.set_roles([(row.uuid, OLD)])
     run.seam.prepare(planned.graph, run.rows.values())
-    recorded = rollback_of or action
     fields = dict(action=recorded, status='IN_PROGRESS',
                   status_reason='Stack %s started' % recorded,
                   updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
@@ -254,6 +255,7 @@ def walk(env, run, action, steps, *, started=None):
     ``steps`` (deps, work) and answer (status, reason) as they ended; the
     caller records the end."""
     started = started or 'Stack %s started' % action
+    run.action = action
     env.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
                            status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
@@ -279,11 +281,11 @@ def summarise(outcomes, action, *, run=None):
     """(status, reason) of the stack from its steps' outcomes, as Heat words them.
     Delete and cleanup steps are keyed by a row's uuid: ``run`` names them
     by their resource (Heat's reason names the resource, never a row)."""
-    hooks, failures, timed_out = [], [], False
+    held, failures, timed_out = [], [], False
     for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
         if outcome.status == FAILED:
             if isinstance(outcome.error, HookPending):
-                hooks.append(outcome.error.details.get('resource') or str(key[1]))
+                held.append(outcome.error.details.get('resource') or str(key[1]))
             else:
                 failures.append((key, outcome.error))
         elif outcome.status == TIMED_OUT:
@@ -294,8 +296,8 @@ def summarise(outcomes, action, *, run=None):
         return 'FAILED', 'Resource %s failed: %s' % (action, failure_reason(err, name))
     if timed_out:
         return 'FAILED', 'Timed out'
-    if hooks:
-        return 'IN_PROGRESS', 'Paused at hooks of: %s' % ', '.join(sorted(hooks))
+    if held:
+        return 'IN_PROGRESS', hooks.PAUSED_AT + ', '.join(sorted(held))
     if any(o.status != DONE for o in outcomes.values()):
         return 'FAILED', 'Resource %s failed' % action
     return 'COMPLETE', 'Stack %s completed successfully' % action
@@ -326,6 +328,8 @@ def finish(env, outcome, *, outputs=True):
         store.update_stack(stack_id, outputs=run.vault.encrypt(out))
     store.update_stack(stack_id, action=outcome.action, status=outcome.status,
                        status_reason=outcome.reason)
+    if outcome.status != 'IN_PROGRESS':
+        hooks.forget(store, stack_id)      # the action ended: its hooks hold again next time
     run.log.stack(outcome.action, outcome.status, outcome.reason)
     stack = store.stack_by_id(stack_id)
     before = outcome.before

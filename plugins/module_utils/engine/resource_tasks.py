@@ -31,13 +31,11 @@ from ..errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailu
                       StackersError)
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
+from . import hooks
+from .hooks import HookPending
 from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
 from .records import CURRENT, NEW, OLD, ResourceRow
 from .scheduler import RELEASE
-
-
-class HookPending(StackersError):
-    """A pre-<action> hook of the environment holds this resource."""
 
 
 def failure_reason(exc, name):
@@ -65,11 +63,6 @@ def failure_reason(exc, name):
     return '%s: resources.%s: %s' % (kind, name, exc)
 
 
-def _hooked(run, name, hook):
-    registry = getattr(run.sd.environment, 'registry', None) if run.sd is not None else None
-    return registry is not None and hook in registry.hooks(name)
-
-
 def apply_resource(run, name):
     """Create, update, replace or keep one desired resource."""
     defn = run.sd.resources[name]
@@ -77,18 +70,20 @@ def apply_resource(run, name):
     want = desired(run, name)
     decision = decide_desired(run, row, want)
     run.decisions[name] = decision
+    if row is not None:
+        # Heat holds every existing resource an update walks, changed or not
+        hooks.hold(run, name, 'pre-update', row, defn.type)
+    elif decision.action == CREATE:
+        hooks.hold(run, name, 'pre-create', row, defn.type)
     if decision.action == KEEP:
+        # made or updated earlier in this action and held after it (post-*)
+        hooks.hold(run, name, 'post-create', row, defn.type, recorded_only=True)
+        hooks.hold(run, name, 'post-update', row, defn.type, recorded_only=True)
         facts = _delete_facts(run, name, row.data)
         if facts != row.facts:
             row = run.save(row.replace(data=facts))
         run.seam.publish(row)
         return decision
-    hook = 'pre-create' if decision.action == CREATE else 'pre-update'
-    if _hooked(run, name, hook):
-        run.log.resource(row or ResourceRow(uuid='', name=name, type=defn.type),
-                         'CREATE' if decision.action == CREATE else 'UPDATE', 'IN_PROGRESS',
-                         'Paused until Hook %s is cleared' % hook)
-        raise HookPending('resource "%s" is paused by its %s hook' % (name, hook), resource=name)
     step = _Step(run=run, want=want, plugin=run.plugin(defn.type, name),
                  requires=sorted(run.seam.requires.get(name, ())))
     if decision.action == CREATE:
@@ -144,7 +139,8 @@ def _create(step, role, resume=None):
             row = run.save(row, ctx)     # the physical id, the moment it is known
         yield from _poll(run, row, ctx, plugin.check_create_complete)
         later = plugin.create_later(ctx)
-        if later is not None and role != CURRENT:
+        held = role == CURRENT and hooks.applies(run, want.name, 'post-create')
+        if later is not None and (role != CURRENT or held):
             # A replacement ('new') is published by _replace once the roles
             # have moved: no dependent starts before that, so nothing is won
             # by doing this after its COMPLETE.
@@ -156,6 +152,8 @@ def _create(step, role, resume=None):
     if later is not None:
         ctx.data[UNFINISHED] = True
     row = _complete(run, row, ctx, 'CREATE')
+    if held:
+        hooks.hold(run, want.name, 'post-create', row, row.type)
     if role == CURRENT:
         run.seam.publish(row)
     if later is not None:
@@ -281,6 +279,8 @@ def _update(step, row, decision):
         raise
     row = _complete(run, row.replace(properties=want.masked,
                                      metadata=run.masker.mask(want.metadata)), ctx, 'UPDATE')
+    if decision.changed:
+        hooks.hold(run, row.name, 'post-update', row, row.type)
     run.seam.publish(row)
     return row
 
@@ -306,10 +306,8 @@ def delete_row(run, row, policy=None):
     """Delete what one row stands for (Heat's deletion_policy applied)."""
     plugin = run.plugin(row.type, row.name)
     ctx = _context(run, row, action='DELETE')
-    if _hooked(run, row.name, 'pre-delete') and row.role == CURRENT:
-        run.log.resource(row, 'DELETE', 'IN_PROGRESS', 'Paused until Hook pre-delete is cleared')
-        raise HookPending('resource "%s" is paused by its pre-delete hook' % row.name,
-                          resource=row.name)
+    if row.role == CURRENT:
+        hooks.hold(run, row.name, 'pre-delete', row, row.type)
     row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
     run.log.resource(row, 'DELETE', 'IN_PROGRESS')
     try:

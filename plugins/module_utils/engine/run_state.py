@@ -46,6 +46,10 @@ class StackRun(RowAttributes):
         # the run updates the stack to other inputs (or rolls one back):
         # what the types replaced by every stack update need to know
         self.stack_updated = False
+        # the stack action the run records (hooks.py: which hooks hold), and
+        # for a delete with no definition, the stored environment's registry
+        self.action = None
+        self.hook_registry = None
         self.masker = Masker(secret_values, (stack or {}).get('salt'))
         self.log = EventLog(store, stack, self.masker, check_mode=check_mode)
         self._plugins = {}

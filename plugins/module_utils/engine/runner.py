@@ -20,7 +20,7 @@ __metaclass__ = type
 import uuid
 
 from ..errors import StackNotFound, StackTimeout
-from . import phases, rollback
+from . import hooks, phases, rollback
 from .collector import spaced_collections
 from .converge import action_steps, delete_steps
 from .phases import owner_alive
@@ -81,8 +81,11 @@ def _present(env, stack):
 def _apply(env, planned):
     """Lock, decide create or update, converge, then finish or roll back."""
     store, stack = env.store, planned.stack
+    # a create paused at hooks goes on as the same CREATE (its pre-create
+    # hooks hold, as Heat's waiting create does)
     creating = stack is None or (stack['action'] == 'CREATE' and stack['status'] != 'COMPLETE'
-                                 and not store.resources(stack['id']))
+                                 and (not store.resources(stack['id'])
+                                      or hooks.paused(stack)))
     fields = {'id': planned.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
               'disable_rollback': 0 if env.request.rollback else 1}
@@ -120,9 +123,12 @@ def _delete(env, stack):
     env.owner = phases.new_owner()
     stack = phases.lock(env)
     run_ = StackRun(store, env.vault, env.conn, stack, None)
+    run_.hook_registry = hooks.stored_registry(stack.get('definition'))
     try:
         status, reason = phases.walk(env, run_, 'DELETE', delete_steps(run_, {}))
         store.update_stack(stack['id'], status=status, status_reason=reason)
+        if status == 'FAILED':
+            hooks.forget(store, stack['id'])
         run_.log.stack('DELETE', status, reason)
         view = stack_view(store.stack_by_id(stack['id']), run_, None)
         if status == 'COMPLETE':

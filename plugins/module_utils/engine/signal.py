@@ -35,7 +35,7 @@ from ..resources.heat import _swift_signal as swift_signal
 from ..resources.heat import scaling
 from ..resources.heat.signal_handles import URL as HANDLE_URL
 from ..resources.heat.template_resource import NESTED_STACK
-from . import phases, runner
+from . import hooks, phases, runner, unhealthy
 from .autoscaling import ASG, SCALING
 from .groups import members_of
 from .records import CURRENT
@@ -56,6 +56,9 @@ class SignalRequest:
     resource: str
     _keywords: dataclasses.KW_ONLY
     data: Optional[Dict[str, Any]] = None
+    # Heat's mark-unhealthy (unhealthy.py): True, False, or None to signal
+    mark_unhealthy: Optional[bool] = None
+    reason: Optional[str] = None
     store_path: Optional[str] = None
     store_key: Optional[str] = None
     lock_timeout: float = 0
@@ -71,6 +74,8 @@ def signal(request, conn, now=None):
         stack = store.get_stack(request.stack)
         if stack is None or stack.get('parent_id'):
             raise StackNotFound('Stack "%s" not found' % request.stack)
+        if request.mark_unhealthy is not None or _unset_hook(request.data) is not None:
+            return _health_or_hook(request, store, stack)
         rows = dict((r.name, r) for r in store.resources(stack['id']) if r.role == CURRENT)
         policy = rows.get(request.resource)
         if policy is None:
@@ -117,6 +122,59 @@ def _signal_handle(request, conn, store, stack, row):
     vault = Vault.for_store(store.path, request.store_key)
     outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
     return {'changed': True, 'stack': stack_view(stack, None, outputs), 'signal': told}
+
+
+def _unset_hook(data):
+    return data.get('unset_hook') if isinstance(data, dict) else None
+
+
+def _health_or_hook(request, store, stack):
+    """``unset_hook`` (hooks.clear) or mark-unhealthy (unhealthy.mark) on
+    the resource the request names; the stack as the store has it."""
+    located = locate(store, stack, request.resource)
+    told = {'resource': request.resource}
+    if request.mark_unhealthy is not None:
+        changed, events = unhealthy.mark(request, store, stack, located)
+        told['mark_unhealthy'] = request.mark_unhealthy
+    else:
+        hook = _unset_hook(request.data)
+        where, name, row = located
+        events = [] if request.check_mode else [hooks.clear(store, where, name, hook, row)]
+        if request.check_mode:
+            hooks.check_clear(where, name, hook, row)
+        elif where['id'] != stack['id']:
+            events[0]['stack_name'] = where['name']
+        changed, told['unset_hook'] = True, hook
+    stack = store.stack_by_id(stack['id'])
+    vault = Vault.for_store(store.path, request.store_key)
+    outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
+    return {'changed': changed, 'stack': stack_view(stack, None, outputs), 'signal': told,
+            'events': events}
+
+
+def locate(store, stack, path):
+    """(stack row, resource name, its current row or None) of ``path``: a
+    resource's name, a nested one's ``parent/child`` path (as ``openstack
+    stack hook clear`` takes it), or a physical id; a resource that only
+    waits at a pre-create hook has no row yet."""
+    parts = [p for p in path.split('/') if p]
+    where = stack
+    for i, name in enumerate(parts):
+        rows = [r for r in store.resources(where['id']) if r.role == CURRENT]
+        row = next((r for r in rows if r.name == name), None)
+        if row is None and len(parts) == 1:
+            row = next((r for r in rows if path in (r.physical_id, r.reference_id)), None)
+            name = row.name if row is not None else name
+        if i == len(parts) - 1:
+            if row is not None or name in (where.get('hooks') or {}):
+                return where, name, row
+            break
+        child = row.facts.get(NESTED_STACK) if row is not None else None
+        where = store.stack_by_id(child) if child else None
+        if where is None:
+            break
+    raise StackersError('The Resource (%s) could not be found in Stack %s.'
+                        % (path, stack['name']))
 
 
 def _now():

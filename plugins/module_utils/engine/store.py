@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS stacks (
     status_reason TEXT, created_time TEXT, updated_time TEXT,
     definition TEXT, previous TEXT, secrets TEXT, outputs TEXT, tags TEXT,
     timeout_mins INTEGER, disable_rollback INTEGER, salt TEXT,
-    lock_owner TEXT, lock_expiry REAL, parent_id TEXT, parent_resource TEXT);
+    lock_owner TEXT, lock_expiry REAL, parent_id TEXT, parent_resource TEXT, hooks TEXT);
 CREATE TABLE IF NOT EXISTS resources (
     uuid TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,
     role TEXT NOT NULL, type TEXT, physical_name TEXT, physical_id TEXT,
@@ -66,14 +66,15 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_stack ON events (stack_id, seq);
 """
 
-_JSON_STACK = ('definition', 'previous', 'outputs', 'tags')
+_JSON_STACK = ('definition', 'previous', 'outputs', 'tags', 'hooks')
 _JSON_RESOURCE = ('properties', 'metadata', 'attrs', 'data', 'requires')
 _STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
                'definition', 'previous', 'secrets', 'outputs', 'tags', 'timeout_mins',
                'disable_rollback', 'salt', 'lock_owner', 'lock_expiry', 'parent_id',
-               'parent_resource')
+               'parent_resource', 'hooks')
 # Columns added since schema 1 was first written: (table, column, type).
-_ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'))
+_ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'),
+          ('stacks', 'hooks', 'TEXT'))
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
@@ -213,6 +214,19 @@ class Store(object):
             db.execute('UPDATE stacks SET %s WHERE id=?'
                        % ','.join('%s=?' % k for k in fields), values + [stack_id])
         self._tx(write)
+
+    def change_hooks(self, stack_id, change):
+        """Read, change and write the stack's hook states in one
+        transaction (``change(hooks) -> hooks``): a run's steps pausing side
+        by side, or a signal, never write over each other's."""
+        def write(db):
+            found = db.execute('SELECT hooks FROM stacks WHERE id=?', (stack_id,)).fetchone()
+            if found is None:
+                return None
+            hooks = change(_loads(found[0]) or {})
+            db.execute('UPDATE stacks SET hooks=? WHERE id=?', (_dumps(hooks or None), stack_id))
+            return hooks
+        return self._tx(write, immediate=True)
 
     def create_stack(self, fields):
         """Insert a stack row that needs no lock of its own (a nested stack:

@@ -136,8 +136,8 @@ def test_hooks_pause_the_resource(stacks):
     assert result['stack']['stack_status_reason'] == 'Paused at hooks of: a'
     paused = [e for e in result['events'] if e['resource_name'] == 'a']
     assert [(e['resource_action'], e['resource_status'], e['resource_status_reason'])
-            for e in paused] == [('CREATE', 'IN_PROGRESS',
-                                  'Paused until Hook pre-create is cleared')]
+            for e in paused] == [('INIT', 'COMPLETE',
+                                  'CREATE paused until Hook pre-create is cleared')]
     assert sorted(stacks.rows()) == ['c']
 
 

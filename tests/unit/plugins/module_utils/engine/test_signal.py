@@ -123,3 +123,25 @@ def test_a_handle_gets_its_data_put_to_its_temp_url_even_while_the_stack_is_lock
     with pytest.raises(StackersError) as err:
         signal.signal(signal.SignalRequest('st', 'nh', store_path=stacks.store_path), conn)
     assert 'NO_SIGNAL' in str(err.value)
+
+
+def test_locate_finds_a_resource_by_name_nested_path_or_physical_id(stacks):
+    inner = stacks.dir / 'inner.yaml'
+    inner.write_text('heat_template_version: 2018-08-31\n'
+                     'resources:\n  r: {type: OS::Heat::TestResource}\n')
+    stacks.run('resources:\n  nest: {type: %s}\n  c: {type: OS::Heat::TestResource}\n' % inner)
+    store = stacks.store()
+    try:
+        top = store.get_stack('st')
+        where, name, row = signal.locate(store, top, 'c')
+        assert (where['id'], name, row.name) == (top['id'], 'c', 'c')
+        where, name, row = signal.locate(store, top, row.physical_id)
+        assert name == 'c'
+        where, name, row = signal.locate(store, top, 'nest/r')
+        assert where['parent_resource'] == 'nest' and row.stack_id == where['id'] and name == 'r'
+        for missing in ('zz', 'c/r', 'nest/zz', 'r'):
+            with pytest.raises(StackersError, match=r'The Resource \(%s\) could not be found in '
+                                                    r'Stack st\.' % missing):
+                signal.locate(store, top, missing)
+    finally:
+        store.close()

@@ -309,3 +309,28 @@ def test_stacks_lists_every_stack_nested_ones_too(store):
                         'created_time': '2026-01-01T00:00:02Z'})
     assert [(s['name'], s['parent_id']) for s in store.stacks()] == [('top', None), ('top-child', top['id'])]
     assert store.stacks()[0]['definition'] == {'template': 'x'}
+
+
+def test_hook_states_change_in_one_transaction_and_an_older_store_gains_the_column(path, store):
+    row = store.lock('s', 'o', 60, create=dict(CREATE))
+    assert row['hooks'] is None
+    seen = store.change_hooks(row['id'], lambda h: dict(h, a={'pre-create': 'pending'}))
+    assert seen == {'a': {'pre-create': 'pending'}}
+    store.change_hooks(row['id'], lambda h: dict(h, b={'post-create': 'cleared'}))
+    assert store.get_stack('s')['hooks'] == {'a': {'pre-create': 'pending'},
+                                             'b': {'post-create': 'cleared'}}
+    store.change_hooks(row['id'], lambda h: {})
+    assert store.get_stack('s')['hooks'] is None
+    assert store.change_hooks('no-such-stack', lambda h: {'x': {}}) is None
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute('ALTER TABLE stacks DROP COLUMN hooks')
+    db.commit()
+    db.close()
+    again = Store(path)
+    try:
+        assert again.get_stack('s')['hooks'] is None
+        again.change_hooks(row['id'], lambda h: {'a': {'pre-delete': 'pending'}})
+        assert again.get_stack('s')['hooks'] == {'a': {'pre-delete': 'pending'}}
+    finally:
+        again.close()

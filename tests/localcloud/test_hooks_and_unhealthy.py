@@ -1,0 +1,119 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Hooks and mark-unhealthy in real ansible-playbook runs against the local cloud.
+
+A network, its subnet and a port, with a pre-create hook on the port and a pre-delete hook on the
+network: the first run stops CREATE_IN_PROGRESS with Heat's event and no port made; clearing it
+with heat_resource_signal (Heat's event; clearing again fails with Heat's message) lets the next
+run finish the create. The network marked unhealthy is replaced by the next run (a new id, its
+users following), a rerun writes nothing. The delete pauses before the network, and goes on once
+that hook is cleared, leaving nothing."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import ids  # noqa: E402
+from stack_playbook import StackRunner, write_calls  # noqa: E402
+
+TEMPLATE = """heat_template_version: 2021-04-16
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.46.0.0/24}
+  port:
+    type: OS::Neutron::Port
+    properties: {network: {get_resource: net}, fixed_ips: [{subnet: {get_resource: subnet}}]}
+  marker: {type: OS::Heat::None}
+"""
+
+ENV = """resource_registry:
+  resources:
+    port: {hooks: pre-create}
+    net: {hooks: [pre-delete]}
+"""
+
+
+def _said(result, name):
+    return [(e['resource_action'], e['resource_status'], e['resource_status_reason'])
+            for e in result['events'] if e['resource_name'] == name]
+
+
+def _physical(result, name):
+    return [r for r in result['resources'] if r['resource_name'] == name][0]['physical_resource_id']
+
+
+def test_hooks_pause_runs_until_cleared_and_an_unhealthy_network_is_replaced(cloud, tmp_path):
+    before = ids(cloud.resources())
+    (tmp_path / 'net.yaml').write_text(TEMPLATE)
+    (tmp_path / 'hooks.yaml').write_text(ENV)
+    args = dict(name='hooked', template=str(tmp_path / 'net.yaml'),
+                environment=[str(tmp_path / 'hooks.yaml')])
+    stack = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    signal = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite', module='heat_resource_signal')
+    conn = cloud.sdk()
+    try:
+        paused = stack.run(**args)
+        assert not paused.get('failed'), paused
+        assert paused['stack']['stack_status'] == 'CREATE_IN_PROGRESS'
+        assert paused['stack']['stack_status_reason'] == 'Paused at hooks of: port'
+        assert _said(paused, 'port') == [
+            ('INIT', 'COMPLETE', 'CREATE paused until Hook pre-create is cleared')]
+        net_id = _physical(paused, 'net')
+        assert [p for p in conn.network.ports(network_id=net_id) if p.device_owner == ''] == []
+
+        cleared = signal.run(stack='hooked', resource='port', data={'unset_hook': 'pre-create'})
+        assert cleared['changed'] and cleared['signal'] == {'resource': 'port', 'unset_hook': 'pre-create'}
+        assert _said(cleared, 'port') == [('INIT', 'COMPLETE', 'Hook pre-create is cleared')]
+        again = signal.run(stack='hooked', resource='port', data={'unset_hook': 'pre-create'})
+        assert again['failed'] and again['msg'].startswith(
+            'The "pre-create" hook is not defined on Port "port" Stack "hooked" ['), again['msg']
+
+        done = stack.run(**args)
+        assert done['stack']['stack_status'] == 'CREATE_COMPLETE', done['stack']
+        assert done['stack']['stack_status_reason'] == 'Stack CREATE completed successfully'
+        assert [s for _a, s, _r in _said(done, 'port')] == ['IN_PROGRESS', 'COMPLETE']
+        port_id = _physical(done, 'port')
+        assert conn.network.get_port(port_id).network_id == net_id
+
+        would = signal.run(check=True, stack='hooked', resource='net', mark_unhealthy=True,
+                           reason='switch lost')
+        assert would['changed'] and would['events'] == []
+        marked = signal.run(stack='hooked', resource='net', mark_unhealthy=True, reason='switch lost')
+        assert _said(marked, 'net') == [('CHECK', 'FAILED', 'switch lost')]
+        plan = dict((p['resource_name'], p['action'])
+                    for p in stack.run(check=True, **args)['plan'])
+        assert plan['net'] == 'replace', plan
+        replaced = stack.run(**args)
+        assert replaced['stack']['stack_status'] == 'UPDATE_COMPLETE', replaced['stack']
+        assert ('UPDATE', 'IN_PROGRESS', 'Replacing the resource') in _said(replaced, 'net')
+        new_net = _physical(replaced, 'net')
+        assert new_net != net_id
+        assert conn.network.get_port(_physical(replaced, 'port')).network_id == new_net
+        assert conn.network.find_network(net_id) is None
+        cloud.admin('POST', '/stats/reset')
+        rerun = stack.run(**args)
+        assert rerun['changed'] is False and write_calls(cloud.stats()) == {}
+
+        deleting = stack.run(state='absent', name='hooked')
+        assert deleting['stack']['stack_status'] == 'DELETE_IN_PROGRESS'
+        assert deleting['stack']['stack_status_reason'] == 'Paused at hooks of: net'
+        assert _said(deleting, 'net') == [
+            ('CREATE', 'COMPLETE', 'DELETE paused until Hook pre-delete is cleared')]
+        assert conn.network.find_network(new_net) is not None
+        assert conn.network.find_port(_physical(replaced, 'port')) is None
+        signal.run(stack='hooked', resource='net', data={'unset_hook': 'pre-delete'})
+        gone = stack.run(state='absent', name='hooked')
+        assert gone['stack']['stack_status'] == 'DELETE_COMPLETE', gone['stack']
+        assert conn.network.find_network(new_net) is None
+    finally:
+        left = stack.run(state='absent', name='hooked')
+        if (left.get('stack') or {}).get('stack_status') == 'DELETE_IN_PROGRESS':
+            signal.run(stack='hooked', resource='net', data={'unset_hook': 'pre-delete'})
+            stack.run(state='absent', name='hooked')
+    assert ids(cloud.resources()) == before
