@@ -1,0 +1,98 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The stacks' servers as an inventory, without Ansible (the heat_stacks
+inventory plugin maps this onto Ansible's inventory).
+
+Every OS::Nova::Server of the stacks asked for is a host: nested stacks,
+ResourceGroup and AutoScalingGroup members included (read from the store
+with heat_stack_info's reads, never a lock).  Its addresses come from the
+cloud, one GET of the server each (the record does not keep them: they
+move as floating IPs come and go); ``ansible_host`` is its floating address
+where it has one, else its first fixed one.  Groups: the stack, each group
+resource holding members, and each metadata key/value of the server.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ..errors import CloudNotFound
+from ..resources import sdk
+from ..resources.base import TAG_RESOURCE, TAG_STACK
+from .info import InfoRequest, info
+
+SERVER = 'OS::Nova::Server'
+# template resources, groups and OS::Heat::Stack nest at most this deep (Heat's limit)
+DEPTH = 5
+
+
+def group_name(*parts):
+    """An Ansible group name from parts: letters, digits and underscores."""
+    return re.sub(r'[^A-Za-z0-9_]', '_', '_'.join(str(p) for p in parts if p != ''))
+
+
+def _addresses(server):
+    fixed, floating = [], []
+    for network, entries in sorted((server.get('addresses') or {}).items()):
+        for entry in entries or ():
+            kind = entry.get('OS-EXT-IPS:type')
+            (floating if kind == 'floating' else fixed).append(
+                {'network': network, 'addr': entry.get('addr'), 'version': entry.get('version'),
+                 'type': kind or 'fixed'})
+    return fixed, floating
+
+
+def _server(conn, server_id):
+    if conn is None:
+        return None
+    try:
+        return sdk.request_json(conn.compute, 'GET', '/servers/%s' % server_id)['server']
+    except CloudNotFound:
+        return None
+
+
+def hosts(store_path, stacks=None, conn=None, store_key=None):
+    """[{name, groups, vars}] for every server of ``stacks`` (names; None:
+    every top-level stack of the store)."""
+    names = stacks or [s['stack_name'] for s in info(InfoRequest(store_path=store_path))['stacks']]
+    out = []
+    for stack_name in names:
+        shown = info(InfoRequest(stack_name, store_path=store_path, store_key=store_key,
+                                 nested_depth=DEPTH))
+        stack = shown['stack']
+        outputs = dict((o['output_key'], o.get('output_value')) for o in stack.get('outputs') or ())
+        for row in shown['resources']:
+            if row['resource_type'] != SERVER or not row.get('physical_resource_id'):
+                continue
+            out.append(_host(conn, stack, outputs, row))
+    return out
+
+
+def _host(conn, stack, outputs, row):
+    server_id = row['physical_resource_id']
+    server = _server(conn, server_id) or {}
+    fixed, floating = _addresses(server)
+    # the engine's own marks on the server are not the user's metadata
+    metadata = dict((k, v) for k, v in (server.get('metadata') or {}).items()
+                    if k not in (TAG_STACK, TAG_RESOURCE))
+    groups = [group_name('heat', stack['stack_name'])]
+    holder = row.get('parent_resource')
+    if holder:
+        groups.append(group_name('heat', stack['stack_name'], holder))
+    for key, value in sorted(metadata.items()):
+        groups.append(group_name('heat_meta', key, value))
+    variables = {
+        'heat_stack': stack['stack_name'], 'heat_stack_id': stack['id'],
+        'heat_stack_outputs': outputs, 'heat_resource': row['resource_name'],
+        'heat_nested_stack': row.get('stack_name', stack['stack_name']),
+        'heat_server_id': server_id, 'heat_server_status': server.get('status'),
+        'heat_addresses': fixed + floating, 'heat_metadata': metadata,
+    }
+    address = (floating or fixed or [{}])[0].get('addr')
+    if address:
+        variables['ansible_host'] = address
+    name = server.get('name') or '%s.%s' % (row.get('stack_name', stack['stack_name']), row['resource_name'])
+    return {'name': name, 'groups': groups, 'vars': variables}
