@@ -28,6 +28,7 @@ __metaclass__ = type
 import json
 import logging
 import os
+import sys
 import warnings
 
 warnings.filterwarnings('ignore')
@@ -260,3 +261,29 @@ def answer(template_text, params=None, files=None, fake_resources=None):
 
 
 _prepare()
+
+
+def main(argv):
+    """``--batch``: request lines on stdin ({"id", "template_text" or
+    "template" (a path), "params", "files", "fake_resources"}), one JSON
+    answer per line on stdout, with its id."""
+    if argv != ['--batch']:
+        sys.stderr.write('usage: heat_offline.py --batch < requests.jsonl\n')
+        return 2
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        text = req.get('template_text')
+        if text is None:
+            with open(req['template']) as handle:
+                text = handle.read()
+        out = answer(text, req.get('params'), req.get('files'), req.get('fake_resources'))
+        out['id'] = req.get('id')
+        sys.stdout.write(json.dumps(out, sort_keys=True) + '\n')
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
