@@ -80,8 +80,7 @@ def test_our_oracle_answers_as_the_shared_one():
     ours = _ask(requests, None)
     differ = [(case.id, mine, ref) for case, mine, ref in zip(ALL, ours, theirs)
               if offline(mine) != offline(ref)]
-    shown = '\n'.join('%s\n  ours:   %s\n  shared: %s' % (cid, json.dumps(mine, sort_keys=True)[:600],
-                                                     json.dumps(ref, sort_keys=True)[:600])
+    shown = '\n'.join('%s\n  ours:   %s\n  shared: %s'
+                      % (cid, json.dumps(mine, sort_keys=True)[:600], json.dumps(ref, sort_keys=True)[:600])
                       for cid, mine, ref in differ[:10])
     assert not differ, '%d of %d cases differ:\n%s' % (len(differ), len(ALL), shown)
-
