@@ -19,6 +19,7 @@ import re
 
 import yaml
 
+import oracle_runner
 from cases_base import Case
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,7 +29,7 @@ TEMPLATE_SUFFIXES = ('.yaml', '.yml', '.template')
 
 def corpus_dir():
     path = os.environ.get('HEAT_CORPUS') or os.path.join(
-        os.path.dirname(ROOT), 'shared', 'corpus', 'heat-templates')
+        oracle_runner.shared_dir(), 'corpus', 'heat-templates')
     return path if os.path.isfile(os.path.join(path, 'MANIFEST.tsv')) else None
 
 

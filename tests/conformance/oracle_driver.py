@@ -1,12 +1,18 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Batch front end of the shared Heat oracle, run with the oracle venv's Python.
+"""Batch front end of the Heat oracle, run with the oracle venv's Python.
 
-    python oracle_driver.py /path/to/heat_oracle.py < requests.jsonl
+    python oracle_driver.py < requests.jsonl                      # heat_offline.py
+    python oracle_driver.py /path/to/heat_oracle.py < requests.jsonl   # another
+
+Without an argument the oracle is the project's own ``heat_offline.py`` (beside
+this file); a path names another oracle module with the same
+``run(template_text, env, files, fake_resources)`` (the shared one, used to
+check ours).
 
 Each request line: {"id", "template_text", "params", "environments": [TEXT...],
-"files", "fake_resources"}.  The shared oracle takes a single environment dict;
+"files", "fake_resources"}.  An oracle takes a single environment dict;
 Heat's API takes several environment files and merges them server side (with
 parameter_merge_strategies) before it builds the stack.  This driver does that
 merge with Heat's own code, the way the engine service does for
@@ -29,7 +35,7 @@ def _error(phase, exc):
                       "message": str(exc)}}
 
 
-def _merged_environment(oracle, req):
+def _merged_environment(req):
     from heat.common import environment_format
     from heat.common import environment_util
     from heat.common import template_format
@@ -57,23 +63,33 @@ def _merged_environment(oracle, req):
     return env
 
 
-def main(argv):
+def _oracle(argv):
+    """The oracle's answering function: ours, or the module a path names."""
+    if not argv:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import heat_offline
+        return heat_offline.answer
     script = os.path.abspath(argv[0])
     sys.path.insert(0, os.path.dirname(script))
-    import heat_oracle  # noqa: E402 - the shared oracle, found beside its path
+    module = __import__(os.path.splitext(os.path.basename(script))[0])
+    return module.run
+
+
+def main(argv):
+    run = _oracle(argv)
 
     for line in sys.stdin:
         if not line.strip():
             continue
         req = json.loads(line)
         try:
-            env = _merged_environment(heat_oracle, req)
+            env = _merged_environment(req)
         except Exception as exc:  # noqa: BLE001 - every failure is an answer
             out = _error("environment", exc)
         else:
             try:
-                out = heat_oracle.run(req["template_text"], env,
-                                      req.get("files"), req.get("fake_resources"))
+                out = run(req["template_text"], env,
+                          req.get("files"), req.get("fake_resources"))
             except Exception as exc:  # noqa: BLE001
                 out = _error("oracle", exc)
         out.pop("timing_s", None)

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Ask real Heat (the shared oracle) about many cases at once, with a cache.
+"""Ask real Heat about many cases at once, with a cache.
+
+The oracle is the project's own ``heat_offline.py`` (Heat 27's engine from the
+.heat-venv package); ``HEAT_ORACLE_SCRIPT`` names another one (the shared
+``heat_oracle.py`` that test_oracle_fidelity.py compares ours with).
 
 Starting Heat costs seconds and each template then costs milliseconds, so every
 test session sends all its cases in one batch.  Answers are cached in
@@ -22,6 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DRIVER = os.path.join(HERE, 'oracle_driver.py')
+OWN_ORACLE = os.path.join(HERE, 'heat_offline.py')
 CACHE_DIR = os.path.join(HERE, '.oracle-cache')
 
 
@@ -29,10 +34,23 @@ class OracleUnavailable(Exception):
     pass
 
 
-def oracle_script():
-    path = os.environ.get('HEAT_ORACLE_SCRIPT') or os.path.join(
-        os.path.dirname(ROOT), 'shared', 'tools', 'heat-oracle', 'heat_oracle.py')
+def shared_dir():
+    """The team's shared directory (corpus, reference oracle), beside the
+    clone unless STACKERS_SHARED_DIR points elsewhere (a path that does not
+    exist shows what a clone without it does)."""
+    return os.environ.get('STACKERS_SHARED_DIR') or os.path.join(
+        os.path.dirname(ROOT), 'shared')
+
+
+def shared_oracle_script():
+    """The shared reference oracle, or None when this clone has none."""
+    path = os.path.join(shared_dir(), 'tools', 'heat-oracle', 'heat_oracle.py')
     return path if os.path.isfile(path) else None
+
+
+def oracle_script():
+    """The oracle asked by default: HEAT_ORACLE_SCRIPT, else ours (None)."""
+    return os.environ.get('HEAT_ORACLE_SCRIPT') or None
 
 
 def oracle_python():
@@ -43,9 +61,17 @@ def oracle_python():
     return None
 
 
+def _cache_prefix(script):
+    # One cache per oracle, so asking two oracles in a session (the fidelity
+    # test) does not throw either's answers away.
+    if script is None:
+        return 'answers-own-'
+    return 'answers-%s-' % hashlib.sha256(os.path.abspath(script).encode()).hexdigest()[:8]
+
+
 def _code_hash(script):
     digest = hashlib.sha256()
-    for path in (script, DRIVER):
+    for path in (script or OWN_ORACLE, DRIVER):
         with open(path, 'rb') as handle:
             digest.update(handle.read())
     return digest.hexdigest()[:16]
@@ -78,7 +104,8 @@ def _run_batch(python, script, requests, timeout):
     env = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'), 'PYTHONHASHSEED': '0',
            'LANG': 'C.UTF-8', 'HOME': os.environ.get('HOME', '/tmp')}
     try:
-        proc = subprocess.run([python, '-W', 'ignore', DRIVER, script], input=lines,
+        proc = subprocess.run([python, '-W', 'ignore', DRIVER] + ([script] if script else []),
+                              input=lines,
                               capture_output=True, text=True, timeout=timeout, env=env,
                               check=False)
     except subprocess.TimeoutExpired:
@@ -96,15 +123,21 @@ def _run_batch(python, script, requests, timeout):
     return [answers[str(i)] for i in range(len(requests))]
 
 
-def ask(requests):
+_DEFAULT = object()
+
+
+def ask(requests, script=_DEFAULT):
     """Answers of Heat for ``requests`` (list of request dicts), in order.
 
+    ``script``: the oracle module to ask (None: ours; default: oracle_script()).
     Raises OracleUnavailable when an answer is not cached and the oracle cannot
-    be run here (no oracle venv or no shared/ beside the clone)."""
-    script = oracle_script()
-    if script is None:
-        raise OracleUnavailable('heat_oracle.py not found (set HEAT_ORACLE_SCRIPT)')
-    cache_path = os.path.join(CACHE_DIR, 'answers-%s.json' % _code_hash(script))
+    be run here (no oracle venv, or a named oracle that is not there)."""
+    if script is _DEFAULT:
+        script = oracle_script()
+    if script is not None and not os.path.isfile(script):
+        raise OracleUnavailable('oracle %s not found (HEAT_ORACLE_SCRIPT)' % script)
+    prefix = _cache_prefix(script)
+    cache_path = os.path.join(CACHE_DIR, '%s%s.json' % (prefix, _code_hash(script)))
     cache = _load_cache(cache_path)
     keys = [request_key(req) for req in requests]
     missing = [i for i, key in enumerate(keys) if key not in cache]
@@ -121,6 +154,6 @@ def ask(requests):
         wanted = set(keys)
         _save_cache(cache_path, dict((k, v) for k, v in cache.items() if k in wanted))
         for name in os.listdir(CACHE_DIR):
-            if name.startswith('answers-') and name != os.path.basename(cache_path):
+            if name.startswith(prefix) and name != os.path.basename(cache_path):
                 os.remove(os.path.join(CACHE_DIR, name))  # from an older oracle
     return [cache[key] for key in keys]

@@ -7,7 +7,7 @@ require nothing; a text answer is the error Heat fails with).  Re-check
 every answer against the Heat oracle with
 
     PYTHONPATH=.build .venv/bin/python tests/unit/plugins/module_utils/engine/test_implicit_deps.py \\
-        [/tmp/warm-heat/bin/python [/work/shared/tools/heat-oracle/heat_oracle.py]]
+        [.heat-venv/bin/python [tests/conformance/heat_offline.py]]
 
 Each case: (id, resources section as YAML text, options, answer).  Options:
 ``parameters`` (section text), ``conditions`` (section text), ``params``
@@ -336,8 +336,8 @@ def oracle_requests(cases=None):
                'params': params, 'files': options.get('files') or {}}
 
 
-def check_with_oracle(python='/tmp/warm-heat/bin/python',
-                      oracle='/work/shared/tools/heat-oracle/heat_oracle.py'):
+def check_with_oracle(python='.heat-venv/bin/python',
+                      oracle='tests/conformance/heat_offline.py'):
     """Run every case through Heat; print and count the answers that differ."""
     lines = ''.join(json.dumps(r) + '\n' for r in oracle_requests())
     out = subprocess.run([python, oracle, '--batch'], input=lines, capture_output=True,
