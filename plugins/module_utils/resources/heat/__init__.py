@@ -12,6 +12,8 @@ from .delay import Delay
 from .none_resource import NoneResource
 from .random_string import RandomString
 from .scaling_policy import ScalingPolicy
+from .software_config import SoftwareConfig
+from .software_deployment import SoftwareDeployment
 from .signal_handles import (AwsWaitConditionHandle, SwiftSignalHandle, UpdateWaitConditionHandle,
                              WaitConditionHandle)
 from .testresource import TestResource
@@ -21,4 +23,5 @@ from .wait_conditions import AwsWaitCondition, SwiftSignal, WaitCondition
 PLUGINS = dict((cls.type_name, cls)
                for cls in (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy,
                            SwiftSignalHandle, SwiftSignal, WaitConditionHandle, WaitCondition,
-                           UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition))
+                           UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition,
+                           SoftwareConfig, SoftwareDeployment))

@@ -15,7 +15,7 @@ __metaclass__ = type
 
 from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
-from . import common, server_attrs, server_build, server_network, server_update
+from . import common, server_attrs, server_build, server_network, server_software, server_update
 
 PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
                        'supports it. Use user_data instead.')
@@ -61,7 +61,7 @@ class Server(ResourcePlugin):
                + server_build.block_device_mapping_v1(props.get('block_device_mapping')))
         if bdm:
             attrs['block_device_mapping'] = bdm
-        user_data = server_build.user_data(props)
+        user_data = server_build.user_data(props, server_software.user_data(ctx))
         if user_data:
             attrs['user_data'] = user_data
         groups = props.get('security_groups') or []
@@ -126,6 +126,8 @@ class Server(ResourcePlugin):
 
     # -- delete ----------------------------------------------------------------------
     def delete(self, ctx):
+        # the deployments document goes first: the agent reads it no more
+        server_software.delete(ctx)
         if not ctx.physical_id:
             # no server: its internal ports were never attached
             server_network.delete_internal_ports(ctx)
