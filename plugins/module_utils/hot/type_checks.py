@@ -57,7 +57,10 @@ NEEDS_HEAT_POLL = ('POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'ZAQAR_MESSAGE')
 # The config groups a hook of heat-agents (or the role) can run here.
 CONFIG_GROUPS = ('script', 'Heat::Ungrouped', 'ansible', 'puppet')
 SERVER_TYPES = ('OS::Nova::Server',)
-CONFIG_TYPES = ('OS::Heat::SoftwareConfig',)
+CONFIG_TYPES = ('OS::Heat::SoftwareConfig', 'OS::Heat::StructuredConfig', 'OS::Heat::MultipartMime')
+# The inputs every deployment derives (StructuredDeployment may read them).
+DERIVED_INPUTS = ('deploy_server_id', 'deploy_action', 'deploy_stack_id', 'deploy_resource_name',
+                  'deploy_signal_transport', 'deploy_signal_id', 'deploy_signal_verb')
 
 
 def _server(data, path, waiting):
@@ -118,6 +121,40 @@ def _deployment(data, path, waiting, defn=None, stack=None):
         _deployment_config(defn, stack, path)
 
 
+def _wanted_inputs(snippet, input_key):
+    """The names ``{<input_key>: name}`` asks for in a structured config."""
+    if isinstance(snippet, dict):
+        if len(snippet) == 1:
+            key, arg = next(iter(snippet.items()))
+            if key == input_key and isinstance(arg, str):
+                return [arg]
+        return [n for v in snippet.values() for n in _wanted_inputs(v, input_key)]
+    if isinstance(snippet, list):
+        return [n for v in snippet for n in _wanted_inputs(v, input_key)]
+    return []
+
+
+def _structured_deployment(data, path, waiting, defn=None, stack=None):
+    """Heat's STRICT ``input_values_validate``: every input the config asks
+    for must be given (a declared input, an input value or a derived one)."""
+    _deployment(data, path, waiting, defn, stack)
+    if defn is None or stack is None or data.get('input_values_validate') != 'STRICT':
+        return
+    if 'input_values' in waiting or 'input_key' in waiting:
+        return
+    name, target = _referenced(defn, stack, 'config')
+    if target is None or target.type != 'OS::Heat::StructuredConfig':
+        return
+    props = target.properties or {}
+    config = _resolve(props.get('config'))
+    declared = [i.get('name') for i in _resolve(props.get('inputs')) or () if isinstance(i, dict)]
+    given = set(declared) | set(data.get('input_values') or ()) | set(DERIVED_INPUTS)
+    for wanted in _wanted_inputs(config, data.get('input_key') or 'get_input'):
+        if wanted not in given:
+            raise TemplateError('The Parameter (%s) was not provided.' % wanted,
+                                path=tuple(path) + ('input_values',))
+
+
 CHECKS = {
     'OS::Heat::Value': _value,
     'OS::Heat::WaitConditionHandle': _signal_transport,
@@ -126,6 +163,7 @@ CHECKS = {
 # The checks that look at other resources of the stack too.
 STACK_CHECKS = {
     'OS::Heat::SoftwareDeployment': _deployment,
+    'OS::Heat::StructuredDeployment': _structured_deployment,
 }
 
 

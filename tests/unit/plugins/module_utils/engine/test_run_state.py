@@ -69,7 +69,7 @@ def test_plugin_cached_and_unsupported_type_refused(make_run):
     run, _graph = make_run(TEMPLATE)
     assert run.plugin('OS::Heat::Value') is run.plugin('OS::Heat::Value')
     with pytest.raises(UnsupportedResourceType, match='resource "x"'):
-        run.plugin('OS::Heat::MultipartMime', 'x')
+        run.plugin('OS::Heat::SoftwareDeploymentGroup', 'x')
 
 
 def test_mask_uses_the_stack_salt(make_run):

@@ -169,3 +169,30 @@ def test_server_transports_needing_a_heat_api_are_refused(transport):
     with pytest.raises(TemplateError, match='%s needs a Heat API' % transport):
         StackDefinition(HEAD + body).validate(strict=True)
     StackDefinition(HEAD + body.replace(transport, 'POLL_TEMP_URL')).validate(strict=True)
+
+
+STRUCTURED = ('resources:\n'
+              '  config:\n'
+              '    type: OS::Heat::StructuredConfig\n'
+              '    properties: {inputs: [{name: declared}], config: {a: {get_input: %s}, '
+              'b: [{get_input: deploy_action}]}}\n'
+              '  server: {type: OS::Nova::Server, properties: {image: i, flavor: f, '
+              'user_data_format: SOFTWARE_CONFIG}}\n'
+              '  deploy:\n'
+              '    type: OS::Heat::StructuredDeployment\n'
+              '    properties: {config: {get_resource: config}, server: {get_resource: server}, '
+              'input_values_validate: %s, input_values: {given: 1}}\n')
+
+
+@pytest.mark.parametrize('wanted, mode, ok', [
+    ('given', 'STRICT', True), ('declared', 'STRICT', True), ('missing', 'LAX', True),
+    ('missing', 'STRICT', False)])
+def test_structured_deployment_strict_inputs_are_checked_before_any_cloud_call(wanted, mode, ok):
+    sd = StackDefinition(HEAD + STRUCTURED % (wanted, mode))
+    if ok:
+        sd.validate(strict=True)
+        return
+    with pytest.raises(TemplateError) as err:
+        sd.validate(strict=True)
+    assert err.value.message == 'The Parameter (missing) was not provided.'
+    assert err.value.path == ('resources', 'deploy', 'properties', 'input_values')
