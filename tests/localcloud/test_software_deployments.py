@@ -40,7 +40,7 @@ TEMPLATE = """
 heat_template_version: 2018-08-31
 parameters:
   who: {type: string, default: alice}
-  fail: {type: number, default: 0}
+  fail: {type: string, default: '0'}
   sink: {type: string}
   secret: {type: string, hidden: true}
 resources:
@@ -52,7 +52,7 @@ resources:
     type: OS::Heat::SoftwareConfig
     properties:
       group: script
-      inputs: [{name: who}, {name: fail, type: Number}, {name: sink}, {name: secret}]
+      inputs: [{name: who}, {name: fail}, {name: sink}, {name: secret}]
       outputs: [{name: greeting}, {name: action}]
       config: |
         #!/bin/sh
@@ -106,6 +106,7 @@ outputs:
   action2: {value: {get_attr: [deploy2, action]}}
   stdout1: {value: {get_attr: [deploy1, deploy_stdout]}}
   code2: {value: {get_attr: [deploy2, deploy_status_code]}}
+  stderr1: {value: {get_attr: [deploy1, deploy_stderr]}}
 """ % {'secret': SECRET}
 
 
@@ -175,7 +176,8 @@ def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
 
     created = runner.run(parameters=params, **args)
     stack = created['stack']
-    assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+    assert stack['stack_status'] == 'CREATE_COMPLETE', (stack['stack_status_reason'],
+                                                        outputs(created))
     out = outputs(created)
     assert out['greeting1'] == out['greeting2'] == 'hello alice'
     assert out['action1'] == out['action2'] == 'CREATE'
@@ -197,7 +199,7 @@ def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
     assert out['greeting1'] == out['greeting2'] == 'hello bob'
     assert out['action1'] == out['action2'] == 'UPDATE'
 
-    failed = runner.run(parameters=dict(params, fail=3), **args)
+    failed = runner.run(parameters=dict(params, fail='3'), **args)
     assert failed.get('failed') is True
     assert failed['stack']['stack_status'] == 'UPDATE_FAILED'
     reason = failed['stack']['stack_status_reason']

@@ -54,8 +54,13 @@ def _signal_transport(data, path, waiting):
 # A server's software_config_transport polling a Heat API or Zaqar, and the
 # Swift transport we use in their place (resources/nova/server_software.py).
 NEEDS_HEAT_POLL = ('POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'ZAQAR_MESSAGE')
-# The config groups a hook of heat-agents (or the role) can run here.
-CONFIG_GROUPS = ('script', 'Heat::Ungrouped', 'ansible', 'puppet')
+# The config groups a deployment may have: those heat-agents 13 installs a
+# hook for (its heat-config-*/install.d), os-apply-config (its 55-heat-config
+# runs no hook for it, by design), and Heat::Ungrouped (Heat's default, which
+# the software_deployment role applies as a script).
+CONFIG_GROUPS = ('script', 'Heat::Ungrouped', 'ansible', 'puppet', 'apply-config', 'cfn-init',
+                 'chef', 'docker-cmd', 'docker-compose', 'hiera', 'json-file', 'kubelet', 'salt',
+                 'os-apply-config')
 SERVER_TYPES = ('OS::Nova::Server',)
 CONFIG_TYPES = ('OS::Heat::SoftwareConfig', 'OS::Heat::StructuredConfig', 'OS::Heat::MultipartMime')
 # The inputs every deployment derives (StructuredDeployment may read them).
@@ -92,7 +97,7 @@ def _deployment_config(defn, stack, path):
         return
     raise TemplateError(
         'The group "%s" of config "%s" has no hook here: the groups a deployment accepts are '
-        '%s (the hooks of heat-agents and the software_deployment role)'
+        '%s (the hooks of heat-agents 13, os-apply-config and Heat::Ungrouped)'
         % (group, name, ', '.join(CONFIG_GROUPS)), path=tuple(path) + ('config',))
 
 

@@ -25,8 +25,6 @@ from ._record_only import RecordOnly
 
 CONFIG = 'config'
 UNGROUPED = 'Heat::Ungrouped'
-# The groups an agent (heat-agents' hooks) or the role can run here.
-GROUPS = ('script', 'Heat::Ungrouped', 'ansible', 'puppet')
 CONFIG_TYPES = ('OS::Heat::SoftwareConfig',)
 
 
