@@ -144,6 +144,12 @@ PARAMETERS = {
     'hot/software-config/example-templates/example-script-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_container_agent.yaml': {'parameters': {}},
     'openshift-origin/centos65/OpenShift.yaml': {'parameters': dict(
         KEY, instance_type='m1.tiny', password='0pensh1ft')},
 }
@@ -174,9 +180,51 @@ CANNOT_RUN = {
     'hot/resource_group/server_with_volumes.yaml': NO_NETWORKS,
     'hot/server_console.yaml': NO_NETWORKS,
     'openshift-origin/centos65/OpenShift.yaml': NO_NETWORKS,
-    'hot/software-config/example-templates/example-ansible-template.yaml': NO_NETWORKS,
+    'hot/Windows/ActiveDirectoryController/ActiveDirectoryDomainController.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/IIS_Drupal/IIS_Drupal.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/MSSQLServer/MSSQL.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/PuppetAgent/puppet-agent.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/software-config/example-templates/example-cfn-init-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-chef-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-cloud-init-configure-ca-cert.yaml': (
+        "its servers boot images with cloud-init: this test's cloud runs no guests", None),
+    'hot/software-config/example-templates/example-cloud-init.yaml': (
+        "its servers boot images with cloud-init: this test's cloud runs no guests", None),
+    'hot/software-config/example-templates/example-docker-compose-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-kubelet-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-os-apply-config-plus-cloud-config.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-os-apply-config.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-pristine-atomic-docker-compose.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-pristine-atomic-tool.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-salt-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-structured-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-sw-component-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-ansible-template.yaml': (
+        'its config is a get_file of a playbook the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/example-puppet-template.yaml': (
+        'its config is a get_file of a manifest the corpus does not carry',
+        'was not found in the "files" map'),
     'hot/software-config/example-templates/example-deploy-sequence.yaml': NO_NETWORKS,
-    'hot/software-config/example-templates/example-puppet-template.yaml': NO_NETWORKS,
     'hot/software-config/example-templates/example-script-template.yaml': NO_NETWORKS,
     'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': NO_NETWORKS,
     'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': NO_NETWORKS,
