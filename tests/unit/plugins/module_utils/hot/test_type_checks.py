@@ -137,7 +137,7 @@ def _deploy(group='script', server=', user_data_format: SOFTWARE_CONFIG', target
                                                 deploy=deploy))
 
 
-@pytest.mark.parametrize('group', ['script', 'Heat::Ungrouped', 'ansible', 'puppet'])
+@pytest.mark.parametrize('group', ['script', 'Heat::Ungrouped', 'ansible', 'puppet', 'salt', 'os-apply-config'])
 def test_a_deployment_of_a_config_with_a_hook_on_a_software_config_server_passes(group):
     _deploy(group=group).validate(strict=True)
     # a config only a server's user data uses may have any group
@@ -146,7 +146,7 @@ def test_a_deployment_of_a_config_with_a_hook_on_a_software_config_server_passes
 
 
 @pytest.mark.parametrize('kw, where, message', [
-    (dict(group='chef'), 'config', 'The group "chef" of config "config" has no hook here'),
+    (dict(group='atomic'), 'config', 'The group "atomic" of config "config" has no hook here'),
     (dict(target='other'), 'server', 'must be a server: "other" is a OS::Heat::None'),
     (dict(server=''), 'server', "Resource server's property user_data_format should be set to "
                                 'SOFTWARE_CONFIG since there are software deployments on it.'),

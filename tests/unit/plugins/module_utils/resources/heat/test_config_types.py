@@ -49,8 +49,8 @@ def test_multipart_mime_renders_config_ids_and_nested_multiparts():
 
     def lookup(pid):
         return Peer('x', 'OS::Heat::SoftwareConfig', pid, 'pn', other) if pid == REF else None
-    _p, inner = _made('OS::Heat::MultipartMime', {'parts': [{'config': 'one', 'filename': 'a.sh'},
-                                                           {'config': 'two', 'subtype': 'x-shellscript'}]})
+    inner_parts = [{'config': 'one', 'filename': 'a.sh'}, {'config': 'two', 'subtype': 'x-shellscript'}]
+    _p, inner = _made('OS::Heat::MultipartMime', {'parts': inner_parts})
     plugin, ctx = _made('OS::Heat::MultipartMime', {'parts': [
         {'config': REF}, {'config': inner.data['config']['config'], 'type': 'multipart'}]},
         lookup=lookup)

@@ -24,9 +24,8 @@ T = 'OS::Heat::SoftwareConfig'
 def test_the_record_holds_heats_config_and_makes_no_request():
     plugin = PLUGINS[T]()
     assert plugin.record_only
-    ctx = make_ctx(T, {'config': 'echo hi', 'inputs': [{'name': 'a'}, {'name': 'b', 'type': 'Number',
-                                                                        'default': 2,
-                                                                        'replace_on_change': True}],
+    inputs = [{'name': 'a'}, {'name': 'b', 'type': 'Number', 'default': 2, 'replace_on_change': True}]
+    ctx = make_ctx(T, {'config': 'echo hi', 'inputs': inputs,
                        'outputs': [{'name': 'o', 'description': 'd'}]}, name='cfg')
     ctx.physical_id = plugin.create(ctx)
     uuid.UUID(ctx.physical_id)
