@@ -144,12 +144,6 @@ PARAMETERS = {
     'hot/software-config/example-templates/example-script-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
-    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': {'parameters': {}},
-    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': {'parameters': {}},
-    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': {'parameters': {}},
-    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': {'parameters': {}},
-    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': {'parameters': {}},
-    'hot/software-config/boot-config/templates/install_container_agent.yaml': {'parameters': {}},
     'openshift-origin/centos65/OpenShift.yaml': {'parameters': dict(
         KEY, instance_type='m1.tiny', password='0pensh1ft')},
 }
@@ -180,6 +174,24 @@ CANNOT_RUN = {
     'hot/resource_group/server_with_volumes.yaml': NO_NETWORKS,
     'hot/server_console.yaml': NO_NETWORKS,
     'openshift-origin/centos65/OpenShift.yaml': NO_NETWORKS,
+    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': (
+        'its config reads heat-agents\' files from outside the corpus tree, which a template may not read',
+        'is outside the directory tree templates may read'),
+    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_container_agent.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
     'hot/Windows/ActiveDirectoryController/ActiveDirectoryDomainController.yaml': (
         'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
         'runs no guests, and none of Windows', None),
@@ -225,9 +237,15 @@ CANNOT_RUN = {
         'its config is a get_file of a manifest the corpus does not carry',
         'was not found in the "files" map'),
     'hot/software-config/example-templates/example-deploy-sequence.yaml': NO_NETWORKS,
-    'hot/software-config/example-templates/example-script-template.yaml': NO_NETWORKS,
-    'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': NO_NETWORKS,
-    'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': NO_NETWORKS,
+    'hot/software-config/example-templates/example-script-template.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
     'hot/software-config/example-templates/cirros-example/cirros-hello-world.yaml': (
         'its deployment signals with HEAT_SIGNAL: with no Heat API, the collection refuses it '
         'before any cloud call, naming TEMP_URL_SIGNAL', 'signal_transport HEAT_SIGNAL needs a Heat API'),
