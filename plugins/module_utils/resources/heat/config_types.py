@@ -24,7 +24,10 @@ import os
 import re
 from email.mime import multipart, text
 
-import yaml
+try:
+    import yaml
+except ImportError:  # pragma: no cover - PyYAML is a requirement; the module reports it
+    yaml = None
 
 from .software_config import CONFIG, SoftwareConfig
 
