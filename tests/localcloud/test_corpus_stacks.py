@@ -144,6 +144,12 @@ PARAMETERS = {
     'hot/software-config/example-templates/example-script-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_container_agent.yaml': {'parameters': {}},
     'openshift-origin/centos65/OpenShift.yaml': {'parameters': dict(
         KEY, instance_type='m1.tiny', password='0pensh1ft')},
 }
