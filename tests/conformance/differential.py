@@ -48,6 +48,16 @@ KNOWN_VERDICT_DIFFERENCES = {
         'nested templates too before sending, so Heat never sees this; Heat\'s engine only '
         'misses it because it validates nested stacks without resolving their files. The '
         'variant with placeholder files validates in both',
+    'corpus/hot/software-config/example-templates/cirros-example/cirros-hello-world.yaml':
+        'a deployment with signal_transport HEAT_SIGNAL: with no Heat API here, transports '
+        'that need one are refused at validation naming TEMP_URL_SIGNAL (docs/architecture.md, '
+        'software deployments)',
+    'corpus/hot/software-config/example-templates/example-sw-component-template.yaml':
+        'a deployment with signal_transport HEAT_SIGNAL: refused naming TEMP_URL_SIGNAL',
+    'corpus-stubbed/hot/software-config/example-templates/example-pristine-atomic-tool.yaml':
+        'a deployment of a config whose group (atomic) has no hook in heat-agents 13: refused at '
+        'validation (hot/type_checks.py CONFIG_GROUPS); Heat accepts any group and leaves it to '
+        'the image',
     'struct/text/cfn-version':
         'CloudFormation-format templates (AWSTemplateFormatVersion, '
         'HeatTemplateFormatVersion) are refused as not supported: the collection runs HOT '

@@ -137,6 +137,19 @@ PARAMETERS = {
     'hot/swift.yaml': {'parameters': {}},
     'hot/vm_with_cinder.yaml': {'parameters': dict(
         KEY, flavor='m1.tiny', image='cirros', network='private', vol_size=1)},
+    'hot/software-config/example-templates/cirros-example/cirros-hello-world.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/example-ansible-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/example-deploy-sequence.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/example-puppet-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/example-script-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': {'parameters': {}},
+    'hot/software-config/boot-config/templates/install_container_agent.yaml': {'parameters': {}},
     'openshift-origin/centos65/OpenShift.yaml': {'parameters': dict(
         KEY, instance_type='m1.tiny', password='0pensh1ft')},
 }
@@ -167,6 +180,96 @@ CANNOT_RUN = {
     'hot/resource_group/server_with_volumes.yaml': NO_NETWORKS,
     'hot/server_console.yaml': NO_NETWORKS,
     'openshift-origin/centos65/OpenShift.yaml': NO_NETWORKS,
+    'hot/software-config/boot-config/templates/install_config_agent_centos7_rdo.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_pip.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_fedora_yum.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_config_agent_test_image.yaml': (
+        'its config reads heat-agents\' files from outside the corpus tree, which a template may not read',
+        'is outside the directory tree templates may read'),
+    'hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/boot-config/templates/install_container_agent.yaml': (
+        'its configs are get_file of fragments the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/Windows/ActiveDirectoryController/ActiveDirectoryDomainController.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/IIS_Drupal/IIS_Drupal.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/MSSQLServer/MSSQL.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/Windows/PuppetAgent/puppet-agent.yaml': (
+        'a Windows image whose cloudbase-init runs its config (and signals a wait): this test\'s cloud '
+        'runs no guests, and none of Windows', None),
+    'hot/software-config/example-templates/example-cfn-init-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-chef-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-cloud-init-configure-ca-cert.yaml': (
+        "its servers boot images with cloud-init: this test's cloud runs no guests", None),
+    'hot/software-config/example-templates/example-cloud-init.yaml': (
+        "its servers boot images with cloud-init: this test's cloud runs no guests", None),
+    'hot/software-config/example-templates/example-docker-compose-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-kubelet-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-os-apply-config-plus-cloud-config.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-os-apply-config.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-pristine-atomic-docker-compose.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-pristine-atomic-tool.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-salt-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-structured-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-sw-component-template.yaml': (
+        "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
+    'hot/software-config/example-templates/example-ansible-template.yaml': (
+        'its config is a get_file of a playbook the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/example-puppet-template.yaml': (
+        'its config is a get_file of a manifest the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/example-deploy-sequence.yaml': NO_NETWORKS,
+    'hot/software-config/example-templates/example-script-template.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_1-instance.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/wordpress/WordPress_software-config_2-instances.yaml': (
+        'its config is a get_file of a script the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/cirros-example/cirros-hello-world.yaml': (
+        'its deployment signals with HEAT_SIGNAL: with no Heat API, the collection refuses it '
+        'before any cloud call, naming TEMP_URL_SIGNAL', 'signal_transport HEAT_SIGNAL needs a Heat API'),
+    'hot/software-config/example-templates/example-config-pristine-image.yaml': (
+        'its deployments wait for an agent its image installs at boot: this test\'s cloud runs no '
+        'guests (tests/localcloud/test_software_deployments.py runs deployments on guests)', None),
+    'hot/software-config/example-templates/example-ssh-copy-id.yaml': (
+        'its deployments wait for the agent of a software-config image: this test\'s cloud runs '
+        'no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)', None),
+    'openshift-origin/F19/hot-template/openshift-scalable-cpu/nodeinstance.yaml': (
+        'a nested template of openshift.yaml: its WaitCondition waits for cfn-signal from an '
+        'OpenShift node image, which this test\'s cloud does not run', None),
+    'openshift-origin/F19/hot-template/openshift-scalable-nbgears/nodeinstance.yaml': (
+        'a nested template of openshift.yaml: its WaitCondition waits for cfn-signal from an '
+        'OpenShift node image, which this test\'s cloud does not run', None),
+    'openshift-origin/F19/hot-template/openshift-scalable-cpu-nbgears/nodeinstance.yaml': (
+        'a nested template of openshift.yaml: its WaitCondition waits for cfn-signal from an '
+        'OpenShift node image, which this test\'s cloud does not run', None),
     # Heat 27 checks an OS::Heat::Stack's region at validation (RemoteStack.validate builds a
     # client for it), so the create is refused and nothing is made; read in heat's source:
     # 'Cannot establish connection to Heat endpoint at region "RegionTwo" due to "Could not find

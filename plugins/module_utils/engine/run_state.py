@@ -22,7 +22,7 @@ __metaclass__ = type
 import threading
 
 from .. import resources as registry
-from ..resources.base import ResourceContext
+from ..resources.base import Peer, ResourceContext
 from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
 from .attributes import RowAttributes
 from .events import EventLog
@@ -164,4 +164,21 @@ class StackRun(RowAttributes):
             physical_id=row.physical_id,
             properties=properties if properties is not None else (row.properties or {}),
             old_properties=old_properties, changed=changed, metadata=row.metadata,
-            data=data, action=action)
+            data=data, action=action, lookup=self.peer)
+
+    def peer(self, physical_id):
+        """The resource of the record whose physical id is ``physical_id``
+        (this run's rows first, then any stack of the store: a nested
+        stack's deployment reads its parent's config), as a ``Peer``."""
+        if not physical_id:
+            return None
+        with self._lock:
+            found = [r for r in self.rows.values()
+                     if r.physical_id == physical_id and r.role == CURRENT]
+        row = found[0] if found else self.store.resource_by_physical_id(physical_id)
+        if row is None:
+            return None
+        data = dict(row.data or {})
+        if row.secret_data:
+            data.update(self.vault.decrypt(row.secret_data) or {})
+        return Peer(row.name, row.type, row.physical_id, row.physical_name, data)

@@ -318,6 +318,15 @@ class Store(object):
                 for r in self._tx(read)]
         return [r for r in rows if roles is None or r.role in roles]
 
+    def resource_by_physical_id(self, physical_id):
+        """The current row of any stack whose physical id is this, or None."""
+        def read(db):
+            return db.execute("SELECT %s FROM resources WHERE physical_id=? AND role='current' "
+                              'ORDER BY seq LIMIT 1' % ','.join(_RESOURCE_COLS),
+                              (physical_id,)).fetchone()
+        found = self._tx(read)
+        return ResourceRow(**self._row(_RESOURCE_COLS, _JSON_RESOURCE, found)) if found else None
+
     def save_resource(self, row, touch=True):
         """Insert or replace a ``ResourceRow``; returns it as stored (times
         and seq filled in).  ``touch=False`` keeps its updated_time (a cache

@@ -324,7 +324,7 @@ def check_properties(stack, defn, resolve_values):
         data, waiting = _value_data(stack, defn)
         if heat_type is not None:
             _properties.validate_properties(heat_type.name, data, defn.path, waiting)
-            _type_checks.check_type(heat_type.name, data, path, waiting)
+            _type_checks.check_type(heat_type.name, data, path, waiting, defn=defn, stack=stack)
             key = ('constraints', heat_type.name)
             if key not in stack.type_cache:
                 stack.type_cache[key] = _constraint_index(heat_type.properties)

@@ -93,11 +93,12 @@ class ResourceContext(object):
 
     __slots__ = ('conn', 'stack_id', 'stack_name', 'name', 'type_name', 'physical_name',
                  'physical_id', 'properties', 'old_properties', 'changed', 'metadata', 'data',
-                 'live', 'action', 'deadline')
+                 'live', 'action', 'deadline', 'lookup')
 
     def __init__(self, conn=None, stack_id=None, stack_name=None, name=None, type_name=None, *,
                  physical_name=None, physical_id=None, properties=None, old_properties=None,
-                 changed=(), metadata=None, data=None, action=None, deadline=None):
+                 changed=(), metadata=None, data=None, action=None, deadline=None,
+                 lookup=None):
         self.conn = conn
         self.stack_id = stack_id
         self.stack_name = stack_name
@@ -113,6 +114,9 @@ class ResourceContext(object):
         self.live = None
         self.action = action
         self.deadline = deadline
+        # lookup(physical_id) -> Peer or None: another resource of the record
+        # by its physical id (a deployment reads its config and its server).
+        self.lookup = lookup if lookup is not None else _no_peer
 
     # -- what marks the engine's own objects ------------------------------
     def tags(self, user_tags=None):
@@ -133,6 +137,24 @@ class ResourceContext(object):
     def fail(self, message):
         """Raise this resource's failure with ``message`` as the reason."""
         raise ResourceFailure(message, resource=self.name, action=self.action)
+
+
+class Peer(object):
+    """What a plugin may read of another resource of the record: its
+    name, type, physical id and name, and its data (secrets decrypted)."""
+
+    __slots__ = ('name', 'type_name', 'physical_id', 'physical_name', 'data')
+
+    def __init__(self, name, type_name, physical_id, physical_name, data):
+        self.name = name
+        self.type_name = type_name
+        self.physical_id = physical_id
+        self.physical_name = physical_name
+        self.data = data
+
+
+def _no_peer(physical_id):
+    return None
 
 
 def own_tags(tags):

@@ -12,6 +12,10 @@ from .delay import Delay
 from .none_resource import NoneResource
 from .random_string import RandomString
 from .scaling_policy import ScalingPolicy
+from .config_types import CloudConfig, MultipartMime, SoftwareComponent, StructuredConfig
+from .software_config import SoftwareConfig
+from .software_deployment import SoftwareDeployment
+from .structured_deployment import StructuredDeployment
 from .signal_handles import (AwsWaitConditionHandle, SwiftSignalHandle, UpdateWaitConditionHandle,
                              WaitConditionHandle)
 from .testresource import TestResource
@@ -21,4 +25,6 @@ from .wait_conditions import AwsWaitCondition, SwiftSignal, WaitCondition
 PLUGINS = dict((cls.type_name, cls)
                for cls in (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy,
                            SwiftSignalHandle, SwiftSignal, WaitConditionHandle, WaitCondition,
-                           UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition))
+                           UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition,
+                           SoftwareConfig, SoftwareDeployment, StructuredConfig, CloudConfig,
+                           MultipartMime, SoftwareComponent, StructuredDeployment))

@@ -64,11 +64,12 @@ def temp_url_key(conn):
     return sdk.remembered(conn, ('swift-temp-url-key',), ask)
 
 
-def temp_url(conn, container, obj):
-    """The PUT TempURL of ``container/obj``."""
+def temp_url(conn, container, obj, method='PUT'):
+    """The TempURL of ``container/obj`` for ``method`` (PUT: a signal; GET:
+    a server's deployments document, which its agent reads)."""
     root, account = _account(conn)
     path = '%s/%s/%s' % (account, container, obj)
-    signed = conn.object_store.generate_temp_url(path, EXPIRES, 'PUT', absolute=True,
+    signed = conn.object_store.generate_temp_url(path, EXPIRES, method, absolute=True,
                                                  temp_url_key=temp_url_key(conn))
     query = signed.split('?', 1)[1]
     return '%s%s?%s' % (root, quote(path), query)

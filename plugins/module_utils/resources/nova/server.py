@@ -15,7 +15,7 @@ __metaclass__ = type
 
 from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
-from . import common, server_attrs, server_build, server_network, server_update
+from . import common, server_attrs, server_build, server_network, server_software, server_update
 
 PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
                        'supports it. Use user_data instead.')
@@ -61,9 +61,6 @@ class Server(ResourcePlugin):
                + server_build.block_device_mapping_v1(props.get('block_device_mapping')))
         if bdm:
             attrs['block_device_mapping'] = bdm
-        user_data = server_build.user_data(props)
-        if user_data:
-            attrs['user_data'] = user_data
         groups = props.get('security_groups') or []
         if groups:
             attrs['security_groups'] = [{'name': g} for g in groups]
@@ -80,7 +77,18 @@ class Server(ResourcePlugin):
             # Heat sets them once ACTIVE; Nova (2.52+) takes them in the body
             attrs['tags'] = list(props['tags'])
         attrs['networks'] = server_network.build_nics(ctx, nets, groups)
-        server = sdk.call(conn.compute.create_server, retry_writes=False, **attrs)
+        # last: a SOFTWARE_CONFIG server's deployments document is made here,
+        # and deleted again when Nova makes no server (no row would own it)
+        made = False
+        try:
+            user_data = server_build.user_data(props, server_software.user_data(ctx))
+            if user_data:
+                attrs['user_data'] = user_data
+            server = sdk.call(conn.compute.create_server, retry_writes=False, **attrs)
+            made = True
+        finally:
+            if not made:
+                server_software.delete(ctx)
         return server.id
 
     def check_create_complete(self, ctx):
@@ -126,6 +134,8 @@ class Server(ResourcePlugin):
 
     # -- delete ----------------------------------------------------------------------
     def delete(self, ctx):
+        # the deployments document goes first: the agent reads it no more
+        server_software.delete(ctx)
         if not ctx.physical_id:
             # no server: its internal ports were never attached
             server_network.delete_internal_ports(ctx)

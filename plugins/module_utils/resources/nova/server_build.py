@@ -18,16 +18,10 @@ from . import common
 MAX_USER_DATA = 65535
 
 
-def user_data(props):
-    """The user data Nova gets (base64 text), or None for none.
-
-    RAW goes as written (Heat's build_userdata returns it unchanged).
-    SOFTWARE_CONFIG and HEAT_CFNTOOLS: Heat wraps the text in a multipart
-    MIME with its own cloud-init helpers that feed os-collect-config and
-    cfn-tools from Heat's metadata service; a client-side engine has no such
-    service, so the text the user wrote (a raw config string) goes through
-    as is, which is what the instance would run from those parts."""
-    text = props.get('user_data')
+def user_data(props, text=None):
+    """The user data Nova gets (base64 text), or None for none: ``text``
+    (server_software.user_data: Heat's build_userdata) or the property."""
+    text = props.get('user_data') if text is None else text
     if not text:
         # novaclient sends no user data for an empty string
         return None

@@ -69,7 +69,7 @@ def test_plugin_cached_and_unsupported_type_refused(make_run):
     run, _graph = make_run(TEMPLATE)
     assert run.plugin('OS::Heat::Value') is run.plugin('OS::Heat::Value')
     with pytest.raises(UnsupportedResourceType, match='resource "x"'):
-        run.plugin('OS::Heat::SoftwareConfig', 'x')
+        run.plugin('OS::Heat::SoftwareDeploymentGroup', 'x')
 
 
 def test_mask_uses_the_stack_salt(make_run):
@@ -154,3 +154,18 @@ def test_rows_by_name_index_follows_every_change(make_run):
     run.rows['u3'] = run.rows['u3'].replace(name='c')      # a row renamed in place moves in the index
     assert run.rows_of('b') == [] and run.current('c').uuid == 'u3'
     assert run.rows.pop('missing', None) is None
+
+
+def test_peer_finds_a_row_by_physical_id_with_its_secrets(make_run):
+    run, _graph = make_run(TEMPLATE)
+    row = row_of(run, 't', type_name='OS::Heat::TestResource')
+    run.save(row, ResourceContext(physical_id='phys-1', data={'value': 'a hunter2-secret b',
+                                                              'n': 2}))
+    peer = run.peer('phys-1')
+    assert (peer.name, peer.type_name, peer.physical_id) == ('t', 'OS::Heat::TestResource', 'phys-1')
+    assert peer.data == {'value': 'a hunter2-secret b', 'n': 2}
+    assert run.peer('nothing') is None and run.peer(None) is None
+    assert run.context(run.current('t')).lookup('phys-1').name == 't'
+    # a row this run does not hold (another stack's) comes from the store
+    run.rows.clear()
+    assert run.peer('phys-1').data['n'] == 2

@@ -120,3 +120,79 @@ def test_a_wait_timeout_outside_heats_range_is_refused(timeout, ok):
         with pytest.raises(TemplateError) as err:
             sd.validate(strict=True)
         assert 'timeout' in str(err.value) and '43200' in str(err.value)
+
+
+DEPLOY = ('resources:\n'
+          '  config: {type: OS::Heat::SoftwareConfig, properties: {group: %(group)s, config: x}}\n'
+          '  server: {type: OS::Nova::Server, properties: {image: i, flavor: f%(server)s}}\n'
+          '  other: {type: OS::Heat::None}\n'
+          '  deploy:\n'
+          '    type: OS::Heat::SoftwareDeployment\n'
+          '    properties: {config: {get_resource: config}, server: {get_resource: %(target)s}'
+          '%(deploy)s}\n')
+
+
+def _deploy(group='script', server=', user_data_format: SOFTWARE_CONFIG', target='server', deploy=''):
+    return StackDefinition(HEAD + DEPLOY % dict(group=group, server=server, target=target,
+                                                deploy=deploy))
+
+
+@pytest.mark.parametrize('group', ['script', 'Heat::Ungrouped', 'ansible', 'puppet', 'salt', 'os-apply-config'])
+def test_a_deployment_of_a_config_with_a_hook_on_a_software_config_server_passes(group):
+    _deploy(group=group).validate(strict=True)
+    # a config only a server's user data uses may have any group
+    StackDefinition(HEAD + 'resources:\n  c: {type: OS::Heat::SoftwareConfig, '
+                    'properties: {group: ungrouped}}\n').validate(strict=True)
+
+
+@pytest.mark.parametrize('kw, where, message', [
+    (dict(group='atomic'), 'config', 'The group "atomic" of config "config" has no hook here'),
+    (dict(target='other'), 'server', 'must be a server: "other" is a OS::Heat::None'),
+    (dict(server=''), 'server', "Resource server's property user_data_format should be set to "
+                                'SOFTWARE_CONFIG since there are software deployments on it.'),
+    (dict(server=', user_data_format: RAW'), 'server', 'should be set to SOFTWARE_CONFIG'),
+    (dict(deploy=', signal_transport: HEAT_SIGNAL'), 'signal_transport', 'use TEMP_URL_SIGNAL'),
+    (dict(server=', user_data_format: SOFTWARE_CONFIG, software_config_transport: POLL_SERVER_CFN'),
+     'software_config_transport', 'use POLL_TEMP_URL'),
+])
+def test_bad_deployments_are_refused_before_any_cloud_call(kw, where, message):
+    with pytest.raises(TemplateError) as err:
+        _deploy(**kw).validate(strict=True)
+    assert message in err.value.message
+    assert err.value.path[-1] == where
+
+
+@pytest.mark.parametrize('transport', ['POLL_SERVER_HEAT', 'ZAQAR_MESSAGE'])
+def test_server_transports_needing_a_heat_api_are_refused(transport):
+    body = ('resources:\n  s: {type: OS::Nova::Server, properties: {image: i, flavor: f, '
+            'software_config_transport: %s}}\n' % transport)
+    with pytest.raises(TemplateError, match='%s needs a Heat API' % transport):
+        StackDefinition(HEAD + body).validate(strict=True)
+    StackDefinition(HEAD + body.replace(transport, 'POLL_TEMP_URL')).validate(strict=True)
+
+
+STRUCTURED = ('resources:\n'
+              '  config:\n'
+              '    type: OS::Heat::StructuredConfig\n'
+              '    properties: {inputs: [{name: declared}], config: {a: {get_input: %s}, '
+              'b: [{get_input: deploy_action}]}}\n'
+              '  server: {type: OS::Nova::Server, properties: {image: i, flavor: f, '
+              'user_data_format: SOFTWARE_CONFIG}}\n'
+              '  deploy:\n'
+              '    type: OS::Heat::StructuredDeployment\n'
+              '    properties: {config: {get_resource: config}, server: {get_resource: server}, '
+              'input_values_validate: %s, input_values: {given: 1}}\n')
+
+
+@pytest.mark.parametrize('wanted, mode, ok', [
+    ('given', 'STRICT', True), ('declared', 'STRICT', True), ('missing', 'LAX', True),
+    ('missing', 'STRICT', False)])
+def test_structured_deployment_strict_inputs_are_checked_before_any_cloud_call(wanted, mode, ok):
+    sd = StackDefinition(HEAD + STRUCTURED % (wanted, mode))
+    if ok:
+        sd.validate(strict=True)
+        return
+    with pytest.raises(TemplateError) as err:
+        sd.validate(strict=True)
+    assert err.value.message == 'The Parameter (missing) was not provided.'
+    assert err.value.path == ('resources', 'deploy', 'properties', 'input_values')

@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A server's deployments document in Swift (Heat's POLL_TEMP_URL).
+
+Heat keeps a server's metadata ``{deployments: [...], os-collect-config:
+{...}}`` in a Swift object (container: ``deployment_swift_data.container``
+or the server's physical name; object: ``.object`` or a uuid4) and gives
+the server's agent a GET TempURL to it; every deployment change PUTs the
+whole document again.  Here the server writes it at create (no
+deployments yet) and deletes it with itself; each deployment replaces its
+own entry (found by the deployment's key, kept beside the entry) and
+writes the document back.
+
+The deployments of one server run in parallel, so the read-change-write of
+one document is serialised by a lock per document (one process runs a
+stack; two runs of different stacks on one server are not serialised).
+The document holds the deployments' input values in clear: the agent must
+read them (Heat's contract); it is the one object that does.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import threading
+
+from ...errors import CloudConflict, CloudNotFound
+from .. import raw_request as raw
+from . import _swift_signal as swift
+
+DEPLOYMENTS = 'deployments'
+OCC = 'os-collect-config'
+# Heat's Server's default collectors, then the one its transport adds.
+COLLECTORS = ['ec2', 'request', 'local']
+# The server's ctx.data key holding [container, object] of its document.
+WHERE_KEY = 'deployments_document'
+# Beside each entry: which deployment wrote it (the agent ignores it).
+OWNER = 'deployment_key'
+
+_LOCKS = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock(container, obj):
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault((container, obj), threading.Lock())
+
+
+def metadata(conn, container, obj):
+    """The document a new server starts with, and the GET TempURL its agent
+    polls (named in the document, as Heat names it)."""
+    url = swift.temp_url(conn, container, obj, method='GET')
+    return {DEPLOYMENTS: [], OCC: {'collectors': list(COLLECTORS),
+                                   'request': {'metadata_url': url}}}
+
+
+def create(conn, container, obj, document):
+    """The container (when missing) and the document; idempotent."""
+    store = conn.object_store
+    raw.send(store, 'PUT', raw.path(container))
+    _put(store, container, obj, document)
+
+
+def _put(store, container, obj, document):
+    raw.send(store, 'PUT', raw.path(container, obj),
+             data=json.dumps(document).encode('utf-8'),
+             headers={'Content-Type': 'application/json'})
+
+
+def read(conn, container, obj):
+    """The document, or None when it is gone (the server was deleted)."""
+    try:
+        response = raw.send(conn.object_store, 'GET', raw.path(container, obj))
+    except CloudNotFound:
+        return None
+    return json.loads(response.content.decode('utf-8') or '{}')
+
+
+def _sort_key(entry):
+    # Heat sorts a server's deployments by their config's name
+    return (entry.get('name') or '', entry.get('id') or '')
+
+
+def set_entry(conn, where, owner, entry):
+    """Put ``entry`` (None: remove) as ``owner``'s deployment in the
+    document at ``where`` = (container, object).  Returns False when the
+    document is gone."""
+    container, obj = where
+    with _lock(container, obj):
+        document = read(conn, container, obj)
+        if document is None:
+            return False
+        kept = [e for e in document.get(DEPLOYMENTS) or () if e.get(OWNER) != owner]
+        if entry is not None:
+            kept.append(dict(entry, **{OWNER: owner}))
+        kept.sort(key=_sort_key)
+        if kept != document.get(DEPLOYMENTS):
+            document[DEPLOYMENTS] = kept
+            _put(conn.object_store, container, obj, document)
+        return True
+
+
+def delete(conn, container, obj):
+    """The document, then its container when that left it empty."""
+    store = conn.object_store
+    with _lock(container, obj):
+        try:
+            raw.send(store, 'DELETE', raw.path(container, obj))
+        except CloudNotFound:
+            pass
+        try:
+            raw.send(store, 'DELETE', raw.path(container))
+        except (CloudNotFound, CloudConflict):
+            pass

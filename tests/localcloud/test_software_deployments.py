@@ -1,0 +1,232 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Software deployments through real heat-agents, in real ansible-playbook runs of heat_stack.
+
+A cloud of its own with `--guests`: each server (user_data_format SOFTWARE_CONFIG, our default
+POLL_TEMP_URL) runs the real os-collect-config, which reads the server's deployments document
+through its GET TempURL, runs the real heat-config `script` hook and PUTs the result with
+heat-config-notify to the deployment's TempURL (our default TEMP_URL_SIGNAL).  One script config
+with inputs (one of them a hidden parameter) and two declared outputs is deployed to two servers:
+
+- the outputs reach the stack outputs, deploy_action CREATE;
+- a rerun with no change writes nothing;
+- an input change runs it again with deploy_action UPDATE;
+- a non-zero exit fails it with Heat's reason;
+- delete runs the DELETE action (``actions`` asks for it: the script tells a local sink) and
+  leaves nothing in Swift or the cloud;
+- the hidden input is never in the results, the events or the store in clear, but is in the
+  document the guest reads (Heat's contract).
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import http.server
+import json
+import os
+import sys
+import threading
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lc_helpers import CLOUD_PY, start_cloud, stop_cloud, wait_for  # noqa: E402
+from stack_playbook import StackRunner, outputs, write_calls  # noqa: E402
+
+SECRET = 'pa55-hunter2-w0rd'
+
+TEMPLATE = """
+heat_template_version: 2018-08-31
+parameters:
+  who: {type: string, default: alice}
+  fail: {type: string, default: '0'}
+  sink: {type: string}
+  secret: {type: string, hidden: true}
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.31.0.0/24}
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: who}, {name: fail}, {name: sink}, {name: secret}]
+      outputs: [{name: greeting}, {name: action}]
+      config: |
+        #!/bin/sh
+        echo "hello $who from $deploy_action"
+        printf "hello $who" > $heat_outputs_path.greeting
+        printf "$deploy_action" > $heat_outputs_path.action
+        [ "${#secret}" = %(length)d ] || { echo "the secret did not arrive" >&2; exit 9; }
+        if [ "$deploy_action" = DELETE ]; then
+          /usr/bin/curl -s -X PUT "$sink/deleted-$deploy_resource_name" --data-binary "$deploy_server_id"
+        fi
+        if [ "$fail" != 0 ] && [ "$deploy_action" != DELETE ]; then
+          echo "failing on purpose" >&2; exit $fail
+        fi
+  server1:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG
+  server2:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG
+      software_config_transport: POLL_TEMP_URL
+  deploy1:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server1}
+      actions: [CREATE, UPDATE, DELETE]
+      input_values: &values
+        who: {get_param: who}
+        fail: {get_param: fail}
+        sink: {get_param: sink}
+        secret: {get_param: secret}
+  deploy2:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server2}
+      signal_transport: TEMP_URL_SIGNAL
+      input_values: *values
+outputs:
+  greeting1: {value: {get_attr: [deploy1, greeting]}}
+  greeting2: {value: {get_attr: [deploy2, greeting]}}
+  action1: {value: {get_attr: [deploy1, action]}}
+  action2: {value: {get_attr: [deploy2, action]}}
+  stdout1: {value: {get_attr: [deploy1, deploy_stdout]}}
+  code2: {value: {get_attr: [deploy2, deploy_status_code]}}
+  stderr1: {value: {get_attr: [deploy1, deploy_stderr]}}
+""" % {'length': len(SECRET)}
+
+
+class _Sink(http.server.BaseHTTPRequestHandler):
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
+        self.server.got.setdefault(self.path, []).append(body)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope='module')
+def sink():
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Sink)
+    server.got = {}
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.url = 'http://127.0.0.1:%d' % server.server_address[1]
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope='module')
+def gcloud(tmp_path_factory):
+    if not os.path.exists(CLOUD_PY):
+        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
+    workdir = str(tmp_path_factory.mktemp('deployments'))
+    log_path = os.path.join(workdir, 'localcloud.log')
+    c, proc = start_cloud(workdir, ['--guests'], log_path)
+    if c is None:
+        with open(log_path) as f:
+            pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
+    try:
+        c.baseline = c.resources()
+        yield c
+    finally:
+        stop_cloud(proc)
+        assert proc.returncode == 0
+
+
+def _swift(cloud):
+    res = cloud.resources()
+    return sorted(c['name'] for c in res.get('containers', ())), res.get('objects', ())
+
+
+def _document_holding_secret(cloud):
+    conn = cloud.sdk()
+    for container in conn.object_store.containers():
+        for obj in conn.object_store.objects(container.name):
+            body = conn.object_store.download_object(obj.name, container=container.name)
+            if b'"deployments"' in body and SECRET.encode() in body:
+                return json.loads(body)
+    return None
+
+
+def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
+    store = str(tmp_path / 'stacks.sqlite')
+    runner = StackRunner(gcloud, tmp_path, store)
+    template = tmp_path / 'deploy.yaml'
+    template.write_text(TEMPLATE)
+    params = {'sink': sink.url, 'secret': SECRET}
+    args = dict(name='deploys', template=str(template), timeout=600)
+
+    created = runner.run(parameters=params, **args)
+    stack = created['stack']
+    assert stack['stack_status'] == 'CREATE_COMPLETE', (stack['stack_status_reason'],
+                                                        outputs(created))
+    out = outputs(created)
+    assert out['greeting1'] == out['greeting2'] == 'hello alice'
+    assert out['action1'] == out['action2'] == 'CREATE'
+    assert out['stdout1'] == 'hello alice from CREATE\n'
+    assert out['code2'] == 0
+    # the guest's document holds the hidden value in clear: the agent must read it
+    document = _document_holding_secret(gcloud)
+    assert document is not None and document['os-collect-config']['collectors'] == [
+        'ec2', 'request', 'local']
+
+    gcloud.reset_stats()
+    again = runner.run(parameters=params, **args)
+    assert again['changed'] is False
+    assert write_calls(gcloud.stats()) == {}
+
+    updated = runner.run(parameters=dict(params, who='bob'), **args)
+    assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']['stack_status_reason']
+    out = outputs(updated)
+    assert out['greeting1'] == out['greeting2'] == 'hello bob'
+    assert out['action1'] == out['action2'] == 'UPDATE'
+
+    failed = runner.run(parameters=dict(params, fail='3'), **args)
+    assert failed.get('failed') is True
+    assert failed['stack']['stack_status'] == 'UPDATE_FAILED'
+    reason = failed['stack']['stack_status_reason']
+    assert ('Deployment to server failed: deploy_status_code : Deployment exited with non-zero '
+            'status code: 3') in reason, reason
+
+    # the failed deployments are replaced (Heat's rule for FAILED resources): deploy1's old one
+    # runs its DELETE action with its own (failing) values, which the script lets pass
+    back = runner.run(parameters=params, **args)
+    assert back['stack']['stack_status'] == 'UPDATE_COMPLETE', back['stack']['stack_status_reason']
+    assert outputs(back)['action1'] == 'CREATE'
+
+    everything = json.dumps([created, again, updated, failed, back])
+    assert SECRET not in everything
+    with open(store, 'rb') as f:
+        assert SECRET.encode() not in f.read()
+
+    sink.got.clear()
+    gone = runner.run(name='deploys', state='absent')
+    assert gone.get('failed') is not True, gone.get('msg')
+    # deploy1's actions ask for DELETE: its script ran before the deployment went
+    assert sink.got.get('/deleted-deploy1'), sink.got
+    assert '/deleted-deploy2' not in sink.got
+    assert SECRET not in json.dumps(gone)
+    containers, objects = _swift(gcloud)
+    assert containers == sorted(c['name'] for c in gcloud.baseline.get('containers', ()))
+    assert not objects
+    assert len(gcloud.resources().get('servers', ())) == len(gcloud.baseline.get('servers', ()))
