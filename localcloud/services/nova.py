@@ -76,6 +76,11 @@ class LocalNova(integrated_helpers._IntegratedTestBase):
         self.flags(vif_plugging_timeout=0, vif_plugging_is_fatal=False)
         # one compute node: a resize must land on the same host, as on a single-node devstack
         self.flags(allow_resize_to_same_host=True)
+        # The compute's heartbeat is a green thread of this very process, beside the scheduler:
+        # on a loaded machine (CI: 2 cores, two clouds) it can miss the default 60 s, and the
+        # scheduler then finds no up host ("No valid host was found"). A compute that shares
+        # the scheduler's process is down only when the scheduler is, so give it an hour.
+        self.flags(service_down_time=3600)
         for quota in ('instances', 'cores', 'ram', 'key_pairs', 'server_groups',
                       'server_group_members', 'metadata_items'):
             self.flags(**{quota: -1, 'group': 'quota'})
