@@ -23,7 +23,7 @@ COLLECTION_LINK := .build/ansible_collections/stackers/orchestration
 # pytest exits 5 when it collected no test: not a failure for these targets.
 PYTEST_NO_TESTS_OK := || test $$? -eq 5
 
-.PHONY: help venv test units sanity lint conformance demo bench clean distclean
+.PHONY: help venv test test-checks units sanity lint conformance demo bench clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -44,7 +44,17 @@ $(COLLECTION_LINK):
 	mkdir -p $(dir $@)
 	ln -sfn ../../.. $@
 
-test: units sanity lint conformance cloud-test
+# The checks that need no cloud run two at a time (each is mostly one process: together they
+# keep both cores busy, and --output-sync keeps each one's output in one piece); the local-cloud
+# tests then get the machine to themselves (their two clouds keep both cores busy, and their
+# waits are timed). Every part runs even when an earlier one fails, as under make -k.
+test:
+	@status=0; \
+	$(MAKE) --no-print-directory -k -j2 --output-sync=target test-checks || status=$$?; \
+	$(MAKE) --no-print-directory -k cloud-test || status=$$?; \
+	exit $$status
+
+test-checks: units sanity lint conformance
 
 units: venv
 	$(VPY) -m pytest tests/unit $(PYTEST_NO_TESTS_OK)

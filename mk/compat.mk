@@ -15,7 +15,7 @@ compat_stamp   = .venv-compat-$(1)/.stamp-$(call compat_hash,$(1))
 
 .PHONY: compat compat-units compat-venvs $(foreach e,$(COMPAT_ENDS),compat-venv-$(e) compat-units-$(e) compat-demo-$(e))
 
-test: compat-units
+test-checks: compat-units
 
 compat-venvs: $(foreach e,$(COMPAT_ENDS),compat-venv-$(e))
 

@@ -18,7 +18,7 @@ import pytest
 
 # pytest runs in importlib mode here (it adds no test directory to sys.path)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, process_gone, start_cloud, stop_cloud  # noqa: E402
+from lc_helpers import CLOUD_PY, process_gone, put_sink, start_cloud, stop_cloud  # noqa: E402
 
 
 def _front_door_closed(port):
@@ -55,3 +55,66 @@ def cloud(tmp_path_factory):
             assert _front_door_closed(int(svc['internal'].split(':')[2].split('/')[0])), name
         for name, pid in info['pids'].items():
             assert process_gone(pid), name
+
+
+@pytest.fixture(scope='session')
+def guests_cloud(tmp_path_factory):
+    """A second cloud, with guests (--guests, --with-heat, a kept --state-dir to look into the
+    guests' directories), shared by the modules that need guests: they are one xdist group
+    (GROUPS below), so one worker starts it once."""
+    if not os.path.exists(CLOUD_PY):
+        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
+    workdir = str(tmp_path_factory.mktemp('guests'))
+    state = os.path.join(workdir, 'state')
+    log_path = os.path.join(workdir, 'localcloud.log')
+    c, proc = start_cloud(workdir, ['--guests', '--with-heat', '--state-dir', state], log_path)
+    if c is None:
+        with open(log_path) as f:
+            pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
+    c.guests = os.path.join(state, 'guests')
+    c.conn = c.sdk()
+    c.started = []      # (guest dir, pid) of every guest a test saw running
+    try:
+        assert c.admin('GET', '/')['guests_dir'] == c.guests
+        yield c
+    finally:
+        c.close_osc()
+        stop_cloud(proc)
+        assert proc.returncode == 0
+        # the cloud's guests go with it: processes and directories
+        assert not os.path.exists(c.guests)
+        for d, pid in c.started:
+            assert process_gone(pid), d
+
+
+@pytest.fixture(scope='module')
+def sink():
+    with put_sink() as server:
+        yield server
+
+
+# How `make cloud-test` spreads files over its workers (--dist loadgroup --no-loadscope-reorder):
+# each file is one unit, as with loadfile (its tests share their cloud's state, in order), except
+# that the files using guests_cloud form one unit, so one worker starts that cloud once. Units go
+# out heaviest first (seconds each took in one CI run, 2 workers), so no long file starts last and
+# leaves the other worker idle; a file not listed counts as short.
+GROUPS = {'test_guests.py': 'guests', 'test_software_deployments.py': 'guests'}
+SECONDS = {
+    'test_corpus_stacks.py': 300, 'guests': 170, 'test_heat_peer_composition.py': 200,
+    'test_autoscaled_web_tier.py': 115, 'test_heat_stack_playbook.py': 110,
+    'test_heat_stack_faults.py': 130, 'test_hooks_and_unhealthy.py': 70,
+    'test_resource_group_volumes.py': 67, 'test_quick_reference_playbooks.py': 65,
+    'test_scenario_osc.py': 58, 'test_state_dir.py': 50,
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    # tryfirst: xdist reads the xdist_group marks in its own hook, after this one
+    def unit(item):
+        name = os.path.basename(str(item.fspath))
+        return GROUPS.get(name, name)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(unit(item)))
+    # a stable sort: the tests of one file keep their order
+    items.sort(key=lambda item: -SECONDS.get(unit(item), 10))

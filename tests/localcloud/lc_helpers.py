@@ -6,6 +6,8 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import contextlib
+import http.server
 import json
 import os
 import re
@@ -232,3 +234,31 @@ def wait_for(predicate, timeout=120, interval=0.5, what='condition'):
             return value
         time.sleep(interval)
     raise AssertionError('timed out after %ss waiting for %s' % (timeout, what))
+
+
+class _PutSink(http.server.BaseHTTPRequestHandler):
+    """Records every PUT's path and body (a guest's `curl -X PUT`)."""
+
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
+        self.server.got.setdefault(self.path, []).append(body)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def put_sink():
+    """A local HTTP server on 127.0.0.1 that records PUTs: `.url`, and `.got` (path -> bodies)."""
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _PutSink)
+    server.got = {}
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.url = 'http://127.0.0.1:%d' % server.server_address[1]
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """`stackers-localcloud --guests`: servers run their user data as local processes.
 
-A cloud of its own (module scope, --guests, a kept --state-dir to look into the guests'
-directories).  Servers made through openstacksdk run (a) a shell script, (b) a cloud-config's
+The session's cloud with guests (conftest.py's guests_cloud: --guests, --with-heat, a kept
+--state-dir to look into the guests' directories).  Servers made through openstacksdk run (a) a shell script, (b) a cloud-config's
 write_files and runcmd, (c) Heat's SOFTWARE_CONFIG multipart user data, whose cfn-init-data points
 the real os-collect-config at a Swift GET TempURL holding a script deployment: the real heat-config
 hook runs it and heat-config-notify PUTs the result to the deployment's Swift PUT TempURL.
@@ -17,69 +17,21 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import base64
-import http.server
 import json
 import os
 import sys
-import threading
 import uuid
 from email.mime import multipart, text
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, process_gone, start_cloud, stop_cloud, wait_for  # noqa: E402
-
-
-class _Sink(http.server.BaseHTTPRequestHandler):
-    """Records every PUT's path and body (a guest's `curl -X PUT`)."""
-
-    def do_PUT(self):
-        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
-        self.server.got.setdefault(self.path, []).append(body)
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
+from lc_helpers import process_gone, wait_for  # noqa: E402
 
 
 @pytest.fixture(scope='module')
-def sink():
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Sink)
-    server.got = {}
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    server.url = 'http://127.0.0.1:%d' % server.server_address[1]
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope='module')
-def gcloud(tmp_path_factory):
-    if not os.path.exists(CLOUD_PY):
-        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
-    workdir = str(tmp_path_factory.mktemp('guests'))
-    state = os.path.join(workdir, 'state')
-    log_path = os.path.join(workdir, 'localcloud.log')
-    c, proc = start_cloud(workdir, ['--guests', '--with-heat', '--state-dir', state], log_path)
-    if c is None:
-        with open(log_path) as f:
-            pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
-    c.guests = os.path.join(state, 'guests')
-    c.conn = c.sdk()
-    c.started = []      # (guest dir, pid) of every guest a test saw running
-    try:
-        assert c.admin('GET', '/')['guests_dir'] == c.guests
-        yield c
-    finally:
-        stop_cloud(proc)
-        assert proc.returncode == 0
-        # the cloud's guests go with it: processes and directories
-        assert not os.path.exists(c.guests)
-        for d, pid in c.started:
-            assert process_gone(pid), d
+def gcloud(guests_cloud):
+    return guests_cloud
 
 
 def _server(c, name, user_data):

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Software deployments through real heat-agents, in real ansible-playbook runs of heat_stack.
 
-A cloud of its own with `--guests`: each server (user_data_format SOFTWARE_CONFIG, our default
+The session's cloud with guests (conftest.py's guests_cloud): each server (user_data_format SOFTWARE_CONFIG, our default
 POLL_TEMP_URL) runs the real os-collect-config, which reads the server's deployments document
 through its GET TempURL, runs the real heat-config `script` hook and PUTs the result with
 heat-config-notify to the deployment's TempURL (our default TEMP_URL_SIGNAL).  One script config
@@ -22,16 +22,14 @@ with inputs (one of them a hidden parameter) and two declared outputs is deploye
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
-import http.server
 import json
 import os
 import sys
-import threading
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, start_cloud, stop_cloud, wait_for  # noqa: E402
+from lc_helpers import wait_for  # noqa: E402
 from stack_playbook import StackRunner, outputs, write_calls  # noqa: E402
 
 SECRET = 'pa55-hunter2-w0rd'
@@ -112,45 +110,11 @@ outputs:
 """ % {'length': len(SECRET)}
 
 
-class _Sink(http.server.BaseHTTPRequestHandler):
-    def do_PUT(self):
-        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
-        self.server.got.setdefault(self.path, []).append(body)
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope='module')
-def sink():
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Sink)
-    server.got = {}
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    server.url = 'http://127.0.0.1:%d' % server.server_address[1]
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope='module')
-def gcloud(tmp_path_factory):
-    if not os.path.exists(CLOUD_PY):
-        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
-    workdir = str(tmp_path_factory.mktemp('deployments'))
-    log_path = os.path.join(workdir, 'localcloud.log')
-    c, proc = start_cloud(workdir, ['--guests'], log_path)
-    if c is None:
-        with open(log_path) as f:
-            pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
-    try:
-        c.baseline = c.resources()
-        yield c
-    finally:
-        stop_cloud(proc)
-        assert proc.returncode == 0
+def gcloud(guests_cloud):
+    """The session's cloud with guests; what it held before this module's tests is the baseline."""
+    guests_cloud.baseline = guests_cloud.resources()
+    return guests_cloud
 
 
 def _swift(cloud):
