@@ -26,7 +26,7 @@ __metaclass__ = type
 import json
 import threading
 
-from ...errors import CloudConflict, CloudNotFound
+from ...errors import CloudNotFound
 from .. import raw_request as raw
 from . import _swift_signal as swift
 
@@ -104,13 +104,6 @@ def set_entry(conn, where, owner, entry):
 
 def delete(conn, container, obj):
     """The document, then its container when that left it empty."""
-    store = conn.object_store
     with _lock(container, obj):
-        try:
-            raw.send(store, 'DELETE', raw.path(container, obj))
-        except CloudNotFound:
-            pass
-        try:
-            raw.send(store, 'DELETE', raw.path(container))
-        except (CloudNotFound, CloudConflict):
-            pass
+        swift.delete_object(conn.object_store, container, obj)
+        swift.delete_container_if_empty(conn.object_store, container)

@@ -170,23 +170,32 @@ def put_signal(conn, url, body):
     raw.send(conn.object_store, 'PUT', url, data=body, authenticated=False)
 
 
+def delete_object(store, container, name):
+    """True when ``name`` was there to delete."""
+    try:
+        raw.send(store, 'DELETE', raw.path(container, name))
+    except CloudNotFound:
+        return False
+    return True
+
+
+def delete_container_if_empty(store, container):
+    """Another handle's or document's objects keep it (409), and it may be gone already."""
+    try:
+        raw.send(store, 'DELETE', raw.path(container))
+    except (CloudNotFound, CloudConflict):
+        pass
+
+
 def delete_handle(conn, container, obj):
     """Every version of ``obj``, then the container when that left it
     empty (another handle's objects keep it)."""
     store = conn.object_store
     for name in _archives(store, container, obj):
-        try:
-            raw.send(store, 'DELETE', raw.path(container, name))
-        except CloudNotFound:
-            pass
+        delete_object(store, container, name)
     # Deleting the object restores a version archived meanwhile: delete
     # until it is gone (a signal racing the delete leaves nothing behind).
     for _attempt in range(100):
-        try:
-            raw.send(store, 'DELETE', raw.path(container, obj))
-        except CloudNotFound:
+        if not delete_object(store, container, obj):
             break
-    try:
-        raw.send(store, 'DELETE', raw.path(container))
-    except (CloudNotFound, CloudConflict):
-        pass
+    delete_container_if_empty(store, container)

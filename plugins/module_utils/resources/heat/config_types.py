@@ -63,7 +63,8 @@ class SoftwareComponent(SoftwareConfig):
         return attrs
 
 
-def _message(part, subtype, filename):
+def mime_text(part, subtype, filename):
+    """One text part as Heat makes it: us-ascii when it can be, an attachment when named."""
     try:
         part.encode('us-ascii')
         charset = 'us-ascii'
@@ -79,7 +80,7 @@ def _message(part, subtype, filename):
 def _append(subparts, part, subtype, filename):
     if not subtype and filename:
         subtype = os.path.splitext(filename)[0]
-    subparts.append(_message(part or '', subtype, filename))
+    subparts.append(mime_text(part or '', subtype, filename))
 
 
 def multipart_message(ctx, parts):

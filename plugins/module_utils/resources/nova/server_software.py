@@ -26,9 +26,10 @@ import email
 import json
 import re
 import uuid
-from email.mime import multipart, text
+from email.mime import multipart
 
 from ..heat import _deploy_document as document
+from ..heat import config_types
 from ..heat.software_config import CONFIG
 
 SOFTWARE_CONFIG, RAW = 'SOFTWARE_CONFIG', 'RAW'
@@ -67,15 +68,10 @@ def config_text(ctx, user_data):
 def _part(content, filename, subtype=None):
     if subtype is None:
         subtype = filename.rsplit('.', 1)[0] if filename else ''
-    content = content or ''
-    try:
-        content.encode('us-ascii')
-        charset = 'us-ascii'
-    except UnicodeEncodeError:
-        charset = 'utf-8'
-    msg = (text.MIMEText(content, _subtype=subtype, _charset=charset) if subtype
-           else text.MIMEText(content, _charset=charset))
-    msg.add_header('Content-Disposition', 'attachment', filename=filename)
+    msg = config_types.mime_text(content or '', subtype, filename)
+    if not filename:
+        # build_userdata marks even the user's own part an attachment, with an empty filename
+        msg.add_header('Content-Disposition', 'attachment', filename=filename)
     return msg
 
 
