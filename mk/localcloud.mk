@@ -45,13 +45,13 @@ $(LOCALCLOUD_LAUNCH): mk/localcloud.mk
 	chmod +x $@
 
 # Each of CLOUD_TEST_WORKERS pytest workers starts its own cloud (with Heat) and takes whole test
-# files (--dist loadgroup: tests/localcloud/conftest.py makes each file one group, the files that
-# share the guests' cloud one group, and orders them heaviest first, which
-# --no-loadscope-reorder keeps). One cloud keeps about one core busy (measured: 46% of 2 cores),
+# files (--dist loadfile: a file's tests share their cloud's state, in order; tests/localcloud/
+# conftest.py puts the files sharing the guests' cloud in one unit and sends the units heaviest
+# first, an order --no-loadscope-reorder keeps). One cloud keeps about one core busy (measured: 46% of 2 cores),
 # so two side by side use the machine; the slowest durations are printed to keep the CI's time in
 # view.
 CLOUD_TEST_WORKERS ?= 2
-CLOUD_TEST_ARGS ?= -n $(CLOUD_TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=15
+CLOUD_TEST_ARGS ?= -n $(CLOUD_TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 cloud-test: cloud-venv
 	@test -x .venv/bin/pytest || { echo "cloud-test: run 'make venv' first (pytest lives in .venv)" >&2; exit 2; }
 	.venv/bin/python -m pytest -p no:cacheprovider $(CLOUD_TEST_ARGS) tests/localcloud

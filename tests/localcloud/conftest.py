@@ -93,11 +93,13 @@ def sink():
         yield server
 
 
-# How `make cloud-test` spreads files over its workers (--dist loadgroup --no-loadscope-reorder):
-# each file is one unit, as with loadfile (its tests share their cloud's state, in order), except
-# that the files using guests_cloud form one unit, so one worker starts that cloud once. Units go
-# out heaviest first (seconds each took in one CI run, 2 workers), so no long file starts last and
-# leaves the other worker idle; a file not listed counts as short.
+# How `make cloud-test` spreads files over its workers (--dist loadfile --no-loadscope-reorder):
+# each file is one unit (its tests share their cloud's state, in order), except that the files
+# using guests_cloud form one unit, so one worker starts that cloud once. Units go out heaviest
+# first (seconds each took in one CI run, 2 workers), so no long file starts last and leaves the
+# other worker idle; a file not listed counts as short. (xdist's own --dist loadgroup cannot do
+# this: with pytest 9 the group it appends to a test's node id is lost, and tests go out one by
+# one.)
 GROUPS = {'test_guests.py': 'guests', 'test_software_deployments.py': 'guests'}
 SECONDS = {
     'test_corpus_stacks.py': 300, 'guests': 170, 'test_heat_peer_composition.py': 200,
@@ -108,13 +110,23 @@ SECONDS = {
 }
 
 
-@pytest.hookimpl(tryfirst=True)
+def _unit(path):
+    name = os.path.basename(path)
+    return GROUPS.get(name, name)
+
+
 def pytest_collection_modifyitems(config, items):
-    # tryfirst: xdist reads the xdist_group marks in its own hook, after this one
-    def unit(item):
-        name = os.path.basename(str(item.fspath))
-        return GROUPS.get(name, name)
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(unit(item)))
     # a stable sort: the tests of one file keep their order
-    items.sort(key=lambda item: -SECONDS.get(unit(item), 10))
+    items.sort(key=lambda item: -SECONDS.get(_unit(str(item.fspath)), 10))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's hook for a scheduler of our own: loadfile's, with our units for its scopes."""
+    if config.getvalue('dist') != 'loadfile':
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _Units(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return _unit(nodeid.split('::', 1)[0])
+    return _Units(config, log)

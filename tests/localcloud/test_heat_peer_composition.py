@@ -57,7 +57,9 @@ def _stacks_named(cloud, prefix):
 
 def _delete(cloud, name):
     _run(cloud, 'stack', 'delete', name, '--yes', '--wait')
-    assert _stacks_named(cloud, name) == []
+    # --wait ends on the stack's DELETE_COMPLETE event; Heat marks the stack deleted just after
+    wait_for(lambda: _stacks_named(cloud, name) == [], timeout=60, interval=1,
+             what='stack %s and its nested stacks to leave the list' % name)
 
 
 def _cleanup(cloud, name):
