@@ -57,6 +57,43 @@ def write_file(path, text):
 
 
 SQLITE = {'foreign_keys': False, 'installed': False}
+# How long a writer may wait for SQLite's write lock before its BEGIN fails.
+LOCK_WAIT = 60.0
+
+
+def _green():
+    """True in a service eventlet has monkey-patched (Nova, Heat ...): its 'threads' are green
+    threads of one OS thread."""
+    patcher = sys.modules.get('eventlet.patcher')
+    return bool(patcher and patcher.is_monkey_patched('thread'))
+
+
+def _busy(exc):
+    """SQLite's SQLITE_BUSY, however SQLAlchemy or oslo.db wrapped it."""
+    import sqlite3
+    while exc is not None:
+        if isinstance(exc, sqlite3.OperationalError) and \
+                getattr(exc, 'sqlite_errorname', '') in ('SQLITE_BUSY', 'SQLITE_LOCKED'):
+            return True
+        exc = (getattr(exc, 'orig', None) or getattr(exc, 'inner_exception', None) or
+               exc.__cause__ or exc.__context__)
+    return False
+
+
+def _begin_cooperatively(conn):
+    """BEGIN IMMEDIATE in a green service. SQLite's own busy wait sleeps in C, which stops every
+    green thread of the process, the one holding the lock included: the wait could only end by
+    timing out (a frozen Nova, then 'No valid host was found'). So SQLite waits briefly (see
+    _pragmas), and between tries this sleeps the green way, letting the holder commit."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            return
+        except Exception as exc:    # oslo.db may re-raise SQLITE_BUSY as its own type
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
 
 
 def sqlite_locking(foreign_keys=False, skip_url=None):
@@ -75,6 +112,7 @@ def sqlite_locking(foreign_keys=False, skip_url=None):
     SQLITE['installed'] = True
     import sqlalchemy
     local = threading.local()
+    green = _green()
 
     def held():
         if not hasattr(local, 'held'):
@@ -87,7 +125,8 @@ def sqlite_locking(foreign_keys=False, skip_url=None):
             return
         cur = dbapi_conn.cursor()
         cur.execute('PRAGMA journal_mode=WAL')
-        cur.execute('PRAGMA busy_timeout=60000')
+        # a green service waits for the lock in _begin_cooperatively, not in SQLite
+        cur.execute('PRAGMA busy_timeout=%d' % (20 if green else LOCK_WAIT * 1000))
         cur.execute('PRAGMA synchronous=NORMAL')
         if SQLITE['foreign_keys']:
             # Keystone relies on ON DELETE CASCADE; SQLite ignores foreign keys unless told
@@ -101,7 +140,12 @@ def sqlite_locking(foreign_keys=False, skip_url=None):
         mine = held()
         if 'in_transaction' not in conn.info:   # oslo.db's own listener checks the same marker
             nested = bool(mine - {key})
-            conn.exec_driver_sql('BEGIN' if nested else 'BEGIN IMMEDIATE')
+            if nested:
+                conn.exec_driver_sql('BEGIN')
+            elif green:
+                _begin_cooperatively(conn)
+            else:
+                conn.exec_driver_sql('BEGIN IMMEDIATE')
             conn.info['in_transaction'] = True
         mine.add(key)
 
