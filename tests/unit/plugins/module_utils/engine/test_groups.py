@@ -402,3 +402,17 @@ def test_servers_whose_keys_wait_on_a_resource_are_refused_before_anything_is_ma
     assert 'The keys of the "servers" of SoftwareDeploymentGroup "deps"' in str(err.value)
     assert 'resources.deps.properties.servers' in str(err.value)
     assert stacks.rows() == {}
+
+
+
+@pytest.mark.parametrize('gtype', ['OS::Heat::SoftwareDeploymentGroup', 'OS::Heat::StructuredDeployments'])
+def test_a_deployment_group_batches_as_a_resource_group(gtype):
+    from types import SimpleNamespace
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import groups
+    defn = SimpleNamespace(type=gtype, type_info=None, update_policy={
+        'batch_create': {'max_batch_size': 2, 'pause_time': 3},
+        'rolling_update': {'max_batch_size': 1}})
+    names = ['a', 'c', 'b']
+    assert groups.batches(defn, [], names, creating=True) == ([['a', 'c'], ['b']], 3.0)
+    members = [{'name': n} for n in ('a', 'b')]     # c is new: created, not in a batch
+    assert groups.batches(defn, members, names, creating=False) == ([['b'], ['a']], 0.0)
