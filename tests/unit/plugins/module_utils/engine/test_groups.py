@@ -404,7 +404,6 @@ def test_servers_whose_keys_wait_on_a_resource_are_refused_before_anything_is_ma
     assert stacks.rows() == {}
 
 
-
 @pytest.mark.parametrize('gtype', ['OS::Heat::SoftwareDeploymentGroup', 'OS::Heat::StructuredDeployments'])
 def test_a_deployment_group_batches_as_a_resource_group(gtype):
     from types import SimpleNamespace
