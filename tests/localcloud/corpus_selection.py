@@ -20,7 +20,14 @@ STACK = 'OS::Heat::Stack'
 GROUP = 'OS::Heat::ResourceGroup'
 CHAIN = 'OS::Heat::ResourceChain'
 ASG = 'OS::Heat::AutoScalingGroup'
-NESTED = (STACK, GROUP, CHAIN, ASG)
+# a deployment group -> its members' type (a group of single deployments, one per server)
+DEPLOYMENT_GROUPS = {
+    'OS::Heat::SoftwareDeploymentGroup': 'OS::Heat::SoftwareDeployment',
+    'OS::Heat::SoftwareDeployments': 'OS::Heat::SoftwareDeployment',
+    'OS::Heat::StructuredDeploymentGroup': 'OS::Heat::StructuredDeployment',
+    'OS::Heat::StructuredDeployments': 'OS::Heat::StructuredDeployment',
+}
+NESTED = (STACK, GROUP, CHAIN, ASG) + tuple(DEPLOYMENT_GROUPS)
 
 
 class NotRunnable(Exception):
@@ -69,6 +76,8 @@ def _inner(rel, name, rtype, props):
         member = props.get('resource_def' if rtype == GROUP else 'resource')
         member = member if isinstance(member, dict) else {}
         inner = [(member.get('type'), member.get('properties'))]
+    elif rtype in DEPLOYMENT_GROUPS:
+        inner = [(DEPLOYMENT_GROUPS[rtype], props)]
     elif rtype == CHAIN:
         types = props.get('resources')
         inner = [(t, props.get('resource_properties'))

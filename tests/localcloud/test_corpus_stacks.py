@@ -139,6 +139,8 @@ PARAMETERS = {
         KEY, flavor='m1.tiny', image='cirros', network='private', vol_size=1)},
     'hot/software-config/example-templates/cirros-example/cirros-hello-world.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/example-ansible-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
+    'hot/software-config/example-templates/example-software-deploymentgroup-template.yaml': {'parameters': dict(
+        KEY, flavor='m1.tiny', ubuntu_image='cirros', fedora_image='cirros', network='private')},
     'hot/software-config/example-templates/example-deploy-sequence.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/example-puppet-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
     'hot/software-config/example-templates/example-script-template.yaml': {'parameters': dict(KEY, flavor='m1.tiny', image='cirros')},
@@ -237,6 +239,9 @@ CANNOT_RUN = {
     'hot/software-config/example-templates/example-sw-component-template.yaml': (
         "its deployments wait for the agent of an image with heat-config hooks (or, refused at validation, a group without one): this test's cloud runs no guests (tests/localcloud/test_software_deployments.py runs deployments on guests)", None),
     'hot/software-config/example-templates/example-ansible-template.yaml': (
+        'its config is a get_file of a playbook the corpus does not carry',
+        'was not found in the "files" map'),
+    'hot/software-config/example-templates/example-software-deploymentgroup-template.yaml': (
         'its config is a get_file of a playbook the corpus does not carry',
         'was not found in the "files" map'),
     'hot/software-config/example-templates/example-puppet-template.yaml': (
@@ -402,7 +407,8 @@ def test_corpus_selection_looks_into_nested_types(tmp_path):
     """A template is selected when the types it nests are supported, wherever they are named:
     a group's member, a chain's members, an OS::Heat::Stack's file, a template resource's file
     (relative to the file naming it) and an environment's mapping (relative to the environment)."""
-    supported = ('OS::Heat::RandomString', 'OS::Nova::Server').__contains__
+    supported = ('OS::Heat::RandomString', 'OS::Nova::Server',
+                 'OS::Heat::SoftwareDeployment').__contains__
     _write(tmp_path, 'sub/member.yaml', _hot(s={'type': 'OS::Nova::Server'}))
     _write(tmp_path, 'sub/bad.yaml', _hot(a={'type': 'OS::Aodh::Alarm'}))
     _write(tmp_path, 'sub/outer.yaml', _hot(m={'type': 'member.yaml'}))
@@ -435,6 +441,10 @@ def test_corpus_selection_looks_into_nested_types(tmp_path):
             'resource_def': {'type': 'member.yaml'}}}, None),   # not beside group.yaml
         'param_type.yaml': ({'type': 'OS::Heat::ResourceGroup', 'properties': {
             'resource_def': {'type': {'get_param': 't'}}}}, None),
+        'deployments.yaml': ({'type': 'OS::Heat::SoftwareDeploymentGroup', 'properties': {
+            'servers': {'a': 'x'}}}, ['OS::Heat::SoftwareDeployment',
+                                      'OS::Heat::SoftwareDeploymentGroup']),
+        'structured.yaml': ({'type': 'OS::Heat::StructuredDeployments'}, None),
     }
     got = {}
     for rel, (res, _want) in cases.items():

@@ -17,6 +17,10 @@ with inputs (one of them a hidden parameter) and two declared outputs is deploye
   leaves nothing in Swift or the cloud;
 - the hidden input is never in the results, the events or the store in clear, but is in the
   document the guest reads (Heat's contract).
+
+A SoftwareDeploymentGroup of three servers: its deploy_stdouts and an output's map reach the stack
+outputs; an input change under rolling_update max_batch_size 1 updates one member after another;
+delete leaves nothing.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -198,4 +202,89 @@ def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
     assert containers == sorted(c['name'] for c in gcloud.baseline.get('containers', ()))
     # the guests' cloud is shared: what other modules left there is in the baseline
     assert _names(objects) == _names(gcloud.baseline.get('objects', ()))
+    assert len(gcloud.resources().get('servers', ())) == len(gcloud.baseline.get('servers', ()))
+
+
+# The servers are made one after another: three guests spawned at the same instant once lost one to
+# Nova's "No valid host was found" on this 2-core cloud (the group's deployments still start together).
+GROUP_TEMPLATE = """
+heat_template_version: 2018-08-31
+parameters:
+  who: {type: string, default: alice}
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.32.0.0/24}
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: who}]
+      outputs: [{name: greeting}]
+      config: |
+        #!/bin/sh
+        echo "hello $who on $deploy_resource_name"
+        printf "hello $who" > $heat_outputs_path.greeting
+%(servers)s
+  deploys:
+    type: OS::Heat::SoftwareDeploymentGroup
+    update_policy: {rolling_update: {max_batch_size: 1}}
+    properties:
+      config: {get_resource: config}
+      input_values: {who: {get_param: who}}
+      servers: {%(map)s}
+outputs:
+  stdouts: {value: {get_attr: [deploys, deploy_stdouts]}}
+  greetings: {value: {get_attr: [deploys, greeting]}}
+  codes: {value: {get_attr: [deploys, deploy_status_codes]}}
+""" % {'servers': ''.join("""
+  server%d:
+    type: OS::Nova::Server
+    depends_on: %s
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG""" % (i, prev) for i, prev in (
+    (1, 'subnet'), (2, 'server1'), (3, 'server2'))),
+       'map': ', '.join('s%d: {get_resource: server%d}' % (i, i) for i in (1, 2, 3))}
+
+
+def _member_updates(result):
+    """(member, status) of the group's members' UPDATE events, in the order they happened."""
+    return [(e['resource_name'], '%s_%s' % (e['resource_action'], e['resource_status']))
+            for e in result['events']
+            if e['resource_name'] in ('s1', 's2', 's3') and e['resource_action'] == 'UPDATE']
+
+
+def test_a_deployment_group_through_real_heat_agents_updates_in_rolling_batches(gcloud, tmp_path):
+    runner = StackRunner(gcloud, tmp_path, str(tmp_path / 'stacks.sqlite'))
+    template = tmp_path / 'group.yaml'
+    template.write_text(GROUP_TEMPLATE)
+    args = dict(name='deploygroup', template=str(template), timeout=300)
+
+    created = runner.run(**args)
+    assert created['stack']['stack_status'] == 'CREATE_COMPLETE', (
+        created['stack']['stack_status_reason'], outputs(created))
+    out = outputs(created)
+    assert out['stdouts'] == dict(('s%d' % i, 'hello alice on s%d\n' % i) for i in (1, 2, 3))
+    assert out['greetings'] == {'s1': 'hello alice', 's2': 'hello alice', 's3': 'hello alice'}
+    assert out['codes'] == {'s1': 0, 's2': 0, 's3': 0}
+
+    updated = runner.run(parameters={'who': 'bob'}, **args)
+    assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', (
+        updated['stack']['stack_status_reason'])
+    assert outputs(updated)['greetings'] == {'s1': 'hello bob', 's2': 'hello bob', 's3': 'hello bob'}
+    # max_batch_size 1: each member's update ends before the next one's starts, last key first
+    assert _member_updates(updated) == [
+        ('s3', 'UPDATE_IN_PROGRESS'), ('s3', 'UPDATE_COMPLETE'),
+        ('s2', 'UPDATE_IN_PROGRESS'), ('s2', 'UPDATE_COMPLETE'),
+        ('s1', 'UPDATE_IN_PROGRESS'), ('s1', 'UPDATE_COMPLETE')], updated['events']
+
+    gone = runner.run(name='deploygroup', state='absent')
+    assert gone.get('failed') is not True, gone.get('msg')
+    containers, objects = _swift(gcloud)
+    assert containers == sorted(c['name'] for c in gcloud.baseline.get('containers', ()))
+    assert not objects
     assert len(gcloud.resources().get('servers', ())) == len(gcloud.baseline.get('servers', ()))

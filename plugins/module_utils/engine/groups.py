@@ -1,14 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""OS::Heat::ResourceGroup, OS::Heat::ResourceChain and (through
-autoscaling.py) OS::Heat::AutoScalingGroup: nested stacks whose template
-the group writes (resources/heat/group_template.py writes it as Heat 27
-does).
+"""OS::Heat::ResourceGroup, OS::Heat::ResourceChain, the deployment groups
+(OS::Heat::SoftwareDeploymentGroup, StructuredDeploymentGroup and their
+aliases) and (through autoscaling.py) OS::Heat::AutoScalingGroup: nested
+stacks whose template the group writes (resources/heat/group_template.py
+and deployment_group.py write it as Heat 27 does).
 
 Each type is a ``GroupKind``: the properties that must be known when the
 run is planned (a group's members are the walk's steps: a ResourceGroup's
-``count``, a chain's ``resources`` and ``concurrent``, which orders them),
+``count``, a chain's ``resources`` and ``concurrent``, which orders them,
+the keys of a deployment group's ``servers``),
 how its template is written and how its attributes are read.  The types of
 the members are known then too.
 The values of ``resource_def`` that wait on other resources are not: the
@@ -33,6 +35,7 @@ from ..hot.template import Template
 from ..resources.heat.group_attributes import (asg_attribute, chain_attribute,
                                                resource_group_attribute, select_path)
 from ..resources.heat.group_template import chain_template, resource_group_plan
+from ..resources.heat import deployment_group
 from ..resources.heat.scaling_batches import walk_batches
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
@@ -53,6 +56,8 @@ class GroupKind:
     first: Tuple[str, ...]
     write: Callable[..., Any]
     read: Callable[..., Any]
+    # maps whose keys name the members: known before the run, their values may wait
+    keyed: Tuple[str, ...] = ()
 
 
 def _write_resource_group(props, removed, members, created):
@@ -74,10 +79,24 @@ def _read_chain(group, key, path, names, *, ref_of, attr_of, removed):
     return chain_attribute(group, key, path, names, ref_of=ref_of, attr_of=attr_of)
 
 
+def _deployments_writer(gtype):
+    def write(props, _removed, _members, _created):
+        template, names = deployment_group.deployment_group_template(gtype, props)
+        return template, names, None
+    return write
+
+
 KINDS = {
     RESOURCE_GROUP: GroupKind(('count',), _write_resource_group, resource_group_attribute),
     RESOURCE_CHAIN: GroupKind(('resources', 'concurrent'), _write_chain, _read_chain),
 }
+# The deployment groups are ResourceGroups in Heat: rolling updates and
+# batched creates as a ResourceGroup's (batches below).
+KINDS.update((gtype, GroupKind((), _deployments_writer(gtype),
+                               deployment_group.deployment_group_attribute,
+                               keyed=(deployment_group.SERVERS,)))
+             for gtype in deployment_group.MEMBER_TYPES)
+BATCHED = (RESOURCE_GROUP,) + tuple(deployment_group.MEMBER_TYPES)
 # An autoscaling group decides its size and names its members its own way (autoscaling.py).
 GROUP_TYPES = tuple(KINDS) + (autoscaling.ASG,)
 
@@ -113,12 +132,21 @@ def planned_template(sd, defn, row, members, resize=None):
         template, names, late = autoscaling.planned_template(sd, defn, row, members, resize)
         return template, names, None, late
     props = defn.properties or {}
-    for first in KINDS[group_type(defn)].first:
+    kind = KINDS[group_type(defn)]
+    for first in kind.first:
         if fns.dependencies(props.get(first)):
             raise TemplateError('The "%s" of %s "%s" must be known before the run (it cannot '
                                 'come from another resource)'
                                 % (first, group_type(defn).split('::')[-1], defn.name),
                                 path=defn.path + ('properties', first))
+    for keyed in kind.keyed:
+        value = props.get(keyed)
+        if isinstance(value, fns.Function) and fns.dependencies(value):
+            raise TemplateError('The keys of the "%s" of %s "%s" name its members and must be '
+                                'known before the run: write the map in the template (its '
+                                'values may come from other resources)'
+                                % (keyed, group_type(defn).split('::')[-1], defn.name),
+                                path=defn.path + ('properties', keyed))
     late = []
     known = dict((k, placeheld(v, late)) for k, v in props.items())
     return _written(sd, defn, known, row, members) + (late,)
@@ -165,9 +193,11 @@ def batches(defn, members, names, *, creating):
     """([[member names], ...], pause seconds): the batches a group's
     members are walked in, each after the one before it (and its pause).
 
-    A ResourceGroup batches its create under ``update_policy.batch_create``
-    (lowest index first) and the update of its existing members under
-    ``rolling_update`` (highest index first, as Heat's replace priority);
+    A ResourceGroup (and a deployment group, one in Heat) batches its
+    create under ``update_policy.batch_create`` (lowest index first) and
+    the update of its existing members under ``rolling_update`` (highest
+    index first, as Heat's replace priority: a deployment group's last key
+    first);
     an AutoScalingGroup its existing members under ``rolling_updates``.
     Heat's temporary extra members (which keep ``min_in_service`` in
     service while a batch is replaced) are not made: a member updated in
@@ -179,7 +209,7 @@ def batches(defn, members, names, *, creating):
         return ([], 0) if creating else autoscaling.rolling_batches(defn, members)
     policy = autoscaling.known_policy(defn.update_policy).get(
         'batch_create' if creating else 'rolling_update')
-    if gtype != RESOURCE_GROUP or not isinstance(policy, dict):
+    if gtype not in BATCHED or not isinstance(policy, dict):
         return [], 0
     existing = set(m['name'] for m in members)
     return walk_batches(names if creating else [n for n in reversed(names) if n in existing], policy)

@@ -104,10 +104,23 @@ def _deployment_config(defn, stack, path):
 def _deployment_server(defn, stack, path):
     """A deployment's ``server`` given by get_resource must be a server
     whose user_data_format is SOFTWARE_CONFIG (Heat's validate)."""
-    name, target = _referenced(defn, stack, 'server')
+    _server_ref((defn.properties or {}).get('server'), stack, tuple(path) + ('server',))
+
+
+def _group_servers(defn, stack, path):
+    """A deployment group's ``servers``: each value given by get_resource
+    is checked as a single deployment's ``server`` (each member is one)."""
+    servers = (defn.properties or {}).get('servers')
+    if isinstance(servers, dict):
+        for key, ref in servers.items():
+            _server_ref(ref, stack, tuple(path) + ('servers', key))
+
+
+def _server_ref(ref, stack, here):
+    name = ref.args if isinstance(ref, _GetResource) else None
+    target = stack.resources.get(name) if isinstance(name, str) else None
     if target is None:
         return
-    here = tuple(path) + ('server',)
     if target.type not in SERVER_TYPES:
         raise TemplateError('The server of a software deployment must be a server: "%s" is a '
                             '%s' % (name, target.type), path=here)
@@ -122,7 +135,10 @@ def _deployment_server(defn, stack, path):
 def _deployment(data, path, waiting, defn=None, stack=None):
     _signal_transport(data, path, waiting)
     if defn is not None and stack is not None:
-        _deployment_server(defn, stack, path)
+        if 'servers' in data:
+            _group_servers(defn, stack, path)
+        else:
+            _deployment_server(defn, stack, path)
         _deployment_config(defn, stack, path)
 
 
@@ -166,9 +182,15 @@ CHECKS = {
     'OS::Nova::Server': _server,
 }
 # The checks that look at other resources of the stack too.
+# A deployment group (Heat's SoftwareDeploymentGroup and its kin) is checked
+# as its members are, at the group's own path ('servers' for 'server').
 STACK_CHECKS = {
     'OS::Heat::SoftwareDeployment': _deployment,
     'OS::Heat::StructuredDeployment': _structured_deployment,
+    'OS::Heat::SoftwareDeploymentGroup': _deployment,
+    'OS::Heat::SoftwareDeployments': _deployment,
+    'OS::Heat::StructuredDeploymentGroup': _structured_deployment,
+    'OS::Heat::StructuredDeployments': _structured_deployment,
 }
 
 

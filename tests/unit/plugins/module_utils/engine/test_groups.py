@@ -288,3 +288,130 @@ def test_rolling_update_replaces_one_member_at_a_time_highest_index_first(stacks
     grown = stacks.run(BATCHED, parameters={'v': 'two', 'n': 5})
     assert _batches_seen(_member_events(grown)) == [['4']]
     assert stacks.run(BATCHED, parameters={'v': 'two', 'n': 5})['changed'] is False
+
+
+DEPLOYMENTS = '''
+parameters:
+  v: {type: string, default: one}
+  servers: {type: json, default: {a: s-a, b: s-b}}
+resources:
+  srv: {type: OS::Heat::Value, properties: {value: s-late}}
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: foo}]
+      outputs: [{name: result}]
+      config: echo hi
+  deps:
+    type: OS::Heat::SoftwareDeploymentGroup
+    update_policy: {rolling_update: {max_batch_size: 1}}
+    properties:
+      config: {get_resource: config}
+      signal_transport: NO_SIGNAL
+      input_values: {foo: {get_param: v}}
+      servers:
+        a: s-a
+        c: {get_attr: [srv, value]}
+        b: s-b
+outputs:
+  stdouts: {value: {get_attr: [deps, deploy_stdouts]}}
+  codes: {value: {get_attr: [deps, deploy_status_codes]}}
+  results: {value: {get_attr: [deps, result]}}
+  one: {value: {get_attr: [deps, deploy_stdouts, c]}}
+'''
+
+
+def _deployment_events(result):
+    return [(e['resource_name'], e['resource_status'], e['event_time']) for e in result['events']
+            if e.get('stack_name', '').startswith('st-deps-') and len(e['resource_name']) == 1]
+
+
+def test_a_deployment_group_makes_one_deployment_per_server_key_with_map_attributes(stacks):
+    result = stacks.run(DEPLOYMENTS)
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    out = _outputs(result)
+    assert out['stdouts'] == {'a': None, 'c': None, 'b': None}
+    assert list(out['stdouts']) == ['a', 'c', 'b']
+    assert out['codes'] == {'a': None, 'c': None, 'b': None}
+    assert out['results'] == {'a': None, 'c': None, 'b': None}
+    assert out['one'] is None
+    child = [s for s in stacks.children().values() if s['parent_resource'] == 'deps'][0]
+    store = stacks.store()
+    try:
+        members = dict((r.name, r) for r in store.resources(child['id']) if r.role == 'current')
+    finally:
+        store.close()
+    assert sorted(members) == ['a', 'b', 'c']
+    assert set(r.type for r in members.values()) == {'OS::Heat::SoftwareDeployment'}
+    assert stacks.run(DEPLOYMENTS)['changed'] is False
+
+
+def test_a_deployment_groups_input_change_updates_its_members_one_batch_after_another(stacks):
+    stacks.run(DEPLOYMENTS)
+    result = stacks.run(DEPLOYMENTS, parameters={'v': 'two'})
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE', result['stack']
+    # Heat's replace priority: the last key of servers first
+    assert _batches_seen(_deployment_events(result)) == [['b'], ['c'], ['a']]
+    rows = stacks.rows()
+    assert rows['deps'].status == 'COMPLETE'
+
+
+def test_a_change_of_servers_adds_and_removes_only_those_deployments(stacks):
+    text = DEPLOYMENTS.replace('''      servers:
+        a: s-a
+        c: {get_attr: [srv, value]}
+        b: s-b''', '''      servers: {get_param: servers}''')
+    text = text.replace("  one: {value: {get_attr: [deps, deploy_stdouts, c]}}\n", '')
+    stacks.run(text)
+    result = stacks.run(text, parameters={'servers': {'a': 's-a', 'd': 's-d'}})
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE', result['stack']
+    events = [(e['resource_name'], e['resource_action']) for e in result['events']
+              if e.get('stack_name', '').startswith('st-deps-')]
+    assert ('b', 'DELETE') in events and ('d', 'CREATE') in events
+    assert ('a', 'UPDATE') not in events and ('a', 'CREATE') not in events
+    assert list(_outputs(result)['stdouts']) == ['a', 'd']
+
+
+@pytest.mark.parametrize('gtype,member', [
+    ('OS::Heat::SoftwareDeployments', 'OS::Heat::SoftwareDeployment'),
+    ('OS::Heat::StructuredDeploymentGroup', 'OS::Heat::StructuredDeployment'),
+    ('OS::Heat::StructuredDeployments', 'OS::Heat::StructuredDeployment')])
+def test_the_other_deployment_groups_make_their_own_members(stacks, gtype, member):
+    text = DEPLOYMENTS.replace('OS::Heat::SoftwareDeploymentGroup', gtype)
+    result = stacks.run(text)
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE', result['stack']
+    assert list(_outputs(result)['stdouts']) == ['a', 'c', 'b']
+    store = stacks.store()
+    try:
+        child = stacks.children()['deps']
+        types = set(r.type for r in store.resources(child['id']) if r.role == 'current')
+    finally:
+        store.close()
+    assert types == {member}
+
+
+def test_servers_whose_keys_wait_on_a_resource_are_refused_before_anything_is_made(stacks):
+    text = DEPLOYMENTS.replace('''      servers:
+        a: s-a
+        c: {get_attr: [srv, value]}
+        b: s-b''', '''      servers: {get_attr: [srv, value]}''')
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+    with pytest.raises(TemplateError) as err:
+        stacks.run(text)
+    assert 'The keys of the "servers" of SoftwareDeploymentGroup "deps"' in str(err.value)
+    assert 'resources.deps.properties.servers' in str(err.value)
+    assert stacks.rows() == {}
+
+
+@pytest.mark.parametrize('gtype', ['OS::Heat::SoftwareDeploymentGroup', 'OS::Heat::StructuredDeployments'])
+def test_a_deployment_group_batches_as_a_resource_group(gtype):
+    from types import SimpleNamespace
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import groups
+    defn = SimpleNamespace(type=gtype, type_info=None, update_policy={
+        'batch_create': {'max_batch_size': 2, 'pause_time': 3},
+        'rolling_update': {'max_batch_size': 1}})
+    names = ['a', 'c', 'b']
+    assert groups.batches(defn, [], names, creating=True) == ([['a', 'c'], ['b']], 3.0)
+    members = [{'name': n} for n in ('a', 'b')]     # c is new: created, not in a batch
+    assert groups.batches(defn, members, names, creating=False) == ([['b'], ['a']], 0.0)

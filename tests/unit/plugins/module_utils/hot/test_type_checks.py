@@ -196,3 +196,41 @@ def test_structured_deployment_strict_inputs_are_checked_before_any_cloud_call(w
         sd.validate(strict=True)
     assert err.value.message == 'The Parameter (missing) was not provided.'
     assert err.value.path == ('resources', 'deploy', 'properties', 'input_values')
+
+
+def _group(gtype='OS::Heat::SoftwareDeploymentGroup', **kw):
+    body = DEPLOY % dict(dict(group='script', server=', user_data_format: SOFTWARE_CONFIG',
+                              target='server', deploy=''), **kw)
+    body = body.replace('type: OS::Heat::SoftwareDeployment', 'type: %s' % gtype).replace(
+        'server: {get_resource: %s}' % kw.get('target', 'server'),
+        'servers: {one: {get_resource: %s}, two: id-2}' % kw.get('target', 'server'))
+    return StackDefinition(HEAD + body)
+
+
+@pytest.mark.parametrize('gtype', ['OS::Heat::SoftwareDeploymentGroup', 'OS::Heat::SoftwareDeployments',
+                                   'OS::Heat::StructuredDeploymentGroup', 'OS::Heat::StructuredDeployments'])
+@pytest.mark.parametrize('kw, where, message', [
+    (dict(group='atomic'), ('config',), 'The group "atomic" of config "config" has no hook here'),
+    (dict(target='other'), ('servers', 'one'), 'must be a server: "other" is a OS::Heat::None'),
+    (dict(server=''), ('servers', 'one'), "Resource server's property user_data_format should be "
+                                          'set to SOFTWARE_CONFIG since there are software deployments on it.'),
+    (dict(deploy=', signal_transport: CFN_SIGNAL'), ('signal_transport',), 'use TEMP_URL_SIGNAL'),
+])
+def test_a_deployment_group_is_refused_as_its_members_would_be_naming_the_group(gtype, kw, where, message):
+    _group(gtype).validate(strict=True)
+    with pytest.raises(TemplateError) as err:
+        _group(gtype, **kw).validate(strict=True)
+    assert message in err.value.message
+    assert err.value.path == ('resources', 'deploy', 'properties') + where
+
+
+@pytest.mark.parametrize('gtype', ['OS::Heat::StructuredDeploymentGroup', 'OS::Heat::StructuredDeployments'])
+def test_a_structured_deployment_groups_strict_inputs_are_checked_before_any_cloud_call(gtype):
+    text = (STRUCTURED % ('missing', 'STRICT')).replace(
+        'type: OS::Heat::StructuredDeployment\n', 'type: %s\n' % gtype).replace(
+        'server: {get_resource: server}', 'servers: {a: {get_resource: server}}')
+    with pytest.raises(TemplateError) as err:
+        StackDefinition(HEAD + text).validate(strict=True)
+    assert err.value.message == 'The Parameter (missing) was not provided.'
+    assert err.value.path == ('resources', 'deploy', 'properties', 'input_values')
+    StackDefinition(HEAD + text.replace('STRICT', 'LAX')).validate(strict=True)
