@@ -20,7 +20,7 @@ options:
         (the auth options), and is created when a run finds it missing.
       - Every change is written to Swift as it happens; reads ask for the newest copy (C(X-Newest)), so a job on
         another execution node finds the stack. Each completed action also keeps a version of the whole record in
-        C(<prefix>/<stack>/versions/).
+        C(<prefix>/versions/<stack>/).
       - The stack's lock is the object C(<prefix>/<stack>.lock), written with C(If-None-Match: *) and holding a
         lease the run renews; a crashed run's lock frees itself when its lease ends (60 seconds).
       - Secrets need O(store_key) (or C($STACKERS_STORE_KEY)): a key file would die with the job.

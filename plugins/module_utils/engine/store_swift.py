@@ -15,7 +15,8 @@ Objects below ``<prefix>/``:
   ``events/<stack id>/<seq>.json`` an event (append only)
   ``<name>.lock``                  the lock of top-level stack ``name``
   ``<name>.lock.claims/<etag>``    who took over an expired lock (see lock())
-  ``<name>/versions/<n>.json``     the whole record after each completed action
+  ``versions/<name>/<n>.json``     the whole record after each completed action
+(stack names hold no '/', so no stack's objects mix with another kind's)
 
 Reads send ``X-Newest: true`` (every replica asked, the newest answer kept):
 a job on another execution node must see the last run's writes.  The lock is
@@ -45,6 +46,8 @@ NEWEST = {'X-Newest': 'true'}
 CLAIM_LIFE = 86400
 _LOCAL_ONLY = ('lock_owner', 'lock_expiry')
 _PAGE = 10000
+# Set on a container once it was seen refusing a conditional PUT (412).
+CHECKED = 'X-Container-Meta-Stackers-Conditional-Put'
 
 
 def parse_url(url):
@@ -137,13 +140,35 @@ class SwiftStore(Store):
 
     def _open(self, writable):
         try:
-            self._send('HEAD', headers=dict(NEWEST))
+            head = self._send('HEAD', headers=dict(NEWEST)).headers
         except CloudNotFound:
             if not writable:
                 raise StoreError('The state store %s does not exist: check store_url (container %s) '
                                  'and the cloud it is read with' % (self.url, self.container))
             self._send('PUT')
+            head = {}
+        if writable and head.get(CHECKED) != 'true':
+            self._check_conditional_put()
         self._load()
+
+    def _check_conditional_put(self):
+        """A Swift that ignores ``If-None-Match: *`` (before 2.x's support,
+        or a gateway dropping the header) would let two runs both take a
+        lock: asked once per container, the answer kept in its metadata."""
+        probe = self._name('.stackers-probe')
+        self._put(probe, {})
+        try:
+            self._put(probe, {}, headers={'If-None-Match': '*'})
+        except CloudError as exc:
+            if exc.status != 412:
+                raise
+            self._send('POST', headers={CHECKED: 'true'})
+            return
+        finally:
+            self._delete(probe)
+        raise StoreError('The Swift of %s ignores "If-None-Match: *" (it overwrote an existing object), so it '
+                         'cannot hold a stack lock: use a Swift that supports conditional PUTs, or the SQLite '
+                         'store (store_path) on a shared disk' % self.url)
 
     def _load(self):
         """The container's records into the private SQLite copy; again,
@@ -165,9 +190,8 @@ class SwiftStore(Store):
         finally:
             self._loading = False
         for obj in listed:
-            head, sep, tail = obj.rpartition('/versions/')
-            if sep and tail.endswith('.json') and tail[:-5].isdigit():
-                stack = head[len(self._name('')):]
+            stack, _sep, tail = obj[len(self._name('versions', '')):].partition('/')
+            if obj.startswith(self._name('versions', '')) and tail[:-5].isdigit():
                 self._versions[stack] = max(self._versions.get(stack, 0), int(tail[:-5]))
 
     def _forget(self, obj):
@@ -292,7 +316,7 @@ class SwiftStore(Store):
         while True:
             number += 1
             try:
-                self._put(self._name(name, 'versions', '%06d.json' % number), export(self, stack),
+                self._put(self._name('versions', name, '%06d.json' % number), export(self, stack),
                           headers={'If-None-Match': '*'})
             except CloudError as exc:   # 412: another run kept that number (a taken-over lock)
                 if exc.status != 412:

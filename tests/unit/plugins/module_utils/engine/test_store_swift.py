@@ -63,7 +63,7 @@ def test_a_run_keeps_its_record_in_swift_and_another_node_reruns_it_with_no_writ
     names = _objects(swift)
     assert sum(n.startswith('team/resources/') for n in names) == 2
     assert sum(n.startswith('team/events/') for n in names) >= 6
-    assert 'team/st/versions/000001.json' in names
+    assert 'team/versions/st/000001.json' in names
     assert 'team/st.lock' not in names           # released at the end
     secret = made['stack']['outputs'][0]['output_value']
     for name in names:                            # secrets never reach Swift in clear
@@ -78,7 +78,7 @@ def test_a_run_keeps_its_record_in_swift_and_another_node_reruns_it_with_no_writ
     # lock are written; no resource changed
     writes = set(proxy.writes())
     assert {('PUT', '/state/team/st.lock'), ('DELETE', '/state/team/st.lock'),
-            ('PUT', '/state/team/st/versions/000002.json')} <= writes
+            ('PUT', '/state/team/versions/st/000002.json')} <= writes
     assert [p for _m, p in writes if '/resources/' in p] == []
     gets = [k for m, p, k in proxy.requests if m == 'GET']
     assert gets and all(k['headers'].get('X-Newest') == 'true' for k in gets)
@@ -91,7 +91,7 @@ def test_each_completed_action_is_a_version_and_a_delete_keeps_them(stacks, clou
     _run(stacks, conn, state='absent')
     names = _objects(swift)
     versions = [n for n in names if '/versions/' in n]
-    assert versions == ['team/st/versions/%06d.json' % n for n in (1, 2, 3)]
+    assert versions == ['team/versions/st/%06d.json' % n for n in (1, 2, 3)]
     second = json.loads(swift.containers['state']['objects'][versions[1]][0])
     assert second['stacks'][0]['action'] == 'UPDATE'
     assert second['stacks'][0]['status'] == 'COMPLETE'
@@ -185,3 +185,17 @@ def test_a_failed_write_loses_no_record(stacks, cloud):
     with pytest.raises(StoreError):
         _run(stacks, conn, TEMPLATE.replace('length: 12', 'length: 20'))
     assert swift.containers['state']['objects'] == before
+
+
+def test_a_swift_ignoring_conditional_puts_is_refused_once_checked_it_is_not_asked_again(cloud):
+    conn, swift, proxy = cloud
+    swift.conditional = False
+    with pytest.raises(StoreError, match='ignores "If-None-Match: \\*".*store_path'):
+        _store(conn)
+    assert _objects(swift) == []                  # the probe is gone
+    swift.conditional = True
+    _store(conn).close()
+    assert swift.containers['state']['headers'][ss.CHECKED] == 'true'
+    proxy.requests[:] = []
+    _store(conn).close()
+    assert proxy.writes() == []

@@ -40,6 +40,7 @@ class Swift(object):
         self.account = {KEY: key} if key else {}
         self.containers = {}   # name -> {'headers': {}, 'objects': {name: (body, ts)}}
         self.refuse = set()    # methods answered 403 (a read-only user)
+        self.conditional = True   # False: an old Swift that ignores If-None-Match
 
     # -- what an agent or a test does directly ------------------------------------
     def put(self, container, name, body):
@@ -80,6 +81,9 @@ class Swift(object):
             return _missing()
         if method == 'HEAD':
             return fakes.Response(204, headers=dict(box['headers']))
+        if method == 'POST':
+            box['headers'].update(headers)
+            return fakes.Response(204)
         if method == 'GET':
             params = kw.get('params') or {}
             assert params['format'] == 'json'
@@ -98,7 +102,8 @@ class Swift(object):
         if method == 'PUT':
             if box is None:
                 return _missing()
-            if (kw.get('headers') or {}).get('If-None-Match') == '*' and name in box['objects']:
+            if (self.conditional and (kw.get('headers') or {}).get('If-None-Match') == '*'
+                    and name in box['objects']):
                 return fakes.Response(412, b'Precondition Failed')
             self.put(container, name, kw.get('data') or b'')
             return fakes.Response(201)
