@@ -105,8 +105,8 @@ extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.store
 notes:
-  - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called,
-    so the pseudo parameter C(OS::project_id) shows empty.
+  - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called
+    (but for reading a O(store_url) store in Swift), so the pseudo parameter C(OS::project_id) shows empty.
 attributes:
   check_mode:
     support: full

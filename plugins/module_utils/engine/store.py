@@ -160,6 +160,10 @@ class Store(object):
         with self._lock:
             self._db.close()
 
+    def keep_version(self, stack_id):
+        """A Swift store keeps each completed action's record; this file
+        keeps only the latest."""
+
     def vault(self, user_secret=None):
         """What encrypts this store's secrets: the user's key, else a key
         file beside the store (secrets.py)."""

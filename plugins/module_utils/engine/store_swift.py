@@ -237,7 +237,7 @@ class SwiftStore(Store):
             self._push_stack(stack_id)
         status = fields.get('status')
         if status in ('COMPLETE', 'FAILED'):
-            self._keep_version(stack_id)
+            self.keep_version(stack_id)
 
     def change_hooks(self, stack_id, change):
         hooks = super(SwiftStore, self).change_hooks(stack_id, change)
@@ -301,13 +301,8 @@ class SwiftStore(Store):
         return super(SwiftStore, self).vault(secret)
 
     # -- versions ----------------------------------------------------------------
-    def snapshot(self, stack_id):
-        """The whole record of a stack and its nested stacks (a version, or
-        what migrate copies)."""
-        stack = self.stack_by_id(stack_id)
-        return export(self, stack)
-
-    def _keep_version(self, stack_id):
+    def keep_version(self, stack_id):
+        """The whole record of a top-level stack as its next version."""
         stack = self.stack_by_id(stack_id)
         if stack is None or stack.get('parent_id'):
             return
