@@ -199,3 +199,18 @@ def test_a_swift_ignoring_conditional_puts_is_refused_once_checked_it_is_not_ask
     proxy.requests[:] = []
     _store(conn).close()
     assert proxy.writes() == []
+
+
+def test_heat_stack_info_reads_a_swift_store_and_writes_nothing(stacks, cloud):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.info import InfoRequest, info
+    conn, _swift, proxy = cloud
+    made = _run(stacks, conn)
+    proxy.requests[:] = []
+    shown = info(InfoRequest('st', store_url=URL, store_key='k'), conn)
+    assert shown['stack']['stack_status'] == 'CREATE_COMPLETE'
+    assert shown['stack']['outputs'] == made['stack']['outputs']
+    assert [e['resource_status'] for e in shown['events']][-1] == 'CREATE_COMPLETE'
+    assert [s['stack_name'] for s in info(InfoRequest(store_url=URL), conn)['stacks']] == ['st']
+    assert proxy.writes() == []
+    with pytest.raises(StoreError, match='swift://nothere/p does not exist: check store_url'):
+        info(InfoRequest('st', store_url='swift://nothere/p'), conn)
