@@ -192,13 +192,13 @@ def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
 
 SWIFT_STORED = """heat_template_version: 2021-04-16
 parameters:
-  wait: {type: number, default: 0}
+  secs: {type: number, default: 0}
 resources:
   net:
     type: OS::Neutron::Net
   wait:
     type: OS::Heat::TestResource
-    properties: {value: slow, wait_secs: {get_param: wait}}
+    properties: {value: slow, wait_secs: {get_param: secs}}
   secret:
     type: OS::Heat::RandomString
 outputs:
@@ -235,10 +235,10 @@ def test_the_swift_store_across_execution_nodes_and_its_lock(cloud, tmp_path):
     assert not os.path.exists(tmp_path / 'node2' / 'unused.sqlite')
     conn = cloud.sdk()
     lock = 'jobs/swifty.lock'
-    proc, _result_file = nodes[0].start(parameters={'wait': 10}, **args)
+    proc, _result_file = nodes[0].start(parameters={'secs': 10}, **args)
     try:
         wait_for(lambda: _swift_lock(conn, container, lock), timeout=60, what='the first run to lock')
-        second = nodes[1].run(parameters={'wait': 10}, **args)
+        second = nodes[1].run(parameters={'secs': 10}, **args)
         assert second['failed'] is True and 'locked in %s by another run' % url in second['msg']
         assert ' since ' in second['msg'], second['msg']
     finally:

@@ -10,7 +10,8 @@ Swift before the call returns, one small object per record, so a run killed
 at any point leaves in Swift exactly what it had committed, as with SQLite.
 
 Objects below ``<prefix>/``:
-  ``stacks/<id>.json``             a stack row (lock fields left out)
+  ``stacks/<id>.json``             a stack row (lock fields and hooks left out)
+  ``hooks/<id>.json``              its hook states (cleared by a signal while a run goes on)
   ``resources/<uuid>.json``        a resource row (secret data encrypted)
   ``events/<stack id>/<seq>.json`` an event (append only)
   ``<name>.lock``                  the lock of top-level stack ``name``
@@ -45,6 +46,9 @@ NEWEST = {'X-Newest': 'true'}
 # A claim only has to outlive the race it settles; Swift's expirer drops it.
 CLAIM_LIFE = 86400
 _LOCAL_ONLY = ('lock_owner', 'lock_expiry')
+# Written apart from the stack row: a signal clears a hook without the lock,
+# and a run's next write of its row must not put the old states back.
+_APART = ('hooks',)
 _PAGE = 10000
 # Set on a container once it was seen refusing a conditional PUT (412).
 CHECKED = 'X-Container-Meta-Stackers-Conditional-Put'
@@ -179,7 +183,7 @@ class SwiftStore(Store):
         try:
             for obj in set(self._seen) - set(listed):
                 self._forget(obj)
-            for kind in ('stacks/', 'resources/', 'events/'):
+            for kind in ('stacks/', 'hooks/', 'resources/', 'events/'):
                 for obj in sorted(n for n in listed if n.startswith(self._name(kind))):
                     if self._seen.get(obj, ()) == listed[obj]:
                         continue
@@ -202,13 +206,19 @@ class SwiftStore(Store):
             self._one('DELETE FROM stacks WHERE id=?', (key,))
         elif kind == 'resources':
             self._one('DELETE FROM resources WHERE uuid=?', (key,))
+        elif kind == 'hooks':
+            self._one('UPDATE stacks SET hooks=NULL WHERE id=?', (key,))
 
     def _restore(self, kind, value):
         if kind == 'stacks/':
+            kept = self.stack_by_id(value['id'])      # its hooks come from their own object
+            value = dict(value, hooks=kept['hooks'] if kept else None)
             cols = [c for c in _STACK_COLS if c in value and c not in _LOCAL_ONLY]
             self._one('INSERT OR REPLACE INTO stacks (%s) VALUES (%s)' % (
                 ','.join(cols), ','.join('?' * len(cols))),
                 [_dumps(value[c]) if c in _JSON_STACK else value[c] for c in cols])
+        elif kind == 'hooks/':
+            self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps(value['hooks']), value['id']))
         elif kind == 'resources/':
             Store.save_resource(self, ResourceRow(**value), touch=False)
         else:
@@ -225,7 +235,7 @@ class SwiftStore(Store):
         stack = self.stack_by_id(stack_id)
         if stack is not None:
             self._put(self._name('stacks', stack_id + '.json'),
-                      dict((k, v) for k, v in stack.items() if k not in _LOCAL_ONLY))
+                      dict((k, v) for k, v in stack.items() if k not in _LOCAL_ONLY + _APART))
 
     def _push_row(self, row):
         self._put(self._name('resources', row.uuid + '.json'), row.__dict__)
@@ -233,20 +243,36 @@ class SwiftStore(Store):
     # -- writes: local, then Swift -----------------------------------------------
     def update_stack(self, stack_id, **fields):
         super(SwiftStore, self).update_stack(stack_id, **fields)
-        if set(fields) - set(_LOCAL_ONLY):
+        if set(fields) - set(_LOCAL_ONLY + _APART):
             self._push_stack(stack_id)
+        if 'hooks' in fields:
+            self._push_hooks(stack_id, fields['hooks'])
         status = fields.get('status')
         if status in ('COMPLETE', 'FAILED'):
             self.keep_version(stack_id)
 
+    def _push_hooks(self, stack_id, hooks):
+        obj = self._name('hooks', stack_id + '.json')
+        if hooks:
+            self._put(obj, {'id': stack_id, 'hooks': hooks})
+        else:
+            self._delete(obj)
+
     def change_hooks(self, stack_id, change):
+        """As store.py's, on the newest states in Swift (another process may
+        have changed them since this one read them)."""
+        newest, _etag = self._get(self._name('hooks', stack_id + '.json'))
+        if self.stack_by_id(stack_id) is not None:
+            self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps((newest or {}).get('hooks')), stack_id))
         hooks = super(SwiftStore, self).change_hooks(stack_id, change)
-        self._push_stack(stack_id)
+        self._push_hooks(stack_id, hooks)
         return hooks
 
     def create_stack(self, fields):
         stack = super(SwiftStore, self).create_stack(fields)
         self._push_stack(stack['id'])
+        if stack.get('hooks'):
+            self._push_hooks(stack['id'], stack['hooks'])
         return stack
 
     def delete_stack(self, stack_id):
@@ -286,9 +312,20 @@ class SwiftStore(Store):
         self._delete(self._name('resources', row_uuid + '.json'))
 
     def add_event(self, stack_id, event):
+        """Appended with ``If-None-Match: *``: a signal's event written
+        beside a run's (each counting from its own copy) takes the next free
+        number instead of overwriting."""
         event = super(SwiftStore, self).add_event(stack_id, event)
-        self._put(self._name('events', stack_id, '%010d.json' % event['seq']), event)
-        return event
+        while True:
+            try:
+                self._put(self._name('events', stack_id, '%010d.json' % event['seq']), event,
+                          headers={'If-None-Match': '*'})
+                return event
+            except CloudError as exc:
+                if exc.status != 412:
+                    raise
+            event['seq'] += 1
+            self._one('UPDATE events SET seq=? WHERE id=?', (event['seq'], event['id']))
 
     def vault(self, user_secret=None):
         """A key file beside a Swift store would die with the job that made
@@ -331,6 +368,8 @@ class SwiftStore(Store):
             raise
         if stack is not None and create is not None:
             self._push_stack(stack['id'])
+            if stack.get('hooks'):
+                self._push_hooks(stack['id'], stack['hooks'])
         return stack
 
     def _lease(self, owner, ttl, since=None):

@@ -214,3 +214,22 @@ def test_heat_stack_info_reads_a_swift_store_and_writes_nothing(stacks, cloud):
     assert proxy.writes() == []
     with pytest.raises(StoreError, match='swift://nothere/p does not exist: check store_url'):
         info(InfoRequest('st', store_url='swift://nothere/p'), conn)
+
+
+def test_a_signal_beside_a_run_neither_loses_a_hook_state_nor_overwrites_an_event(cloud):
+    conn, swift, _proxy = cloud
+    run = _store(conn)
+    stack = run.lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    run.change_hooks(stack['id'], lambda hooks: dict(hooks, r={'pre-create': 'pending'}))
+    run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'paused'})
+    signal = _store(conn)                         # another process, no lock: clears the hook
+    signal.change_hooks(stack['id'], lambda hooks: dict(hooks, r={'pre-create': 'cleared'}))
+    signal.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'cleared'})
+    run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'goes on'})
+    run.update_stack(stack['id'], status_reason='still running')
+    seen = run.change_hooks(stack['id'], lambda hooks: hooks)
+    assert seen == {'r': {'pre-create': 'cleared'}}
+    reader = _store(conn)
+    assert reader.get_stack('st')['hooks'] == seen
+    assert reader.get_stack('st')['status_reason'] == 'still running'
+    assert [e['resource_status_reason'] for e in reader.events(stack['id'])] == ['paused', 'cleared', 'goes on']
