@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """heat_stack when things go wrong, in real ansible-playbook runs against the local cloud: a cloud that
 refuses a request (fault rules), a second run while one holds the stack's lock, and a run killed with SIGKILL
-in the middle of a create."""
+in the middle of a create; the Swift state store across two execution nodes and under two concurrent runs."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -198,7 +198,10 @@ resources:
     type: OS::Neutron::Net
   wait:
     type: OS::Heat::TestResource
-    properties: {value: slow, wait_secs: {get_param: secs}}
+    properties:
+      # a new value makes the update wait secs (Heat's TestResource waits only on a change)
+      value: {str_replace: {template: slow-N, params: {N: {get_param: secs}}}}
+      wait_secs: {get_param: secs}
   secret:
     type: OS::Heat::RandomString
 outputs:
@@ -225,7 +228,7 @@ def test_the_swift_store_across_execution_nodes_and_its_lock(cloud, tmp_path):
     for name in ('node1', 'node2'):
         (tmp_path / name).mkdir()
         nodes.append(StackRunner(cloud, tmp_path / name, tmp_path / name / 'unused.sqlite'))
-    args = dict(name='swifty', template=template, store_path=None, store_url=url, store_key='k')
+    args = dict(name='swifty', template=template, store_path=None, store_url=url, store_key='swift-store-test-key')
     made = nodes[0].run(**args)
     assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made.get('msg')
     cloud.reset_stats()
@@ -235,10 +238,10 @@ def test_the_swift_store_across_execution_nodes_and_its_lock(cloud, tmp_path):
     assert not os.path.exists(tmp_path / 'node2' / 'unused.sqlite')
     conn = cloud.sdk()
     lock = 'jobs/swifty.lock'
-    proc, _result_file = nodes[0].start(parameters={'secs': 10}, **args)
+    proc, _result_file = nodes[0].start(parameters={'secs': 8}, **args)
     try:
         wait_for(lambda: _swift_lock(conn, container, lock), timeout=60, what='the first run to lock')
-        second = nodes[1].run(parameters={'secs': 10}, **args)
+        second = nodes[1].run(parameters={'secs': 8}, **args)
         assert second['failed'] is True and 'locked in %s by another run' % url in second['msg']
         assert ' since ' in second['msg'], second['msg']
     finally:
