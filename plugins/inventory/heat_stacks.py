@@ -24,6 +24,7 @@ extends_documentation_fragment:
   - constructed
   - inventory_cache
   - stackers.orchestration.openstack
+  - stackers.orchestration.store
 options:
   plugin:
     description: The name of this plugin; it marks the file as this plugin's.
@@ -95,10 +96,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         params = dict((name, self.get_option(name)) for name in AUTH_OPTIONS)
         conn = None
         try:
-            if params.get('cloud') or params.get('auth'):
+            if params.get('cloud') or params.get('auth') or self.get_option('store_url'):
                 conn = openstack_connection(params)
             return hosts(self.get_option('store_path'), self.get_option('stacks') or None, conn,
-                         self.get_option('store_key'))
+                         self.get_option('store_key'), self.get_option('store_url'))
         except StackersError as exc:
             raise AnsibleError('heat_stacks: %s' % exc)
         finally:

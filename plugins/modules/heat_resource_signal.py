@@ -89,6 +89,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.store
 attributes:
   check_mode:
     support: full
@@ -187,6 +188,7 @@ class HeatResourceSignal(StackersModule):
         data=dict(type='dict'),
         max_concurrency=dict(type='int', default=10),
         store_path=dict(type='path'),
+        store_url=dict(type='str'),
         store_key=dict(type='str', no_log=True),
         lock_timeout=dict(type='int', default=0),
         mark_unhealthy=dict(type='bool'),
@@ -202,7 +204,7 @@ class HeatResourceSignal(StackersModule):
         conn = self.conn
         project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
         request = signal.SignalRequest(
-            p['stack'], p['resource'], data=p['data'], store_path=p['store_path'],
+            p['stack'], p['resource'], data=p['data'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'],
             max_concurrency=p['max_concurrency'], check_mode=self.check_mode,
             mark_unhealthy=p['mark_unhealthy'], reason=p['reason'],

@@ -132,6 +132,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.store
 attributes:
   check_mode:
     support: full
@@ -276,6 +277,7 @@ class HeatStack(StackersModule):
         max_resources=dict(type='int', default=1000),
         converge=dict(type='bool', default=False),
         store_path=dict(type='path'),
+        store_url=dict(type='str'),
         store_key=dict(type='str', no_log=True),
         lock_timeout=dict(type='int', default=0),
     )
@@ -295,7 +297,7 @@ class HeatStack(StackersModule):
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
             max_concurrency=p['max_concurrency'], max_nested_depth=p['max_nested_depth'],
-            nested_depth=p['nested_depth'], max_resources=p['max_resources'], store_path=p['store_path'],
+            nested_depth=p['nested_depth'], max_resources=p['max_resources'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
             checker=CloudChecker(conn),

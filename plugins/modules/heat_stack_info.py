@@ -103,9 +103,10 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.store
 notes:
-  - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called,
-    so the pseudo parameter C(OS::project_id) shows empty.
+  - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called
+    (but for reading a O(store_url) store in Swift), so the pseudo parameter C(OS::project_id) shows empty.
 attributes:
   check_mode:
     support: full
@@ -236,6 +237,7 @@ class HeatStackInfo(StackersModule):
         environment=dict(type='bool', default=False),
         failures=dict(type='bool', default=False),
         store_path=dict(type='path'),
+        store_url=dict(type='str'),
         store_key=dict(type='str', no_log=True),
     )
     module_kwargs = dict(supports_check_mode=True)
@@ -245,13 +247,13 @@ class HeatStackInfo(StackersModule):
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
         request = info.InfoRequest(
-            p['name'], store_path=p['store_path'], store_key=p['store_key'], filters=p['filters'],
+            p['name'], store_path=p['store_path'], store_url=p['store_url'], store_key=p['store_key'], filters=p['filters'],
             show_nested=p['show_nested'], nested_depth=p['nested_depth'],
             resource_filters=p['resource_filters'], resource=p['resource'],
             event_resource=p['event_resource'], marker=p['marker'], limit=p['limit'], sort=p['sort'],
             output=p['output'], template=p['template'], environment=p['environment'],
             failures=p['failures'])
-        return info.info(request)
+        return info.info(request, self.conn if p['store_url'] else None)
 
 
 def main():

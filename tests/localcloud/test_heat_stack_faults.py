@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """heat_stack when things go wrong, in real ansible-playbook runs against the local cloud: a cloud that
 refuses a request (fault rules), a second run while one holds the stack's lock, and a run killed with SIGKILL
-in the middle of a create."""
+in the middle of a create; the Swift state store across two execution nodes and under two concurrent runs."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lc_helpers import ids, wait_for  # noqa: E402
-from stack_playbook import StackRunner  # noqa: E402
+from stack_playbook import StackRunner, write_calls  # noqa: E402
 
 SMALL = """heat_template_version: 2021-04-16
 parameters:
@@ -188,3 +188,72 @@ def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
     assert runner.run(name='killed', template=template)['changed'] is False
     runner.run(name='killed', state='absent')
     assert ids(cloud.resources()) == before
+
+
+SWIFT_STORED = """heat_template_version: 2021-04-16
+parameters:
+  secs: {type: number, default: 0}
+resources:
+  net:
+    type: OS::Neutron::Net
+  wait:
+    type: OS::Heat::TestResource
+    properties:
+      # a new value makes the update wait secs (Heat's TestResource waits only on a change)
+      value: {str_replace: {template: slow-N, params: {N: {get_param: secs}}}}
+      wait_secs: {get_param: secs}
+  secret:
+    type: OS::Heat::RandomString
+outputs:
+  secret: {value: {get_attr: [secret, value]}}
+"""
+
+
+def _swift_lock(conn, container, obj):
+    from openstack import exceptions as sdk_exceptions
+    try:
+        conn.object_store.get_object_metadata(obj, container=container)
+    except sdk_exceptions.NotFoundException:
+        return False
+    return True
+
+
+def test_the_swift_store_across_execution_nodes_and_its_lock(cloud, tmp_path):
+    """store_url: one node creates, another (its own tmp dir, no file shared) finds the stack and reruns it
+    with no cloud write; two runs at once: one proceeds, the other fails naming the holder; then delete."""
+    container = 'stackers-state-%d' % os.getpid()
+    url = 'swift://%s/jobs' % container
+    template = _write(tmp_path, 'swift_stored.yaml', SWIFT_STORED)
+    nodes = []
+    for name in ('node1', 'node2'):
+        (tmp_path / name).mkdir()
+        nodes.append(StackRunner(cloud, tmp_path / name, tmp_path / name / 'unused.sqlite'))
+    args = dict(name='swifty', template=template, store_path=None, store_url=url, store_key='swift-store-test-key')
+    made = nodes[0].run(**args)
+    assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made.get('msg')
+    cloud.reset_stats()
+    again = nodes[1].run(**args)
+    assert again['changed'] is False and again['stack']['outputs'] == made['stack']['outputs']
+    assert dict((r, n) for r, n in write_calls(cloud.stats()).items() if ' object-store ' not in r) == {}
+    assert not os.path.exists(tmp_path / 'node2' / 'unused.sqlite')
+    conn = cloud.sdk()
+    lock = 'jobs/swifty.lock'
+    proc, _result_file = nodes[0].start(parameters={'secs': 8}, **args)
+    try:
+        wait_for(lambda: _swift_lock(conn, container, lock), timeout=60, what='the first run to lock')
+        second = nodes[1].run(parameters={'secs': 8}, **args)
+        assert second['failed'] is True and 'locked in %s by another run' % url in second['msg']
+        assert ' since ' in second['msg'], second['msg']
+    finally:
+        assert proc.wait(120) == 0, proc.stdout.read()[-3000:]
+    assert not _swift_lock(conn, container, lock)
+    # delete in-process (an ansible-playbook start costs ~10 s on this machine)
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+    gone = runner.run(runner.StackRequest('swifty', state='absent', store_url=url,
+                                          store_key=args['store_key']), conn)
+    assert gone['changed'] is True
+    names = [o.name for o in conn.object_store.objects(container)]
+    assert names and all(n.startswith('jobs/versions/swifty/') for n in names), names
+    for name in names:
+        conn.object_store.delete_object(name, container=container)
+    conn.object_store.delete_container(container)

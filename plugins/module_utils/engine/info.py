@@ -32,8 +32,8 @@ from ..hot.validate import _environment_shown
 from . import definition as defs
 from .info_events import failures, select_events, stack_events
 from .records import CURRENT
-from .secrets import Vault
-from .store import Store, default_store_path
+from .store import default_store_path
+from .stores import open_store
 from .view import nested_resource_views, row_views, stack_view
 
 STACK_FILTERS = ('name', 'status', 'action', 'tags', 'tags_any')
@@ -51,6 +51,7 @@ class InfoRequest:
     name: Optional[str] = None
     _keywords: dataclasses.KW_ONLY
     store_path: Optional[str] = None
+    store_url: Optional[str] = None
     store_key: Optional[str] = None
     filters: Optional[Dict[str, Any]] = None
     show_nested: bool = False
@@ -68,19 +69,19 @@ class InfoRequest:
     project_id: Optional[str] = None
 
 
-def info(request):
-    path = request.store_path or default_store_path()
+def info(request, conn=None):
+    path = request.store_url or request.store_path or default_store_path()
     if request.nested_depth < 0:
         raise StackersError('nested_depth must be 0 or more, not %s' % request.nested_depth)
     if not request.name:
         asked = [key for key in _NEED_NAME if getattr(request, key)]
         if asked:
             raise StackersError('%s ask(s) about one stack: give its name' % ', '.join(asked))
-    if not os.path.exists(path):
+    if not request.store_url and not os.path.exists(path):
         if request.name:
             raise _not_found(request.name, path)
         return {'changed': False, 'stacks': []}
-    store = Store(path)
+    store = open_store(request.store_path, request.store_url, conn, writable=False)
     try:
         if not request.name:
             return {'changed': False, 'stacks': list_stacks(store, request.filters, request.show_nested)}
@@ -91,7 +92,7 @@ def info(request):
 
 def _not_found(name, path):
     return StackNotFound('The Stack (%s) could not be found in the state store %s: check the '
-                         'stack name and store_path (list them without a name)' % (name, path))
+                         'stack name and store_path or store_url (list them without a name)' % (name, path))
 
 
 # -- stack list -------------------------------------------------------------------
@@ -177,7 +178,7 @@ def show(store, request):
     if request.event_resource and request.nested_depth:
         raise StackersError('event_resource cannot be given with nested_depth (as heatclient\'s '
                             '--resource with --nested-depth)')
-    vault = _vault(store.path, request.store_key)
+    vault = _vault(store, request.store_key)
     holder = _stack_definition(stack, vault, request.project_id)
     outputs = _outputs(stack, vault)
     view = stack_view(stack, holder if holder.sd is not None else None, outputs)
@@ -212,11 +213,12 @@ class _Definition(object):
         self.kept = set(kept)
 
 
-def _vault(path, store_key):
+def _vault(store, store_key):
     """The store's vault, or None when the store was written with a user
     key that was not given (a key file is never made by a reader)."""
-    if store_key or os.environ.get('STACKERS_STORE_KEY') or os.path.exists(path + '.key'):
-        return Vault.for_store(path, store_key)
+    if store_key or os.environ.get('STACKERS_STORE_KEY') or (
+            not getattr(store, 'url', None) and os.path.exists(store.path + '.key')):
+        return store.vault(store_key)
     return None
 
 

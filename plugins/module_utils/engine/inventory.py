@@ -54,14 +54,15 @@ def _server(conn, server_id):
         return None
 
 
-def hosts(store_path, stacks=None, conn=None, store_key=None):
+def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
     """[{name, groups, vars}] for every server of ``stacks`` (names; None:
     every top-level stack of the store)."""
-    names = stacks or [s['stack_name'] for s in info(InfoRequest(store_path=store_path))['stacks']]
+    listed = info(InfoRequest(store_path=store_path, store_url=store_url), conn) if not stacks else None
+    names = stacks or [s['stack_name'] for s in listed['stacks']]
     out = []
     for stack_name in names:
-        shown = info(InfoRequest(stack_name, store_path=store_path, store_key=store_key,
-                                 nested_depth=DEPTH))
+        shown = info(InfoRequest(stack_name, store_path=store_path, store_url=store_url,
+                                 store_key=store_key, nested_depth=DEPTH), conn)
         stack = shown['stack']
         outputs = dict((o['output_key'], o.get('output_value')) for o in stack.get('outputs') or ())
         for row in shown['resources']:

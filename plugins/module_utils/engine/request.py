@@ -39,6 +39,7 @@ class StackRequest:
     tags: Optional[List[str]] = None
     max_concurrency: int = 10
     store_path: Optional[str] = None
+    store_url: Optional[str] = None
     store_key: Optional[str] = None
     lock_timeout: float = 0
     converge: bool = False

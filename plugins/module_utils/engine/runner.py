@@ -26,8 +26,8 @@ from .converge import action_steps, delete_steps
 from .phases import owner_alive
 from .request import RunEnv, StackRequest
 from .run_state import StackRun
-from .secrets import Vault
-from .store import Store, now_iso
+from .store import now_iso
+from .stores import open_store
 from .view import nested_resource_views, resource_views, stack_view
 
 
@@ -37,10 +37,10 @@ def run(request, conn):
 
 
 def _run(request, conn):
-    store = Store(request.store_path)
+    store = open_store(request.store_path, request.store_url, conn)
     try:
         env = RunEnv(request=request, conn=conn, store=store,
-                     vault=Vault.for_store(store.path, request.store_key))
+                     vault=store.vault(request.store_key))
         stack = store.get_stack(request.name)
         if request.state == 'absent':
             return _delete(env, stack)

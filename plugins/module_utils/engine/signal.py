@@ -40,8 +40,7 @@ from .autoscaling import ASG, SCALING
 from .groups import members_of
 from .records import CURRENT
 from .request import RunEnv, StackRequest
-from .secrets import Vault
-from .store import Store
+from .stores import open_store
 from .view import stack_view
 
 POLICY = 'OS::Heat::ScalingPolicy'
@@ -60,6 +59,7 @@ class SignalRequest:
     mark_unhealthy: Optional[bool] = None
     reason: Optional[str] = None
     store_path: Optional[str] = None
+    store_url: Optional[str] = None
     store_key: Optional[str] = None
     lock_timeout: float = 0
     max_concurrency: int = 10
@@ -69,7 +69,7 @@ class SignalRequest:
 
 
 def signal(request, conn, now=None):
-    store = Store(request.store_path)
+    store = open_store(request.store_path, request.store_url, conn)
     try:
         stack = store.get_stack(request.stack)
         if stack is None or stack.get('parent_id'):
@@ -87,7 +87,7 @@ def signal(request, conn, now=None):
             raise StackersError('Resource "%s" (%s) takes no signal here: only %s and the wait '
                                 'handles do' % (request.resource, policy.type, POLICY))
         group, adjustment = _plan(store, rows, policy, now or _now())
-        vault = Vault.for_store(store.path, request.store_key)
+        vault = store.vault(request.store_key)
         outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
         members = _members(store, group)
         told = {'resource': policy.name, 'group': group.name, 'size': scaling.current_size(members)}
@@ -119,7 +119,7 @@ def _signal_handle(request, conn, store, stack, row):
     if not request.check_mode:
         body = '' if request.data is None else json.dumps(request.data)
         swift_signal.put_signal(conn, url, body.encode('utf-8'))
-    vault = Vault.for_store(store.path, request.store_key)
+    vault = store.vault(request.store_key)
     outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
     return {'changed': True, 'stack': stack_view(stack, None, outputs), 'signal': told}
 
@@ -146,7 +146,7 @@ def _health_or_hook(request, store, stack):
             events[0]['stack_name'] = where['name']
         changed, told['unset_hook'] = True, hook
     stack = store.stack_by_id(stack['id'])
-    vault = Vault.for_store(store.path, request.store_key)
+    vault = store.vault(request.store_key)
     outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
     return {'changed': changed, 'stack': stack_view(stack, None, outputs), 'signal': told,
             'events': events}
@@ -209,9 +209,9 @@ def _plan(store, rows, policy, now):
 def _scale(request, conn, stack, group, adjustment, *, now=None):
     """Run the stack again with the group at its new size, its scaling
     marks written around the run (in progress, then the cooldown)."""
-    _marks(request, stack, group.name, lambda marks: adjustment.metadata)
+    _marks(request, conn, stack, group.name, lambda marks: adjustment.metadata)
     run_request = StackRequest(
-        stack['name'], existing=True, store_path=request.store_path, store_key=request.store_key,
+        stack['name'], existing=True, store_path=request.store_path, store_url=request.store_url, store_key=request.store_key,
         lock_timeout=request.lock_timeout, max_concurrency=request.max_concurrency,
         tags=stack.get('tags'), timeout=(stack.get('timeout_mins') or 60) * 60,
         rollback=not stack.get('disable_rollback', 1), project_id=request.project_id,
@@ -219,19 +219,19 @@ def _scale(request, conn, stack, group, adjustment, *, now=None):
     try:
         result = runner.run(run_request, conn)
     except BaseException:
-        _marks(request, stack, group.name, lambda marks: scaling.mark_finished(
+        _marks(request, conn, stack, group.name, lambda marks: scaling.mark_finished(
             marks, adjustment.cooldown, adjustment.reason, now or _now(), size_changed=False))
         raise
     status = (result.get('stack') or {}).get('stack_status') or ''
-    _marks(request, stack, group.name, lambda marks: scaling.mark_finished(
+    _marks(request, conn, stack, group.name, lambda marks: scaling.mark_finished(
         marks, adjustment.cooldown, adjustment.reason, now or _now(),
         size_changed=status.endswith('COMPLETE')))
     return result
 
 
-def _marks(request, stack, name, change):
+def _marks(request, conn, stack, name, change):
     """Change the group's scaling marks under the stack's lock."""
-    store = Store(request.store_path)
+    store = open_store(request.store_path, request.store_url, conn)
     try:
         env = RunEnv(request=StackRequest(stack['name'], lock_timeout=request.lock_timeout),
                      conn=None, store=store, vault=None, owner=phases.new_owner())

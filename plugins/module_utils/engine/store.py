@@ -40,6 +40,7 @@ import uuid
 
 from ..errors import StackLocked, StoreError
 from .records import ResourceRow
+from .secrets import Vault
 
 SCHEMA_VERSION = 1
 
@@ -158,6 +159,15 @@ class Store(object):
     def close(self):
         with self._lock:
             self._db.close()
+
+    def keep_version(self, stack_id):
+        """A Swift store keeps each completed action's record; this file
+        keeps only the latest."""
+
+    def vault(self, user_secret=None):
+        """What encrypts this store's secrets: the user's key, else a key
+        file beside the store (secrets.py)."""
+        return Vault.for_store(self.path, user_secret)
 
     # -- plumbing -----------------------------------------------------------
     def _tx(self, fn, immediate=False):

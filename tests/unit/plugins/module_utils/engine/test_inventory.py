@@ -27,7 +27,7 @@ SERVERS = {
 
 
 def _fake(monkeypatch, asked):
-    def info(request):
+    def info(request, conn=None):
         asked.append(request)
         if request.name is None:
             return {'stacks': [{'stack_name': 'web'}]}

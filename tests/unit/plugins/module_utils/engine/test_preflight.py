@@ -79,7 +79,7 @@ def test_the_runner_refuses_before_any_write(tmp_path):
     with pytest.raises(TemplateError):
         runner.run(request, conn)
     assert [c for c in conn.mock_calls if 'create' in str(c)] == []
-    assert runner.Store(str(tmp_path / 's.sqlite')).get_stack('st') is None
+    assert runner.open_store(str(tmp_path / 's.sqlite')).get_stack('st') is None
 
 
 def test_resources_the_record_holds_are_not_asked_again(tmp_path):

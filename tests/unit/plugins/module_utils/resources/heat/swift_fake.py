@@ -5,7 +5,9 @@
 legacy way (``X-Versions-Location``: a PUT over an object archives the old
 one as ``<len:03x><name>/<timestamp>``, a DELETE restores the newest
 archive), prefix listings, the account's TempURL key, and PUTs to a TempURL
-(absolute URL, no token) checked against the key."""
+(absolute URL, no token) checked against the key; a PUT with
+``If-None-Match: *`` over an existing object answers 412 (the state store's
+lock), objects answer their Etag, and ``refuse`` answers a method 403."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -37,6 +39,8 @@ class Swift(object):
     def __init__(self, key=None):
         self.account = {KEY: key} if key else {}
         self.containers = {}   # name -> {'headers': {}, 'objects': {name: (body, ts)}}
+        self.refuse = set()    # methods answered 403 (a read-only user)
+        self.conditional = True   # False: an old Swift that ignores If-None-Match
 
     # -- what an agent or a test does directly ------------------------------------
     def put(self, container, name, body):
@@ -56,6 +60,8 @@ class Swift(object):
         headers = kw.get('headers') or {}
         if '://' in url:
             return self._temp_url(method, url, kw)
+        if method in self.refuse:
+            return fakes.Response(403, b'<html><h1>Forbidden</h1></html>', {'Content-Type': 'text/html'})
         parts = [unquote(p) for p in url.strip('/').split('/', 1)] if url.strip('/') else []
         if not parts:
             if method == 'POST':
@@ -73,12 +79,18 @@ class Swift(object):
             return fakes.Response(202)
         if box is None:
             return _missing()
+        if method == 'HEAD':
+            return fakes.Response(204, headers=dict(box['headers']))
+        if method == 'POST':
+            box['headers'].update(headers)
+            return fakes.Response(204)
         if method == 'GET':
             params = kw.get('params') or {}
             assert params['format'] == 'json'
             names = [n for n in sorted(box['objects']) if n.startswith(params.get('prefix', ''))
                      and n > params.get('marker', '')]
-            return fakes.Response(200, [{'name': n} for n in names[:params.get('limit', 10000)]])
+            return fakes.Response(200, [{'name': n, 'hash': hashlib.md5(box['objects'][n][0]).hexdigest()}
+                                        for n in names[:params.get('limit', 10000)]])
         if method == 'DELETE':
             if box['objects']:
                 return fakes.Response(409, b'Conflict')
@@ -90,6 +102,9 @@ class Swift(object):
         if method == 'PUT':
             if box is None:
                 return _missing()
+            if (self.conditional and (kw.get('headers') or {}).get('If-None-Match') == '*'
+                    and name in box['objects']):
+                return fakes.Response(412, b'Precondition Failed')
             self.put(container, name, kw.get('data') or b'')
             return fakes.Response(201)
         if box is None or name not in box['objects']:
@@ -98,7 +113,7 @@ class Swift(object):
         if method == 'HEAD':
             return fakes.Response(200, headers={'X-Timestamp': ts, 'Etag': hashlib.md5(body).hexdigest()})
         if method == 'GET':
-            return fakes.Response(200, body)
+            return fakes.Response(200, body, {'Etag': hashlib.md5(body).hexdigest()})
         if method == 'DELETE':
             del box['objects'][name]
             prefix = '%03x%s/' % (len(name.encode()), name)
