@@ -91,8 +91,10 @@ def run(module):
     params = module.params
     tools = dict((tool, shutil.which(tool)) for tool in TOOLS)
     if module.check_mode:
-        deploy_hooks.runner(deploy_hooks.resolve_component(params['deployment']) or params['deployment'],
-                            tools)
+        resolved = deploy_hooks.resolve_component(params['deployment'])
+        if resolved is None:
+            return dict(changed=False, msg='nothing to apply for this action')
+        deploy_hooks.runner(resolved, tools)
         pending = params['force'] or not deploy_hooks.applied(params['root'], params['deployment'])
         return dict(changed=pending)
     body = deploy_hooks.apply(params['deployment'], params['root'], tools, params['force'])
