@@ -22,15 +22,15 @@ description:
     deployment's action). Any other group fails, naming the deployment."
   - The deployment is recorded in C(/var/lib/heat-config/deployed/<id>.json) (the id, a digest of its inputs, its
     status code; no input value), as the agent records it. An entry recorded with the same inputs and a zero status
-    code is not applied again (RV(changed) false, no RV(signal)).
+    code is not applied again (C(changed) false, no RV(signal)).
 options:
   deployment:
     description:
       - The entry of the deployments document (C(id), C(name), C(group), C(config), C(inputs), C(outputs),
         C(options)).
-      - Its input values may be hidden parameters: give the task C(no_log) (the role does). The option itself is not
+      - "Its input values may be hidden parameters: give the task C(no_log) (the role does). The option itself is not
         C(no_log), which would mask every input value wherever it appears in the result (an output equal to an
-        input, the deployment's action in its stdout).
+        input, the deployment's action in its stdout)."
     type: dict
     required: true
   root:
@@ -43,7 +43,7 @@ options:
     type: bool
     default: false
 author:
-  - stackers.orchestration contributors
+  - stackers.orchestration contributors (!UNKNOWN)
 '''
 
 EXAMPLES = r'''
