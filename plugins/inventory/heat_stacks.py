@@ -18,7 +18,9 @@ description:
   - "Groups: C(heat_<stack>) for each stack, C(heat_<stack>_<resource>) for the group or template resource holding
     a server, and C(heat_meta_<key>_<value>) for each metadata item of the server. Host variables: C(heat_stack),
     C(heat_stack_id), C(heat_stack_outputs), C(heat_resource), C(heat_nested_stack), C(heat_server_id),
-    C(heat_server_status), C(heat_addresses), C(heat_metadata)."
+    C(heat_server_status), C(heat_addresses), C(heat_metadata), and C(heat_deployments_url) (the GET TempURL of the
+    deployments document of a server taking software deployments, which the role
+    M(stackers.orchestration.software_deployment) reads; only with a cloud to sign it)."
   - The inventory file's name must end in C(.heat_stacks.yml) or C(.heat_stacks.yaml).
 extends_documentation_fragment:
   - constructed

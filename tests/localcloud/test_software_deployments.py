@@ -21,6 +21,11 @@ with inputs (one of them a hidden parameter) and two declared outputs is deploye
 A SoftwareDeploymentGroup of three servers: its deploy_stdouts and an output's map reach the stack
 outputs; an input change under rolling_update max_batch_size 1 updates one member after another;
 delete leaves nothing.
+
+The same template through the role instead of agents (playbooks/deploy.yml): the servers' images have no
+agent (their user data removes Heat's metadata before an agent could read it), the role applies the
+deployments over a local connection in a root directory per host, and the stack's outputs are the agent
+run's; a second run re-signals nothing.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,12 +33,13 @@ __metaclass__ = type
 
 import json
 import os
+import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import wait_for  # noqa: E402
+from lc_helpers import ROOT, wait_for  # noqa: E402
 from stack_playbook import StackRunner, outputs, write_calls  # noqa: E402
 
 SECRET = 'pa55-hunter2-w0rd'
@@ -283,6 +289,87 @@ def test_a_deployment_group_through_real_heat_agents_updates_in_rolling_batches(
         ('s1', 'UPDATE_IN_PROGRESS'), ('s1', 'UPDATE_COMPLETE')], updated['events']
 
     gone = runner.run(name='deploygroup', state='absent')
+    assert gone.get('failed') is not True, gone.get('msg')
+    containers, objects = _swift(gcloud)
+    assert containers == sorted(c['name'] for c in gcloud.baseline.get('containers', ()))
+    assert _names(objects) == _names(gcloud.baseline.get('objects', ()))
+    assert len(gcloud.resources().get('servers', ())) == len(gcloud.baseline.get('servers', ()))
+
+
+# An image without the agent: its user data removes the metadata Heat wrote before anything reads it, so
+# the deployments stay pending until the role applies them.
+NO_AGENT = """#!/bin/sh
+rm -f "$LOCALCLOUD_GUEST_ROOT/var/lib/heat-cfntools/cfn-init-data"
+"""
+
+# what the role applies from outside, in a root directory per host over a local connection
+INVENTORY = """
+plugin: stackers.orchestration.heat_stacks
+cloud: localcloud
+store_path: %(store)s
+stacks: [roled]
+compose:
+  ansible_connection: "'local'"
+  ansible_python_interpreter: "'%(python)s'"
+  software_deployment_root: "'%(hosts)s/' ~ heat_resource"
+  software_deployment_settle: 2
+"""
+
+
+def _role_template():
+    # no DELETE action: nothing would apply it while the stack is deleted
+    text = TEMPLATE.replace('actions: [CREATE, UPDATE, DELETE]', 'actions: [CREATE, UPDATE]')
+    return text.replace('      user_data_format: SOFTWARE_CONFIG\n',
+                        '      user_data_format: SOFTWARE_CONFIG\n      user_data: {get_param: no_agent}\n')
+
+
+def _deploy_playbook(gcloud, tmp_path, store, verbose=False):
+    extra = tmp_path / 'deploy-vars.json'
+    extra.write_text(json.dumps({
+        'heat_stack_name': 'roled', 'heat_template': str(tmp_path / 'roled.yaml'), 'heat_cloud': 'localcloud',
+        'heat_store_path': store, 'heat_timeout': 300,
+        'heat_parameters': {'sink': 'http://127.0.0.1:9/unused', 'secret': SECRET, 'no_agent': NO_AGENT}}))
+    cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), '-i', str(tmp_path / 'roled.heat_stacks.yml'),
+           os.path.join(ROOT, 'playbooks', 'deploy.yml'), '-e', '@%s' % extra] + (['-vvv'] if verbose else [])
+    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=gcloud.clouds_yaml, ANSIBLE_NOCOLOR='1')
+    env.pop('OS_CLOUD', None)
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=400,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    return proc.stdout + proc.stderr
+
+
+def test_the_same_deployments_through_the_role_without_agents(gcloud, tmp_path):
+    store = str(tmp_path / 'stacks.sqlite')
+    (tmp_path / 'roled.yaml').write_text(_role_template().replace(
+        'parameters:\n', 'parameters:\n  no_agent: {type: string}\n', 1))
+    (tmp_path / 'roled.heat_stacks.yml').write_text(INVENTORY % {
+        'store': store, 'python': os.path.join(ROOT, '.venv', 'bin', 'python'), 'hosts': tmp_path / 'hosts'})
+
+    log = _deploy_playbook(gcloud, tmp_path, store)
+    info = StackRunner(gcloud, tmp_path, store, module='heat_stack_info').run(name='roled')
+    assert info['stack']['stack_status'] == 'CREATE_COMPLETE', info['stack']['stack_status_reason']
+    out = outputs(info)
+    # the agent run's outputs
+    assert out['greeting1'] == out['greeting2'] == 'hello alice'
+    assert out['action1'] == out['action2'] == 'CREATE'
+    assert out['stdout1'] == 'hello alice from CREATE\n'
+    assert out['code2'] == 0
+    assert '"stdout1": "hello alice from CREATE\\n"' in log
+    # each host's work is under its own root, recorded as the agent records it
+    for server in ('server1', 'server2'):
+        records = list((tmp_path / 'hosts' / server / 'var/lib/heat-config/deployed').iterdir())
+        assert len(records) == 1 and SECRET not in records[0].read_text()
+    assert SECRET not in log
+
+    # again: every deployment is applied already, nothing is signalled, the cloud sees no write
+    gcloud.reset_stats()
+    log = _deploy_playbook(gcloud, tmp_path, store, verbose=True)
+    assert write_calls(gcloud.stats()) == {}
+    assert '"applied": false' in log and '"applied": true' not in log
+    assert SECRET not in log, log[max(0, log.find(SECRET) - 3000):log.find(SECRET) + 200]
+
+    gone = StackRunner(gcloud, tmp_path, store).run(name='roled', state='absent')
     assert gone.get('failed') is not True, gone.get('msg')
     containers, objects = _swift(gcloud)
     assert containers == sorted(c['name'] for c in gcloud.baseline.get('containers', ()))

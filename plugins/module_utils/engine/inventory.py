@@ -11,6 +11,9 @@ cloud, one GET of the server each (the record does not keep them: they
 move as floating IPs come and go); ``ansible_host`` is its floating address
 where it has one, else its first fixed one.  Groups: the stack, each group
 resource holding members, and each metadata key/value of the server.
+A server taking software deployments (SOFTWARE_CONFIG user data) has
+``heat_deployments_url``: the GET TempURL of its deployments document, the
+one its agent polls, which the software_deployment role reads.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,7 +25,10 @@ import re
 from ..errors import CloudNotFound
 from ..resources import sdk
 from ..resources.base import TAG_RESOURCE, TAG_STACK
+from ..resources.heat import _deploy_document as document
+from ..resources.heat import _swift_signal as swift
 from .info import InfoRequest, info
+from .store import Store
 
 SERVER = 'OS::Nova::Server'
 # template resources, groups and OS::Heat::Stack nest at most this deep (Heat's limit)
@@ -60,6 +66,7 @@ def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
     listed = info(InfoRequest(store_path=store_path, store_url=store_url), conn) if not stacks else None
     names = stacks or [s['stack_name'] for s in listed['stacks']]
     out = []
+    urls = _DocumentUrls(store_path, conn)
     for stack_name in names:
         shown = info(InfoRequest(stack_name, store_path=store_path, store_url=store_url,
                                  store_key=store_key, nested_depth=DEPTH), conn)
@@ -69,7 +76,32 @@ def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
             if row['resource_type'] != SERVER or not row.get('physical_resource_id'):
                 continue
             out.append(_host(conn, stack, outputs, row))
+            url = urls(row['physical_resource_id'])
+            if url:
+                out[-1]['vars']['heat_deployments_url'] = url
+    urls.close()
     return out
+
+
+class _DocumentUrls(object):
+    """server id -> the GET TempURL of its deployments document (None when
+    it has none, or without a cloud to sign it), from the record."""
+
+    def __init__(self, store_path, conn):
+        self.conn, self.store_path, self.store = conn, store_path, None
+
+    def __call__(self, server_id):
+        if self.conn is None:
+            return None
+        if self.store is None:
+            self.store = Store(self.store_path)
+        row = self.store.resource_by_physical_id(server_id)
+        where = (row.data or {}).get(document.WHERE_KEY) if row is not None else None
+        return swift.temp_url(self.conn, where[0], where[1], method='GET') if where else None
+
+    def close(self):
+        if self.store is not None:
+            self.store.close()
 
 
 def _host(conn, stack, outputs, row):

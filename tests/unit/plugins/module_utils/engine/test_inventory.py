@@ -34,6 +34,25 @@ def _fake(monkeypatch, asked):
         return {'stack': STACK, 'resources': ROWS}
     monkeypatch.setattr(inv, 'info', info)
     monkeypatch.setattr(inv, '_server', lambda conn, sid: SERVERS.get(sid) if conn else None)
+    monkeypatch.setattr(inv, 'Store', FakeStore)
+    monkeypatch.setattr(inv.swift, 'temp_url',
+                        lambda conn, container, obj, method: 'http://127.0.0.1/%s/%s?%s' % (container, obj, method))
+
+
+class FakeStore(object):
+    """s1 takes software deployments (its row keeps its document's place), s2 does not."""
+    opened = []
+
+    def __init__(self, path):
+        self.opened.append(path)
+        self.closed = False
+
+    def resource_by_physical_id(self, physical_id):
+        data = {'deployments_document': ['web-db-x', 'doc-1']} if physical_id == 's1' else {}
+        return type('Row', (), {'data': data})()
+
+    def close(self):
+        self.closed = True
 
 
 def test_every_server_of_the_stack_and_its_groups_is_a_host(monkeypatch):
@@ -62,3 +81,16 @@ def test_without_a_cloud_hosts_have_no_address_and_are_named_by_their_resource(m
 
 def test_group_names_keep_only_what_ansible_takes():
     assert inv.group_name('heat', 'my-stack', 'a.b') == 'heat_my_stack_a_b'
+
+
+def test_a_server_taking_deployments_has_its_documents_get_url(monkeypatch):
+    _fake(monkeypatch, [])
+    FakeStore.opened[:] = []
+    db, member = inv.hosts('/x.sqlite', conn=object())
+    assert db['vars']['heat_deployments_url'] == 'http://127.0.0.1/web-db-x/doc-1?GET'
+    assert 'heat_deployments_url' not in member['vars']
+    assert FakeStore.opened == ['/x.sqlite']
+    # without a cloud nothing can sign it, and the store is not opened again
+    FakeStore.opened[:] = []
+    assert all('heat_deployments_url' not in h['vars'] for h in inv.hosts('/x.sqlite', stacks=['web']))
+    assert FakeStore.opened == []
