@@ -21,9 +21,10 @@ options:
       - Every change is written to Swift as it happens; reads ask for the newest copy (C(X-Newest)), so a job on
         another execution node finds the stack. Each completed action also keeps a version of the whole record in
         C(<prefix>/versions/<stack>/).
-      - The stack's lock is the object C(<prefix>/<stack>.lock), written with C(If-None-Match: *) and holding a
-        lease the run renews; a crashed run's lock frees itself when its lease ends (60 seconds).
-      - Secrets need O(store_key) (or C($STACKERS_STORE_KEY)): a key file would die with the job.
+      - The stack's lock is the object C(<prefix>/<stack>.lock), written with the header C(If-None-Match) set to
+        C(*), and holding a lease the run renews; a crashed run's lock frees itself when its lease ends (60
+        seconds).
+      - Secrets need O(store_key) (or C($STACKERS_STORE_KEY)), since a key file would die with the job.
       - Mutually exclusive with O(store_path). Move a stack between stores with C(playbooks/migrate_store.yml).
     type: str
 '''

@@ -312,7 +312,6 @@ compose:
   ansible_connection: "'local'"
   ansible_python_interpreter: "'%(python)s'"
   software_deployment_root: "'%(hosts)s/' ~ heat_resource"
-  software_deployment_settle: 2
 """
 
 

@@ -58,7 +58,7 @@ def parse_url(url):
     """(container, prefix) of ``swift://container[/prefix]``."""
     if not url.startswith(SCHEME):
         raise StoreError('store_url %s is not a swift://container/prefix URL' % url)
-    container, _, prefix = url[len(SCHEME):].partition('/')
+    container, _sep, prefix = url[len(SCHEME):].partition('/')
     if not container:
         raise StoreError('store_url %s names no container: use swift://container/prefix' % url)
     return container, prefix.strip('/')

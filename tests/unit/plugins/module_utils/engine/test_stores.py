@@ -24,7 +24,7 @@ import swift_fake  # noqa: E402
 def test_sqlite_is_the_default_and_a_store_url_selects_swift(tmp_path):
     path = str(tmp_path / 's.sqlite')
     store = stores.open_store(path)
-    assert type(store) is Store and store.path == path
+    assert isinstance(store, Store) and store.path == path
     store.close()
     conn, _swift, _proxy = swift_fake.cloud()
     store = stores.open_store(None, 'swift://c/p', conn)
