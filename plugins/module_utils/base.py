@@ -32,6 +32,11 @@ except ImportError:
 else:
     OPENSTACKSDK_IMPORT_ERROR = None
 
+try:
+    from .hot.loader import load_file
+except ImportError:     # PyYAML missing: validation reports it
+    load_file = None
+
 COLLECTION_NAME = 'stackers.orchestration'
 COLLECTION_VERSION = '0.1.0'
 
@@ -182,6 +187,51 @@ def error_details(err):
     return details
 
 
+def hidden_parameters(template_path):
+    """The parameters the template declares hidden (HOT ``hidden``, CFN
+    ``NoEcho``) with their declared defaults, read before the engine runs so
+    that their values are masked even in an error message and in the
+    invocation Ansible echoes at -vvv.  Any problem is left for the engine to
+    report."""
+    if load_file is None or not template_path:
+        return {}
+    try:
+        data = load_file(template_path).data
+    except Exception:  # pylint: disable=broad-except
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    hidden = {}
+    for section, flag, default in (('parameters', 'hidden', 'default'), ('Parameters', 'NoEcho', 'Default')):
+        declared = data.get(section)
+        if not isinstance(declared, dict):
+            continue
+        for name, schema in declared.items():
+            if isinstance(schema, dict) and str(schema.get(flag, '')).lower() in ('true', 'yes', '1', 'on'):
+                hidden[name] = schema.get(default)
+    return hidden
+
+
+def secret_strings(value):
+    """The strings under which a hidden value could show up in a result."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, (list, tuple)):
+        out = set()
+        for item in value:
+            out |= secret_strings(item)
+        if value:
+            out.add(','.join(str(item) for item in value))
+        return out
+    if isinstance(value, dict):
+        out = set()
+        for item in value.values():
+            out |= secret_strings(item)
+        return out
+    text = str(value)
+    return {text} if text else set()
+
+
 class StackersModule(object):
     """Base of the collection's modules.
 
@@ -214,6 +264,17 @@ class StackersModule(object):
 
     def run(self):
         raise NotImplementedError
+
+    def hide(self, names, defaults=None):
+        """Mask the values of these parameters everywhere in the result (the
+        echoed invocation included): the user's and, defensively, the
+        template's declared default."""
+        values = self.params.get('parameters') or {}
+        for name in names:
+            if name in values:
+                self.ansible.no_log_values.update(secret_strings(values[name]))
+            if defaults and defaults.get(name) is not None:
+                self.ansible.no_log_values.update(secret_strings(defaults[name]))
 
     def fail(self, msg, **kwargs):
         self.ansible.fail_json(msg=msg, **kwargs)

@@ -230,6 +230,7 @@ import traceback
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
     CloudChecker,
     StackersModule,
+    hidden_parameters,
 )
 
 try:
@@ -287,6 +288,8 @@ class HeatStack(StackersModule):
         if runner is None:
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
+        hidden = hidden_parameters(p['template'])
+        self.hide(hidden)
         if p['state'] == 'present' and not p['template'] and not p['existing']:
             self.fail('state=present needs a template (or existing=true)')
         conn = self.conn

@@ -133,6 +133,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     CloudChecker,
     StackersModule,
     connection_given,
+    hidden_parameters,
+    secret_strings,
 )
 
 try:
@@ -142,56 +144,6 @@ except ImportError:
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
-
-try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.hot.loader import load_file
-except ImportError:
-    load_file = None
-
-
-def hidden_parameters(template_path):
-    """The parameters the template declares hidden (HOT ``hidden``, CFN
-    ``NoEcho``) with their declared defaults, read before validation so that
-    their values are masked even in an error message.  Any problem is left
-    for validation to report."""
-    if load_file is None:
-        return {}
-    try:
-        data = load_file(template_path).data
-    except Exception:  # pylint: disable=broad-except
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    hidden = {}
-    for section, flag, default in (('parameters', 'hidden', 'default'), ('Parameters', 'NoEcho', 'Default')):
-        declared = data.get(section)
-        if not isinstance(declared, dict):
-            continue
-        for name, schema in declared.items():
-            if isinstance(schema, dict) and str(schema.get(flag, '')).lower() in ('true', 'yes', '1', 'on'):
-                hidden[name] = schema.get(default)
-    return hidden
-
-
-def secret_strings(value):
-    """The strings under which a hidden value could show up in a result."""
-    if isinstance(value, bool) or value is None:
-        return set()
-    if isinstance(value, (list, tuple)):
-        out = set()
-        for item in value:
-            out |= secret_strings(item)
-        if value:
-            out.add(','.join(str(item) for item in value))
-        return out
-    if isinstance(value, dict):
-        out = set()
-        for item in value.values():
-            out |= secret_strings(item)
-        return out
-    text = str(value)
-    return {text} if text else set()
-
 
 class HeatTemplateValidate(StackersModule):
     argument_spec = dict(
@@ -203,16 +155,6 @@ class HeatTemplateValidate(StackersModule):
         strict=dict(type='bool', default=False),
     )
     module_kwargs = dict(supports_check_mode=True)
-
-    def hide(self, names, defaults=None):
-        """Mask the values of these parameters everywhere in the result: the
-        user's and, defensively, the template's declared default."""
-        values = self.params['parameters'] or {}
-        for name in names:
-            if name in values:
-                self.ansible.no_log_values.update(secret_strings(values[name]))
-            if defaults and defaults.get(name) is not None:
-                self.ansible.no_log_values.update(secret_strings(defaults[name]))
 
     def constraint_checker(self):
         """A checker for service-backed custom constraints, only when the user

@@ -1,0 +1,78 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""heat_stack through its real main(), with the engine's entry point replaced: what Ansible
+reads back, the invocation it echoes at -vvv included, never holds a hidden parameter's value."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
+from ansible_collections.stackers.orchestration.plugins.modules import heat_stack as module
+
+SECRET = 'Sw0rdf1sh-hidden'
+
+TEMPLATE = """heat_template_version: 2021-04-16
+parameters:
+  password: {type: string, hidden: true}
+  flavor: {type: string}
+resources: {}
+"""
+
+
+class _Conn(object):
+    current_project_id = 'p1'
+
+
+def _run(capsys, monkeypatch, args, answer):
+    calls = []
+
+    def fake_run(request, conn):
+        calls.append(request)
+        return answer(request)
+    monkeypatch.setattr(module.runner, 'run', fake_run)
+    monkeypatch.setattr(module.HeatStack, 'conn', _Conn())
+    with patch_module_args(args):
+        with pytest.raises(SystemExit) as exc:
+            module.main()
+    return exc.value.code, json.loads(capsys.readouterr().out), calls
+
+
+def _args(tmp_path, **more):
+    path = tmp_path / 'stack.yaml'
+    path.write_text(TEMPLATE)
+    return dict(name='web', template=str(path), parameters={'password': SECRET, 'flavor': 'm1.tiny'},
+                _ansible_verbosity=3, **more)
+
+
+def test_the_echoed_invocation_masks_a_hidden_parameter(capsys, monkeypatch, tmp_path):
+    rc, result, calls = _run(capsys, monkeypatch, _args(tmp_path),
+                             lambda request: {'changed': True, 'stack': {'stack_status': 'CREATE_COMPLETE'}})
+    assert rc == 0, result
+    # the engine got the value; Ansible's output shows it nowhere
+    assert calls[0].parameters['password'] == SECRET
+    assert SECRET not in json.dumps(result)
+    assert result['invocation']['module_args']['parameters']['flavor'] == 'm1.tiny'
+    assert result['invocation']['module_args']['parameters']['password'] != SECRET
+
+
+def test_a_failure_quoting_the_value_masks_it_too(capsys, monkeypatch, tmp_path):
+    answer = {'changed': True, 'stack': {'stack_status': 'CREATE_FAILED',
+                                         'stack_status_reason': 'bad password %s' % SECRET}}
+    rc, result, _calls = _run(capsys, monkeypatch, _args(tmp_path), lambda request: answer)
+    assert rc == 1
+    assert result['msg'].startswith('Stack web CREATE_FAILED: bad password ')
+    assert SECRET not in json.dumps(result)
+
+
+def test_a_visible_parameter_is_shown(capsys, monkeypatch, tmp_path):
+    rc, result, _calls = _run(capsys, monkeypatch, _args(tmp_path),
+                              lambda request: {'changed': False, 'stack': {'stack_status': 'CREATE_COMPLETE'},
+                                               'flavor_seen': 'm1.tiny'})
+    assert rc == 0
+    assert result['flavor_seen'] == 'm1.tiny'
