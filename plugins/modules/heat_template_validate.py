@@ -134,7 +134,6 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     StackersModule,
     connection_given,
     hidden_parameters,
-    secret_strings,
 )
 
 try:
@@ -144,6 +143,7 @@ except ImportError:
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
+
 
 class HeatTemplateValidate(StackersModule):
     argument_spec = dict(

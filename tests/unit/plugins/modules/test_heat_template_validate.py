@@ -235,7 +235,7 @@ def test_a_hidden_default_is_masked_even_if_the_engine_shows_it(capsys, monkeypa
     ({'k': 'v1', 'n': ['v2']}, {'v1', 'v2'}),
 ])
 def test_secret_strings(value, expected):
-    assert module.secret_strings(value) == expected
+    assert base.secret_strings(value) == expected
 
 
 # --- with the real engine -------------------------------------------------
