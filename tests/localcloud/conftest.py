@@ -29,16 +29,22 @@ def _front_door_closed(port):
         return True
 
 
-@pytest.fixture(scope='session')
-def cloud(tmp_path_factory):
+def _start(workdir, args):
+    """(Cloud, process) of a cloud started in ``workdir``; skips without .venv-cloud and fails with
+    its log's tail when it does not get ready."""
     if not os.path.exists(CLOUD_PY):
         pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
-    workdir = str(tmp_path_factory.mktemp('localcloud'))
     log_path = os.path.join(workdir, 'localcloud.log')
-    c, proc = start_cloud(workdir, ['--with-heat'], log_path)
+    c, proc = start_cloud(workdir, args, log_path)
     if c is None:
         with open(log_path) as f:
             pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
+    return c, proc
+
+
+@pytest.fixture(scope='session')
+def cloud(tmp_path_factory):
+    c, proc = _start(str(tmp_path_factory.mktemp('localcloud')), ['--with-heat'])
     try:
         # what a fresh cloud holds, before any test made anything
         c.baseline = c.resources()
@@ -60,17 +66,11 @@ def cloud(tmp_path_factory):
 @pytest.fixture(scope='session')
 def guests_cloud(tmp_path_factory):
     """A second cloud, with guests (--guests, --with-heat, a kept --state-dir to look into the
-    guests' directories), shared by the modules that need guests: they are one xdist group
+    guests' directories), shared by the modules that need guests: they are one unit of work
     (GROUPS below), so one worker starts it once."""
-    if not os.path.exists(CLOUD_PY):
-        pytest.skip('the local cloud needs .venv-cloud: run `make cloud-venv`')
     workdir = str(tmp_path_factory.mktemp('guests'))
     state = os.path.join(workdir, 'state')
-    log_path = os.path.join(workdir, 'localcloud.log')
-    c, proc = start_cloud(workdir, ['--guests', '--with-heat', '--state-dir', state], log_path)
-    if c is None:
-        with open(log_path) as f:
-            pytest.fail('local cloud did not start:\n' + f.read()[-5000:])
+    c, proc = _start(workdir, ['--guests', '--with-heat', '--state-dir', state])
     c.guests = os.path.join(state, 'guests')
     c.conn = c.sdk()
     c.started = []      # (guest dir, pid) of every guest a test saw running
