@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import corpus_selection  # noqa: E402
 from lc_helpers import ROOT, ids, wait_for  # noqa: E402
-from stack_playbook import StackRunner, outputs, write_calls  # noqa: E402
+from stack_playbook import StackRunner, outputs  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, ROOT)   # localcloud.seed: the tiny qcow2 image the cloud itself boots
@@ -456,8 +456,7 @@ def test_corpus_selection_looks_into_nested_types(tmp_path):
     assert corpus_selection.runnable_types(str(tmp_path), 'loop.yaml', supported) is None
 
 
-def _delete(runner, name):
-    deleted = runner.run(name=name, state='absent')
+def _deleted(deleted):
     assert deleted.get('failed') is not True, deleted.get('msg')
     assert deleted['changed'] is True
     assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE', \
@@ -467,20 +466,21 @@ def _delete(runner, name):
 def _fails_as_listed(cloud, runner, args, path):
     why, failure = CANNOT_RUN[path]
     before = ids(cloud.resources())
-    cloud.reset_stats()
-    created = runner.run(**args)
+    # the create and the delete of what it left, in one ansible-playbook run
+    (created, writes), (deleted, _w) = runner.run_steps([dict(args), dict(name=args['name'],
+                                                                            state='absent')])
     assert created.get('failed') is True, 'listed in CANNOT_RUN but created: move it to ' \
         'PARAMETERS only'
     if not (created.get('stack') or {}).get('stack_status'):
         # refused before any create, as Heat's validation refuses it: no stack, no write
         assert created['changed'] is False
         assert failure in created['msg'], created['msg']
-        assert write_calls(cloud.stats()) == {}
+        assert writes == {}
         assert ids(cloud.resources()) == before
         pytest.xfail(why)
     assert created['stack']['stack_status'] == 'CREATE_FAILED', created['stack']
     assert failure in created['stack']['stack_status_reason'], created['stack']
-    _delete(runner, args['name'])
+    _deleted(deleted)
     assert ids(cloud.resources()) == before
     pytest.xfail(why)
 
@@ -500,31 +500,27 @@ def corpus_stack_lifecycle(cloud, site, tmp_path, path):
         _fails_as_listed(cloud, runner, args, path)
     before = ids(cloud.resources())
 
-    try:
-        created = runner.run(**args)
-        assert created.get('failed') is not True, created.get('msg')
-        assert created['changed'] is True
-        stack = created['stack']
-        assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
-        assert all(r['resource_status'] == 'CREATE_COMPLETE' for r in created['resources']), \
-            created['resources']
-        out = outputs(created)
-        assert sorted(out) == sorted(declared)
-        none_ok = entry.get('none_outputs', {})
-        assert sorted(k for k, v in out.items() if v is None) == sorted(none_ok), out
+    # create, rerun and delete in one ansible-playbook run: the delete runs whatever the first
+    # two did, so a failed lifecycle takes its stack with it (what it left would fail the site's
+    # removal and every later test of this worker that compares the cloud with its baseline)
+    (created, _w), (again, rerun_writes), (deleted, _d) = runner.run_steps(
+        [dict(args), dict(args), dict(name=name, state='absent')])
+    assert created.get('failed') is not True, created.get('msg')
+    assert created['changed'] is True
+    stack = created['stack']
+    assert stack['stack_status'] == 'CREATE_COMPLETE', stack['stack_status_reason']
+    assert all(r['resource_status'] == 'CREATE_COMPLETE' for r in created['resources']), \
+        created['resources']
+    out = outputs(created)
+    assert sorted(out) == sorted(declared)
+    none_ok = entry.get('none_outputs', {})
+    assert sorted(k for k, v in out.items() if v is None) == sorted(none_ok), out
 
-        cloud.reset_stats()
-        again = runner.run(**args)
-        assert again.get('failed') is not True, again.get('msg')
-        assert again['changed'] is False
-        assert write_calls(cloud.stats()) == {}
-        assert outputs(again) == out
-    except BaseException:
-        # a failed lifecycle takes its stack with it: what it left would fail the site's removal
-        # and every later test of this worker that compares the cloud with its baseline
-        runner.run(name=name, state='absent')
-        raise
-    _delete(runner, name)
+    assert again.get('failed') is not True, again.get('msg')
+    assert again['changed'] is False
+    assert rerun_writes == {}
+    assert outputs(again) == out
+    _deleted(deleted)
     assert ids(cloud.resources()) == before
 
 
