@@ -86,18 +86,22 @@ class StackRunner(object):
         with the cloud's write calls it caused: [(result, {route: writes})].  One Ansible start
         instead of one per step (about 2 s of CPU each, the local-cloud tests' largest cost after
         the cloud itself).  Every step runs even when an earlier one failed, so a last
-        ``state: absent`` step still cleans up; the front door's counters are read by a lookup on
+        ``state: absent`` step still cleans up; a step with ``_check``/``_diff`` true runs in check
+        / diff mode.  The front door's counters are read by a lookup on
         the controller (no module process), before and after each step."""
         self.count += 1
         tag = 'steps-%d' % self.count
         playbook = os.path.join(self.workdir, '%s.yml' % tag)
         result_file = os.path.join(self.workdir, 'result-%s.json' % tag)
         extra = os.path.join(self.workdir, 'vars-%s.json' % tag)
+        modes = []
         for args in steps:
+            modes.append({'check': bool(args.pop('_check', False)),
+                          'diff': bool(args.pop('_diff', False))})
             args.setdefault('cloud', 'localcloud')
             args.setdefault('store_path', self.store_path)
         with open(extra, 'w') as f:
-            json.dump({'steps': steps, 'result_file': result_file,
+            json.dump({'steps': steps, 'modes': modes, 'result_file': result_file,
                        'stats_url': self.cloud.url + '/_localcloud/stats'}, f)
         with open(playbook, 'w') as f:
             f.write(_steps_playbook(len(steps)))
@@ -132,6 +136,8 @@ def _steps_playbook(count):
 
     - name: Step %(i)d
       stackers.orchestration.heat_stack: "{{ steps[%(i)d] }}"
+      check_mode: "{{ modes[%(i)d].check }}"
+      diff: "{{ modes[%(i)d].diff }}"
       register: result_%(i)d
       ignore_errors: true
 

@@ -69,15 +69,13 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
         assert set(event) >= {'id', 'resource_name', 'physical_resource_id', 'resource_action',
                               'resource_status', 'resource_status_reason', 'event_time'}
 
-    # -- a rerun changes nothing and writes nothing ---------------------------------------
-    cloud.reset_stats()
-    again = runner.run(name='web', template=TEMPLATE)
+    # -- a rerun changes nothing and writes nothing; then check mode: no drift, plan all keep
+    (again, writes), (checked, _w) = runner.run_steps(
+        [dict(name='web', template=TEMPLATE), dict(name='web', template=TEMPLATE, _check=True)])
     assert again['changed'] is False
-    assert write_calls(cloud.stats()) == {}
+    assert writes == {}
     assert outputs(again) == out
 
-    # -- check mode: no drift, plan all keep ----------------------------------------------
-    checked = runner.run(check=True, name='web', template=TEMPLATE)
     assert checked['changed'] is False
     assert checked['stack']['stack_status'] == 'CHECK_COMPLETE'
     assert set(plan(checked).values()) == {'keep'}
@@ -95,7 +93,11 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert _by_name(repaired)['fip2']['physical_resource_id'] != resources['fip2']['physical_resource_id']
 
     # -- update: predicted by check mode, then done ---------------------------------------
-    predicted = runner.run(check=True, diff=True, name='web', template=TEMPLATE, parameters=UPDATE)
+    # the prediction, the update and its rerun in one ansible-playbook run
+    (predicted, _p), (updated, _u), (updated_again, _a) = runner.run_steps(
+        [dict(name='web', template=TEMPLATE, parameters=UPDATE, _check=True, _diff=True),
+         dict(name='web', template=TEMPLATE, parameters=UPDATE),
+         dict(name='web', template=TEMPLATE, parameters=UPDATE)])
     actions = plan(predicted)
     assert actions['sg'] == 'update'
     assert actions['server1'] == 'update' and actions['server2'] == 'update'
@@ -105,7 +107,6 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert predicted['diff']['after']['port2']['network'] == '<known after apply>' or \
         predicted['diff']['after']['port2']['network'] != predicted['diff']['before']['port2']['network']
     old_port2 = _by_name(repaired)['port2']['physical_resource_id']
-    updated = runner.run(name='web', template=TEMPLATE, parameters=UPDATE)
     assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']['stack_status_reason']
     res = _by_name(updated)
     done = dict((e['resource_name'], e['resource_action']) for e in updated['events']
@@ -123,7 +124,7 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert conn.block_storage.get_volume(res['vol1']['physical_resource_id']).size == 2
     rules = conn.network.security_group_rules(security_group_id=res['sg']['physical_resource_id'])
     assert any(r.port_range_min == 2222 for r in rules)
-    assert runner.run(name='web', template=TEMPLATE, parameters=UPDATE)['changed'] is False
+    assert updated_again['changed'] is False
 
     # -- suspend and resume ---------------------------------------------------------------
     suspended = runner.run(name='web', state='suspended')
@@ -134,10 +135,11 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert conn.compute.get_server(res['server1']['physical_resource_id']).status == 'ACTIVE'
 
     # -- delete -----------------------------------------------------------------------------
-    deleted = runner.run(name='web', state='absent')
+    (deleted, _d), (deleted_again, _a) = runner.run_steps([dict(name='web', state='absent'),
+                                                           dict(name='web', state='absent')])
     assert deleted['changed'] is True
     assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
-    assert runner.run(name='web', state='absent')['changed'] is False
+    assert deleted_again['changed'] is False
     assert ids(cloud.resources()) == before
 
 
@@ -170,9 +172,10 @@ def test_server_resized_in_place(cloud, tmp_path):
     created = runner.run(name='rs', template=template)
     assert created['stack']['stack_status'] == 'CREATE_COMPLETE', created.get('msg')
     server_id = _by_name(created)['server']['physical_resource_id']
-    planned = runner.run(check=True, name='rs', template=template, parameters={'flavor': 'm1.small'})
+    (planned, _p), (resized, _r) = runner.run_steps(
+        [dict(name='rs', template=template, parameters={'flavor': 'm1.small'}, _check=True),
+         dict(name='rs', template=template, parameters={'flavor': 'm1.small'})])
     assert plan(planned)['server'] == 'update'
-    resized = runner.run(name='rs', template=template, parameters={'flavor': 'm1.small'})
     assert resized['stack']['stack_status'] == 'UPDATE_COMPLETE', resized['stack']['stack_status_reason']
     assert _by_name(resized)['server']['physical_resource_id'] == server_id
     server = cloud.sdk().compute.get_server(server_id)
