@@ -87,15 +87,17 @@ class StackRunner(object):
         instead of one per step (about 2 s of CPU each, the local-cloud tests' largest cost after
         the cloud itself).  Every step runs even when an earlier one failed, so a last
         ``state: absent`` step still cleans up; a step with ``_check``/``_diff`` true runs in check
-        / diff mode.  The front door's counters are read by a lookup on
+        / diff mode, and one with ``_module`` runs that module of the collection instead of
+        heat_stack.  The front door's counters are read by a lookup on
         the controller (no module process), before and after each step."""
         self.count += 1
         tag = 'steps-%d' % self.count
         playbook = os.path.join(self.workdir, '%s.yml' % tag)
         result_file = os.path.join(self.workdir, 'result-%s.json' % tag)
         extra = os.path.join(self.workdir, 'vars-%s.json' % tag)
-        modes = []
+        modes, modules = [], []
         for args in steps:
+            modules.append(args.pop('_module', 'heat_stack'))
             modes.append({'check': bool(args.pop('_check', False)),
                           'diff': bool(args.pop('_diff', False))})
             args.setdefault('cloud', 'localcloud')
@@ -104,7 +106,7 @@ class StackRunner(object):
             json.dump({'steps': steps, 'modes': modes, 'result_file': result_file,
                        'stats_url': self.cloud.url + '/_localcloud/stats'}, f)
         with open(playbook, 'w') as f:
-            f.write(_steps_playbook(len(steps)))
+            f.write(_steps_playbook(modules))
         cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), playbook, '-e', '@' + extra]
         proc = subprocess.run(cmd, cwd=ROOT, env=self.env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
@@ -126,16 +128,16 @@ class StackRunner(object):
 _STATS = "{{ lookup('ansible.builtin.url', stats_url, split_lines=false) | from_json }}"
 
 
-def _steps_playbook(count):
-    tasks = []
-    for i in range(count):
+def _steps_playbook(modules):
+    tasks, count = [], len(modules)
+    for i, module in enumerate(modules):
         tasks.append("""
     - name: Counters before step %(i)d
       ansible.builtin.set_fact:
         before_%(i)d: "%(stats)s"
 
     - name: Step %(i)d
-      stackers.orchestration.heat_stack: "{{ steps[%(i)d] }}"
+      stackers.orchestration.%(module)s: "{{ steps[%(i)d] }}"
       check_mode: "{{ modes[%(i)d].check }}"
       diff: "{{ modes[%(i)d].diff }}"
       register: result_%(i)d
@@ -144,7 +146,7 @@ def _steps_playbook(count):
     - name: Counters after step %(i)d
       ansible.builtin.set_fact:
         after_%(i)d: "%(stats)s"
-""" % {'i': i, 'stats': _STATS})
+""" % {'i': i, 'stats': _STATS, 'module': module})
     names = lambda kind: '[%s]' % ', '.join('%s_%d' % (kind, i) for i in range(count))  # noqa: E731
     return """
 - name: Several heat_stack steps
