@@ -96,17 +96,18 @@ def sink():
 # How `make cloud-test` spreads files over its workers (--dist loadfile --no-loadscope-reorder):
 # each file is one unit (its tests share their cloud's state, in order), except that the files
 # using guests_cloud form one unit, so one worker starts that cloud once. Units go out heaviest
-# first (seconds each took in one CI run, 2 workers), so no long file starts last and leaves the
+# first (seconds each took in one CI run, 2 workers; estimated after the runs sharing
+# ansible-playbook starts), so no long file starts last and leaves the
 # other worker idle; a file not listed counts as short. (xdist's own --dist loadgroup cannot do
 # this: with pytest 9 the group it appends to a test's node id is lost, and tests go out one by
 # one.)
 GROUPS = {'test_guests.py': 'guests', 'test_software_deployments.py': 'guests'}
 SECONDS = {
-    'test_corpus_stacks.py': 800, 'guests': 330, 'test_heat_peer_composition.py': 200,
-    'test_autoscaled_web_tier.py': 115, 'test_heat_stack_playbook.py': 110,
-    'test_heat_stack_faults.py': 180, 'test_hooks_and_unhealthy.py': 70,
-    'test_resource_group_volumes.py': 67, 'test_quick_reference_playbooks.py': 65,
-    'test_scenario_osc.py': 58, 'test_state_dir.py': 50,
+    'test_corpus_stacks.py': 560, 'guests': 330, 'test_heat_peer_composition.py': 200,
+    'test_heat_stack_faults.py': 180, 'test_heat_stack_playbook.py': 80,
+    'test_autoscaled_web_tier.py': 70, 'test_quick_reference_playbooks.py': 65,
+    'test_nested_stacks.py': 60, 'test_scenario_osc.py': 58, 'test_wait_conditions.py': 55,
+    'test_state_dir.py': 50, 'test_hooks_and_unhealthy.py': 45, 'test_resource_group_volumes.py': 35,
 }
 
 
