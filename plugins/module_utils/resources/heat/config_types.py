@@ -63,8 +63,9 @@ class SoftwareComponent(SoftwareConfig):
         return attrs
 
 
-def mime_text(part, subtype, filename):
-    """One text part as Heat makes it: us-ascii when it can be, an attachment when named."""
+def mime_text(part, subtype, filename, always_attach=False):
+    """One text part as Heat makes it: us-ascii when it can be, an attachment when named (or,
+    with ``always_attach``, even with an empty filename, as the server's build_userdata does)."""
     try:
         part.encode('us-ascii')
         charset = 'us-ascii'
@@ -72,7 +73,7 @@ def mime_text(part, subtype, filename):
         charset = 'utf-8'
     msg = (text.MIMEText(part, _subtype=subtype, _charset=charset) if subtype
            else text.MIMEText(part, _charset=charset))
-    if filename:
+    if filename or always_attach:
         msg.add_header('Content-Disposition', 'attachment', filename=filename)
     return msg
 

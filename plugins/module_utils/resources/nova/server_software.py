@@ -68,11 +68,8 @@ def config_text(ctx, user_data):
 def _part(content, filename, subtype=None):
     if subtype is None:
         subtype = filename.rsplit('.', 1)[0] if filename else ''
-    msg = config_types.mime_text(content or '', subtype, filename)
-    if not filename:
-        # build_userdata marks even the user's own part an attachment, with an empty filename
-        msg.add_header('Content-Disposition', 'attachment', filename=filename)
-    return msg
+    # build_userdata marks even the user's own part an attachment, with an empty filename
+    return config_types.mime_text(content or '', subtype, filename, always_attach=True)
 
 
 def multipart_user_data(user_data, metadata):
