@@ -152,6 +152,11 @@ def print_peers(result):
             '%s / %s' % (ours_key, peer_key), pair['create']['wall_ratio'],
             pair['create']['calls_ratio'], pair['delete']['wall_ratio'],
             pair['delete']['calls_ratio']))
+    # the rounds themselves: a median hides whether one round (after which peer?) was slow
+    for key in result['order']:
+        print('  %-16s rounds: create %s s, delete %s s' % (key, ', '.join(
+            '%.2f' % w for w in s[key]['create']['walls']), ', '.join(
+            '%.2f' % w for w in s[key]['delete']['walls'])))
     heat = [r['heat'] for r in result['rounds'] if 'heat_reported_s' in r['heat']['create']]
     if heat:
         print('  Heat by its own event times: create %s s, delete %s s' % (
