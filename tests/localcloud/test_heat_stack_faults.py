@@ -3,11 +3,13 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """heat_stack when things go wrong, in real ansible-playbook runs against the local cloud: a cloud that
 refuses a request (fault rules), a second run while one holds the stack's lock, and a run killed with SIGKILL
-in the middle of a create; the Swift state store across two execution nodes and under two concurrent runs."""
+in the middle of a create; AWX-style jobs (ansible-runner) on the Swift state store: across two execution
+nodes, after a SIGKILL, with the inventory plugin as the job's inventory source."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import json
 import os
 import signal
 import sqlite3
@@ -15,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ids, wait_for  # noqa: E402
+from lc_helpers import ROOT, ids, wait_for  # noqa: E402
 from stack_playbook import StackRunner, write_calls  # noqa: E402
 
 SMALL = """heat_template_version: 2021-04-16
@@ -190,14 +192,38 @@ def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
     assert ids(cloud.resources()) == before
 
 
-SWIFT_STORED = """heat_template_version: 2021-04-16
+def _swift_lock(conn, container, obj):
+    from openstack import exceptions as sdk_exceptions
+    try:
+        conn.object_store.get_object_metadata(obj, container=container)
+    except sdk_exceptions.NotFoundException:
+        return False
+    return True
+
+
+AWX_STORED = """heat_template_version: 2021-04-16
 parameters:
   secs: {type: number, default: 0}
+  tag: {type: string}
 resources:
   net:
     type: OS::Neutron::Net
+    properties: {name: {list_join: ['-', [awx-net, {get_param: tag}]]}}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.50.0.0/24}
+  port:
+    type: OS::Neutron::Port
+    properties:
+      name: {list_join: ['-', [awx-port, {get_param: tag}]]}
+      network: {get_resource: net}
+      fixed_ips: [{subnet: {get_resource: subnet}}]
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, networks: [{port: {get_resource: port}}]}
   wait:
     type: OS::Heat::TestResource
+    depends_on: server
     properties:
       # a new value makes the update wait secs (Heat's TestResource waits only on a change)
       value: {str_replace: {template: slow-N, params: {N: {get_param: secs}}}}
@@ -208,52 +234,166 @@ outputs:
   secret: {value: {get_attr: [secret, value]}}
 """
 
+# A job's last play over the inventory source: its servers, reached with a local connection.
+REACH = """- name: The role's job
+  ansible.builtin.import_playbook: %s
+- name: Read the inventory source again
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Refresh
+      ansible.builtin.meta: refresh_inventory
+- name: Reach the stack's servers
+  hosts: heat_awx
+  gather_facts: false
+  tasks:
+    - name: Reach
+      ansible.builtin.command: echo {{ inventory_hostname }} {{ heat_server_id }}
+      changed_when: false
+"""
 
-def _swift_lock(conn, container, obj):
-    from openstack import exceptions as sdk_exceptions
+
+class _Jobs(object):
+    """AWX's way of running a job: ansible_runner on a private data dir of its own (an execution node
+    sharing nothing but the cloud), the playbook, extravars, an inventory, the job's events."""
+
+    def __init__(self, cloud, tmp_path, url):
+        self.cloud, self.tmp_path, self.url = cloud, tmp_path, url
+        self.count = 0
+
+    def kwargs(self, node, playbook=None, inventory=None, **extravars):
+        self.count += 1
+        data_dir = self.tmp_path / node / ('job%d' % self.count)
+        data_dir.mkdir(parents=True)
+        extravars = dict(dict(stack_name='awx', stack_cloud='localcloud', stack_store_url=self.url,
+                              stack_store_key='awx-store-test-key', stack_show_outputs=False), **extravars)
+        kw = dict(private_data_dir=str(data_dir), extravars=extravars, quiet=True,
+                  playbook=playbook or os.path.join(ROOT, 'playbooks', 'stack_job.yml'),
+                  # how often the runner asks cancel_callback (5 s by default)
+                  settings={'pexpect_timeout': 0.5},
+                  envvars={'ANSIBLE_COLLECTIONS_PATH': os.path.join(ROOT, '.build'),
+                           'OS_CLIENT_CONFIG_FILE': self.cloud.clouds_yaml, 'ANSIBLE_NOCOLOR': '1',
+                           'ANSIBLE_LOCALHOST_WARNING': 'false', 'STACKERS_LOCK_TTL': '6',
+                           'PATH': os.path.join(ROOT, '.venv', 'bin') + os.pathsep + os.environ['PATH']})
+        if inventory:
+            (data_dir / 'inventory').mkdir()
+            source = data_dir / 'inventory' / 'stacks.heat_stacks.yml'
+            source.write_text(inventory)
+            kw['inventory'] = str(source)
+        return kw
+
+    def run(self, node, **kw):
+        import ansible_runner
+        return ansible_runner.run(**self.kwargs(node, **kw))
+
+    def start(self, node, cancel, **kw):
+        import ansible_runner
+        return ansible_runner.run_async(cancel_callback=cancel.is_set, **self.kwargs(node, **kw))
+
+
+def _results(job, task='Create or update the stack', event='runner_on_ok'):
+    """The module results a job's events carry for ``task``."""
+    return [e['event_data']['res'] for e in job.events
+            if e['event'] == event and e['event_data'].get('task') == task]
+
+
+def _stats(job):
+    return [e['event_data'].get('artifact_data') for e in job.events if e['event'] == 'playbook_on_stats'][0]
+
+
+def _store_view(conn, url, name):
+    """(stack, {resource name: row}) from the Swift store, or (None, {})."""
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
     try:
-        conn.object_store.get_object_metadata(obj, container=container)
-    except sdk_exceptions.NotFoundException:
-        return False
-    return True
+        store = SwiftStore(url, conn, writable=False)
+    except StoreError:
+        return None, {}
+    try:
+        stack = store.get_stack(name)
+        return stack, dict((r.name, r) for r in store.resources(stack['id'])) if stack else {}
+    finally:
+        store.close()
 
 
-def test_the_swift_store_across_execution_nodes_and_its_lock(cloud, tmp_path):
-    """store_url: one node creates, another (its own tmp dir, no file shared) finds the stack and reruns it
-    with no cloud write; two runs at once: one proceeds, the other fails naming the holder; then delete."""
+def _waiting_after_its_server(conn, url):
+    _stack, rows = _store_view(conn, url, 'awx')
+    return 'wait' in rows and rows['wait'].status == 'IN_PROGRESS' and rows['server'].physical_id
+
+
+def _kill_the_lock_owner(conn, container, obj):
+    """The module process of a job holds the lock (its pid is in the owner); ansible may run it in a session
+    of its own, beside the job's process group."""
+    held = json.loads(conn.object_store.download_object(obj, container=container))
+    try:
+        os.kill(int(held['owner'].rsplit(':', 2)[1]), signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path):
+    """As AWX runs jobs (ansible-runner, the role's playbook, store_url): a job SIGKILLed mid-create, then on
+    another node a job that converges after the lease with no duplicate and reaches the servers from an inventory
+    source; a third job on the first node reruns with no cloud write; then delete.  Two jobs at once (one
+    proceeds, the other fails naming the holder) cost two more job starts here: test_store_swift_lock.py and
+    test_a_second_run_is_refused_by_the_lock show it."""
+    import threading
     container = 'stackers-state-%d' % os.getpid()
     url = 'swift://%s/jobs' % container
-    template = _write(tmp_path, 'swift_stored.yaml', SWIFT_STORED)
-    nodes = []
-    for name in ('node1', 'node2'):
-        (tmp_path / name).mkdir()
-        nodes.append(StackRunner(cloud, tmp_path / name, tmp_path / name / 'unused.sqlite'))
-    args = dict(name='swifty', template=template, store_path=None, store_url=url, store_key='swift-store-test-key')
-    made = nodes[0].run(**args)
-    assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made.get('msg')
-    cloud.reset_stats()
-    again = nodes[1].run(**args)
-    assert again['changed'] is False and again['stack']['outputs'] == made['stack']['outputs']
-    assert dict((r, n) for r, n in write_calls(cloud.stats()).items() if ' object-store ' not in r) == {}
-    assert not os.path.exists(tmp_path / 'node2' / 'unused.sqlite')
+    tag = str(os.getpid())
+    template = _write(tmp_path, 'awx.yaml', AWX_STORED)
     conn = cloud.sdk()
-    lock = 'jobs/swifty.lock'
-    proc, _result_file = nodes[0].start(parameters={'secs': 8}, **args)
+    jobs = _Jobs(cloud, tmp_path, url)
+    lock = 'jobs/awx.lock'
+    # node A: killed (its process group SIGKILLed, as AWX cancels) once the server is up and `wait` runs
+    cancel = threading.Event()
+    thread, killed = jobs.start('nodeA', cancel, stack_template=template, stack_parameters={'secs': 30, 'tag': tag})
     try:
-        wait_for(lambda: _swift_lock(conn, container, lock), timeout=60, what='the first run to lock')
-        second = nodes[1].run(parameters={'secs': 8}, **args)
-        assert second['failed'] is True and 'locked in %s by another run' % url in second['msg']
-        assert ' since ' in second['msg'], second['msg']
+        wait_for(lambda: _waiting_after_its_server(conn, url), timeout=120,
+                 what='the stack to have its server and `wait` in progress')
+        _kill_the_lock_owner(conn, container, lock)
     finally:
-        assert proc.wait(120) == 0, proc.stdout.read()[-3000:]
+        cancel.set()
+        thread.join(60)
+    assert killed.status == 'canceled' and _swift_lock(conn, container, lock)
+    # node B: after the lease the stack converges; no second net, port or server; the inventory source
+    # (a *.heat_stacks.yml file in the job's inventory/) gives the servers, reached with a local connection
+    inventory = ('plugin: stackers.orchestration.heat_stacks\ncloud: localcloud\nstore_url: %s\nstacks: [awx]\n'
+                 'store_key: awx-store-test-key\n'
+                 'compose:\n  ansible_connection: "\'local\'"\n  ansible_python_interpreter: "\'%s\'"\n'
+                 % (url, os.path.join(ROOT, '.venv', 'bin', 'python')))
+    reach = _write(tmp_path, 'reach.yml', REACH % os.path.join(ROOT, 'playbooks', 'stack_job.yml'))
+    converged = jobs.run('nodeB', playbook=reach, inventory=inventory, stack_template=template,
+                         stack_parameters={'secs': 0, 'tag': tag}, stack_lock_timeout=30)
+    assert converged.rc == 0, converged.stdout.read()[-3000:]
+    made = _results(converged)[0]
+    assert made['stack']['stack_status'].endswith('_COMPLETE'), made['stack']
+    _stack, rows = _store_view(conn, url, 'awx')
+    for kind, rname, listing in (('port', 'port', conn.network.ports), ('net', 'net', conn.network.networks)):
+        found = [o.id for o in listing(name='awx-%s-%s' % (kind, tag))]
+        assert found == [rows[rname].physical_id], (kind, found)
+    servers = [s.id for s in conn.compute.servers() if s.name.startswith('awx-server-')]
+    assert servers == [rows['server'].physical_id], servers
+    reached = [e['event_data']['host'] for e in converged.events
+               if e['event'] == 'runner_on_ok' and e['event_data'].get('task') == 'Reach']
+    assert reached and len(reached) == 1, reached
+    assert _stats(converged)['stack_outputs']['secret'] == made['stack']['outputs'][0]['output_value']
+    # node A again (its own new private data dir): the same stack, rerun with zero cloud writes
+    cloud.reset_stats()
+    again = jobs.run('nodeA', stack_template=template, stack_parameters={'secs': 0, 'tag': tag})
+    assert again.rc == 0, again.stdout.read()[-3000:]
+    rerun = _results(again)[0]
+    assert rerun['changed'] is False and rerun['stack']['outputs'] == made['stack']['outputs']
+    assert dict((r, n) for r, n in write_calls(cloud.stats()).items() if ' object-store ' not in r) == {}
     assert not _swift_lock(conn, container, lock)
     # delete in-process (an ansible-playbook start costs ~10 s on this machine)
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
-    gone = runner.run(runner.StackRequest('swifty', state='absent', store_url=url,
-                                          store_key=args['store_key']), conn)
+    gone = runner.run(runner.StackRequest('awx', state='absent', store_url=url,
+                                          store_key='awx-store-test-key'), conn)
     assert gone['changed'] is True
     names = [o.name for o in conn.object_store.objects(container)]
-    assert names and all(n.startswith('jobs/versions/swifty/') for n in names), names
+    assert names and all(n.startswith('jobs/versions/awx/') or n.startswith('jobs/awx.lock.claims/')
+                         for n in names), names
     for name in names:
         conn.object_store.delete_object(name, container=container)
     conn.object_store.delete_container(container)

@@ -28,7 +28,7 @@ from ..resources.base import TAG_RESOURCE, TAG_STACK
 from ..resources.heat import _deploy_document as document
 from ..resources.heat import _swift_signal as swift
 from .info import InfoRequest, info
-from .store import Store
+from .stores import open_store
 
 SERVER = 'OS::Nova::Server'
 # template resources, groups and OS::Heat::Stack nest at most this deep (Heat's limit)
@@ -66,7 +66,7 @@ def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
     listed = info(InfoRequest(store_path=store_path, store_url=store_url), conn) if not stacks else None
     names = stacks or [s['stack_name'] for s in listed['stacks']]
     out = []
-    urls = _DocumentUrls(store_path, conn)
+    urls = _DocumentUrls(store_path, conn, store_url)
     for stack_name in names:
         shown = info(InfoRequest(stack_name, store_path=store_path, store_url=store_url,
                                  store_key=store_key, nested_depth=DEPTH), conn)
@@ -76,7 +76,7 @@ def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
             if row['resource_type'] != SERVER or not row.get('physical_resource_id'):
                 continue
             out.append(_host(conn, stack, outputs, row))
-            url = urls(row['physical_resource_id'])
+            url = urls(row['physical_resource_id'], stack_name)
             if url:
                 out[-1]['vars']['heat_deployments_url'] = url
     urls.close()
@@ -87,14 +87,16 @@ class _DocumentUrls(object):
     """server id -> the GET TempURL of its deployments document (None when
     it has none, or without a cloud to sign it), from the record."""
 
-    def __init__(self, store_path, conn):
-        self.conn, self.store_path, self.store = conn, store_path, None
+    def __init__(self, store_path, conn, store_url=None):
+        self.conn, self.store_path, self.store_url, self.store = conn, store_path, store_url, None
 
-    def __call__(self, server_id):
+    def __call__(self, server_id, stack_name):
         if self.conn is None:
             return None
         if self.store is None:
-            self.store = Store(self.store_path)
+            # the same store the stacks were read from (a Swift one in an AWX job)
+            self.store = open_store(self.store_path, self.store_url, self.conn, writable=False)
+        self.store.get_stack(stack_name)     # a Swift store reads that stack's records only
         row = self.store.resource_by_physical_id(server_id)
         where = (row.data or {}).get(document.WHERE_KEY) if row is not None else None
         return swift.temp_url(self.conn, where[0], where[1], method='GET') if where else None

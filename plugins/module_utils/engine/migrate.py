@@ -21,7 +21,7 @@ import os
 from typing import Optional
 
 from ..errors import StackersError, StackNotFound, StoreError
-from .phases import LOCK_TTL, new_owner, owner_alive
+from .phases import lock_ttl, new_owner, owner_alive
 from .records import ResourceRow
 from .secrets import Vault, key_file_key
 from .store_swift import export
@@ -75,7 +75,7 @@ def _move(request, source, target, stack):
     if request.check_mode:
         return result
     owner = new_owner()
-    source.lock(request.name, owner, LOCK_TTL, alive=owner_alive)
+    source.lock(request.name, owner, lock_ttl(), alive=owner_alive)
     try:
         record = export(source, source.get_stack(request.name))
         _recrypt(record, _source_vaults(source, request.store_key), target.vault(request.store_key))
@@ -124,7 +124,7 @@ def _recrypt(record, before, after):
 
 def _import(target, record, owner):
     top, nested = record['stacks'][0], record['stacks'][1:]
-    made = target.lock(top['name'], owner, LOCK_TTL, create=dict(top))
+    made = target.lock(top['name'], owner, lock_ttl(), create=dict(top))
     try:
         for one in nested:
             target.create_stack(dict(one))

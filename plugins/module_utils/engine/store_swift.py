@@ -9,21 +9,25 @@ temporary directory): every read is local, and every write is also PUT to
 Swift before the call returns, one small object per record, so a run killed
 at any point leaves in Swift exactly what it had committed, as with SQLite.
 
-Objects below ``<prefix>/``:
-  ``stacks/<id>.json``             a stack row (lock fields and hooks left out)
-  ``hooks/<id>.json``              its hook states (cleared by a signal while a run goes on)
-  ``resources/<uuid>.json``        a resource row (secret data encrypted)
-  ``events/<stack id>/<seq>.json`` an event (append only)
-  ``<name>.lock``                  the lock of top-level stack ``name``
-  ``<name>.lock.claims/<etag>``    who took over an expired lock (see lock())
-  ``versions/<name>/<n>.json``     the whole record after each completed action
-(stack names hold no '/', so no stack's objects mix with another kind's)
+Objects below ``<prefix>/``, each top-level stack's tree (its nested stacks
+included) under its own name, so that one stack is read with one listing:
+  ``stacks/<top>/stack/<id>.json``             a stack row (lock fields and hooks left out)
+  ``stacks/<top>/hooks/<id>.json``             its hook states (cleared by a signal while a run goes on)
+  ``stacks/<top>/resources/<uuid>.json``       a resource row (secret data encrypted)
+  ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only)
+  ``<name>.lock``, ``<name>.lock.claims/``     the lock (store_swift_lock.py)
+  ``versions/<name>/<n>.json``                 the whole record after each completed action
+(stack names hold no '/', so no stack's objects mix with another's)
 
-Reads send ``X-Newest: true`` (every replica asked, the newest answer kept):
-a job on another execution node must see the last run's writes.  The lock is
-Terraform's former Swift backend's: an object written with
-``If-None-Match: *`` (Swift answers 412 when it exists) holding owner, since
-and a lease the run renews at each heartbeat (store.py's refresh_lock).
+Reading is lazy: a tree is listed and read when one of its stacks is first
+asked for (``get_stack``, or its resources, children or events), again when
+its lock is taken (another run may have written since), and only what
+changed since (the listing's hashes); events are read only when asked for,
+and only those not read yet.  Listing every stack (``stacks``) reads the
+stack rows alone.  So opening one stack costs the same in a container of one
+stack or of fifty.  Reads send ``X-Newest: true`` (every replica asked, the
+newest answer kept): a job on another execution node must see the last
+run's writes.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -34,18 +38,15 @@ import json
 import os
 import shutil
 import tempfile
-import time
 
-from ..errors import CloudError, CloudNotFound, StackLocked, StoreError
+from ..errors import CloudError, CloudNotFound, StoreError
 from ..resources import raw_request as raw
-from .records import ResourceRow
-from .store import _JSON_STACK, _STACK_COLS, Store, _dumps
+from .store import Store, _dumps
+from .store_swift_lock import SwiftLock
+from .store_swift_read import LOCAL_ONLY as _LOCAL_ONLY, SwiftReader
 
 SCHEME = 'swift://'
 NEWEST = {'X-Newest': 'true'}
-# A claim only has to outlive the race it settles; Swift's expirer drops it.
-CLAIM_LIFE = 86400
-_LOCAL_ONLY = ('lock_owner', 'lock_expiry')
 # Written apart from the stack row: a signal clears a hook without the lock,
 # and a run's next write of its row must not put the old states back.
 _APART = ('hooks',)
@@ -64,11 +65,7 @@ def parse_url(url):
     return container, prefix.strip('/')
 
 
-def _when(stamp):
-    return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(stamp))
-
-
-class SwiftStore(Store):
+class SwiftStore(SwiftReader, SwiftLock, Store):
     """The Store API (store.py) over Swift; see module docstring.
     ``writable=False`` (info, inventory) never creates the container."""
 
@@ -81,8 +78,7 @@ class SwiftStore(Store):
         self._swift = conn.object_store
         self._dir = tempfile.mkdtemp(prefix='stackers-swift-')
         super(SwiftStore, self).__init__(os.path.join(self._dir, 'stacks.sqlite'))
-        self._loading = False
-        self._seen = {}        # object name -> hash, as last read
+        self._reader_init()
         self._versions = {}
         self.path = url
         try:
@@ -130,8 +126,8 @@ class SwiftStore(Store):
         except CloudNotFound:
             pass
 
-    def _list(self, under):
-        names, marker = [], ''
+    def _list(self, under, marker=''):
+        names = []
         while True:
             params = {'format': 'json', 'prefix': under, 'limit': _PAGE}
             if marker:
@@ -153,7 +149,6 @@ class SwiftStore(Store):
             head = {}
         if writable and head.get(CHECKED) != 'true':
             self._check_conditional_put()
-        self._load()
 
     def _check_conditional_put(self):
         """A Swift that ignores ``If-None-Match: *`` (before 2.x's support,
@@ -174,73 +169,50 @@ class SwiftStore(Store):
                          'cannot hold a stack lock: use a Swift that supports conditional PUTs, or the SQLite '
                          'store (store_path) on a shared disk' % self.url)
 
-    def _load(self):
-        """The container's records into the private SQLite copy; again,
-        only what changed since (by the listing's hashes), once the lock is
-        taken: another run may have written between the open and the lock."""
-        listed = dict(self._list(self._name('')))
-        self._loading = True
-        try:
-            for obj in set(self._seen) - set(listed):
-                self._forget(obj)
-            for kind in ('stacks/', 'hooks/', 'resources/', 'events/'):
-                for obj in sorted(n for n in listed if n.startswith(self._name(kind))):
-                    if self._seen.get(obj, ()) == listed[obj]:
-                        continue
-                    value, _etag = self._get(obj)
-                    if value is not None:
-                        self._restore(kind, value)
-                        self._seen[obj] = listed[obj]
-        finally:
-            self._loading = False
-        for obj in listed:
-            stack, _sep, tail = obj[len(self._name('versions', '')):].partition('/')
-            if obj.startswith(self._name('versions', '')) and tail[:-5].isdigit():
-                self._versions[stack] = max(self._versions.get(stack, 0), int(tail[:-5]))
+    # -- reads: the tree first ------------------------------------------------------
+    def get_stack(self, name):
+        if name not in self._trees:
+            self._load_tree(name)
+        return super(SwiftStore, self).get_stack(name)
 
-    def _forget(self, obj):
-        del self._seen[obj]
-        kind, _sep, tail = obj[len(self._name('')):].partition('/')
-        key = tail.rsplit('/', 1)[-1][:-len('.json')]
-        if kind == 'stacks':
-            self._one('DELETE FROM stacks WHERE id=?', (key,))
-        elif kind == 'resources':
-            self._one('DELETE FROM resources WHERE uuid=?', (key,))
-        elif kind == 'hooks':
-            self._one('UPDATE stacks SET hooks=NULL WHERE id=?', (key,))
+    def stacks(self):
+        if not self._all_rows:
+            self._load_rows()
+        return super(SwiftStore, self).stacks()
 
-    def _restore(self, kind, value):
-        if kind == 'stacks/':
-            kept = self.stack_by_id(value['id'])      # its hooks come from their own object
-            value = dict(value, hooks=kept['hooks'] if kept else None)
-            cols = [c for c in _STACK_COLS if c in value and c not in _LOCAL_ONLY]
-            self._one('INSERT OR REPLACE INTO stacks (%s) VALUES (%s)' % (
-                ','.join(cols), ','.join('?' * len(cols))),
-                [_dumps(value[c]) if c in _JSON_STACK else value[c] for c in cols])
-        elif kind == 'hooks/':
-            self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps(value['hooks']), value['id']))
-        elif kind == 'resources/':
-            Store.save_resource(self, ResourceRow(**value), touch=False)
-        else:
-            self._insert_event(value)
+    def children(self, parent_id):
+        self._ensure(parent_id)
+        return super(SwiftStore, self).children(parent_id)
 
-    def _insert_event(self, event):
-        cols = sorted(event)
-        self._one('INSERT OR REPLACE INTO events (%s) VALUES (%s)'
-                  % (','.join(cols), ','.join('?' * len(cols))), [event[c] for c in cols])
+    def resources(self, stack_id, roles=None):
+        self._ensure(stack_id)
+        return super(SwiftStore, self).resources(stack_id, roles=roles)
 
+    def resource_by_physical_id(self, physical_id):
+        """From the trees read; else (a config of another stack) every tree."""
+        found = super(SwiftStore, self).resource_by_physical_id(physical_id)
+        if found is None and physical_id and not self._everything:
+            self._load_everything()
+            found = super(SwiftStore, self).resource_by_physical_id(physical_id)
+        return found
+
+    def events(self, stack_id, after=0):
+        self._ensure(stack_id)
+        self._read_events(stack_id)
+        return super(SwiftStore, self).events(stack_id, after=after)
+
+    # -- writes: local, then Swift -----------------------------------------------
     def _push_stack(self, stack_id):
         if self._loading:
             return
-        stack = self.stack_by_id(stack_id)
+        stack = Store.stack_by_id(self, stack_id)
         if stack is not None:
-            self._put(self._name('stacks', stack_id + '.json'),
+            self._put(self._obj(self._top(stack_id), 'stack', stack_id + '.json'),
                       dict((k, v) for k, v in stack.items() if k not in _LOCAL_ONLY + _APART))
 
     def _push_row(self, row):
-        self._put(self._name('resources', row.uuid + '.json'), row.__dict__)
+        self._put(self._obj(self._top(row.stack_id), 'resources', row.uuid + '.json'), row.__dict__)
 
-    # -- writes: local, then Swift -----------------------------------------------
     def update_stack(self, stack_id, **fields):
         super(SwiftStore, self).update_stack(stack_id, **fields)
         if set(fields) - set(_LOCAL_ONLY + _APART):
@@ -252,7 +224,7 @@ class SwiftStore(Store):
             self.keep_version(stack_id)
 
     def _push_hooks(self, stack_id, hooks):
-        obj = self._name('hooks', stack_id + '.json')
+        obj = self._obj(self._top(stack_id), 'hooks', stack_id + '.json')
         if hooks:
             self._put(obj, {'id': stack_id, 'hooks': hooks})
         else:
@@ -261,8 +233,10 @@ class SwiftStore(Store):
     def change_hooks(self, stack_id, change):
         """As store.py's, on the newest states in Swift (another process may
         have changed them since this one read them)."""
-        newest, _etag = self._get(self._name('hooks', stack_id + '.json'))
-        if self.stack_by_id(stack_id) is not None:
+        self._ensure(stack_id)
+        newest = None
+        if self._top(stack_id) is not None:
+            newest, _etag = self._get(self._obj(self._top(stack_id), 'hooks', stack_id + '.json'))
             self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps((newest or {}).get('hooks')), stack_id))
         hooks = super(SwiftStore, self).change_hooks(stack_id, change)
         self._push_hooks(stack_id, hooks)
@@ -276,15 +250,22 @@ class SwiftStore(Store):
         return stack
 
     def delete_stack(self, stack_id):
-        stack = self.stack_by_id(stack_id)
-        rows = self.resources(stack_id)
-        events = self.events(stack_id)
-        for row in rows:
-            self._delete(self._name('resources', row.uuid + '.json'))
-        for event in events:
-            self._delete(self._name('events', stack_id, '%010d.json' % event['seq']))
-        self._delete(self._name('stacks', stack_id + '.json'))
+        stack = Store.stack_by_id(self, stack_id)
+        top = self._top(stack_id)
+        self._ensure(stack_id)
+        self._tops_below(stack_id)    # its nested stacks' rows are deleted after it
+        if top is not None:
+            for row in super(SwiftStore, self).resources(stack_id):
+                self._delete(self._obj(top, 'resources', row.uuid + '.json'))
+            for obj in sorted(self._event_objs.pop(stack_id, ())):
+                self._delete(obj)
+                self._seen.pop(obj, None)
+            self._unread.pop(stack_id, None)
+            if stack and stack.get('hooks'):
+                self._delete(self._obj(top, 'hooks', stack_id + '.json'))
+            self._delete(self._obj(top, 'stack', stack_id + '.json'))
         super(SwiftStore, self).delete_stack(stack_id)
+        self._tops.pop(stack_id, None)
         if stack and not stack.get('parent_id') and stack.get('lock_owner'):
             self.release(stack['name'], stack['lock_owner'])
 
@@ -305,21 +286,29 @@ class SwiftStore(Store):
             found = self._db.execute('SELECT stack_id FROM resources WHERE uuid=?', (row_uuid,)).fetchone()
         if found is None:
             return None
-        return next((r for r in self.resources(found[0]) if r.uuid == row_uuid), None)
+        return next((r for r in super(SwiftStore, self).resources(found[0]) if r.uuid == row_uuid), None)
 
     def delete_resource(self, row_uuid):
+        found = self._db_row(row_uuid)
         super(SwiftStore, self).delete_resource(row_uuid)
-        self._delete(self._name('resources', row_uuid + '.json'))
+        if found is not None:
+            self._delete(self._obj(self._top(found.stack_id), 'resources', row_uuid + '.json'))
 
     def add_event(self, stack_id, event):
         """Appended with ``If-None-Match: *``: a signal's event written
         beside a run's (each counting from its own copy) takes the next free
-        number instead of overwriting."""
+        number instead of overwriting.  The stack's events are read first,
+        so that the count starts after the last one in Swift."""
+        self._ensure(stack_id)
+        self._read_events(stack_id)
         event = super(SwiftStore, self).add_event(stack_id, event)
+        top = self._top(stack_id)
         while True:
+            obj = self._event_obj(top, stack_id, event['seq'])
             try:
-                self._put(self._name('events', stack_id, '%010d.json' % event['seq']), event,
-                          headers={'If-None-Match': '*'})
+                self._put(obj, event, headers={'If-None-Match': '*'})
+                self._event_objs.setdefault(stack_id, set()).add(obj)
+                self._seen[obj] = ''      # written here: never read back
                 return event
             except CloudError as exc:
                 if exc.status != 412:
@@ -340,11 +329,15 @@ class SwiftStore(Store):
     # -- versions ----------------------------------------------------------------
     def keep_version(self, stack_id):
         """The whole record of a top-level stack as its next version."""
-        stack = self.stack_by_id(stack_id)
+        stack = Store.stack_by_id(self, stack_id)
         if stack is None or stack.get('parent_id'):
             return
         name = stack['name']
-        number = self._versions.get(name, 0)
+        if name not in self._versions:
+            under = self._name('versions', name, '')
+            numbers = [n[len(under):-len('.json')] for n, _hash in self._list(under)]
+            self._versions[name] = max([int(n) for n in numbers if n.isdigit()] or [0])
+        number = self._versions[name]
         while True:
             number += 1
             try:
@@ -357,97 +350,20 @@ class SwiftStore(Store):
             self._versions[name] = number
             return
 
-    # -- the lock ----------------------------------------------------------------
+    # -- the lock (store_swift_lock.py) ---------------------------------------------
     def lock(self, name, owner, ttl, alive=None, create=None):
         self._take(name, owner, ttl, alive)
         try:
-            self._load()
+            self._load_tree(name)     # again: another run may have written before this lock
             stack = super(SwiftStore, self).lock(name, owner, ttl, create=create)
         except BaseException:
-            self._delete(self._name(name + '.lock'))
+            self._delete(self._lock_obj(name))
             raise
         if stack is not None and create is not None:
             self._push_stack(stack['id'])
             if stack.get('hooks'):
                 self._push_hooks(stack['id'], stack['hooks'])
         return stack
-
-    def _lease(self, owner, ttl, since=None):
-        now = time.time()
-        return {'owner': owner, 'since': since or now, 'expiry': now + ttl}
-
-    def _take(self, name, owner, ttl, alive):
-        obj = self._name(name + '.lock')
-        try:
-            self._put(obj, self._lease(owner, ttl), headers={'If-None-Match': '*'})
-            return
-        except CloudError as exc:
-            if exc.status != 412:
-                raise
-        held, etag = self._get(obj)
-        if held is None:        # released between the two requests: try once more
-            return self._retake(name, obj, owner, ttl)
-        if held.get('owner') == owner:
-            self._put(obj, self._lease(owner, ttl, held.get('since')))
-            return
-        if held.get('expiry', 0) > time.time() and (alive is None or alive(held.get('owner'))):
-            raise self._locked(name, held)
-        # An expired lease: the one run that creates the claim named after this
-        # very lock object (its etag) may replace it; two takers cannot both win.
-        try:
-            self._put(self._name(name + '.lock.claims', etag or 'none'), {'owner': owner},
-                      headers={'If-None-Match': '*', 'X-Delete-After': str(CLAIM_LIFE)})
-        except CloudError as exc:
-            if exc.status != 412:
-                raise
-            raise self._locked(name, self._get(obj)[0] or held, taking=True)
-        self._delete(obj)
-        self._retake(name, obj, owner, ttl)
-
-    def _retake(self, name, obj, owner, ttl):
-        try:
-            self._put(obj, self._lease(owner, ttl), headers={'If-None-Match': '*'})
-        except CloudError as exc:
-            if exc.status != 412:
-                raise
-            raise self._locked(name, self._get(obj)[0] or {})
-
-    def _locked(self, name, held, taking=False):
-        return StackLocked(
-            'Stack "%s" is locked in %s by another run (%s) since %s, its lease running until %s%s. '
-            'Wait for it, or set lock_timeout to wait; a crashed run\'s lock frees itself when its '
-            'lease ends.' % (name, self.url, held.get('owner', 'unknown'), _when(held.get('since', 0)),
-                             _when(held.get('expiry', 0)),
-                             '; another run is taking it over' if taking else ''))
-
-    def refresh_lock(self, stack_id, owner, ttl):
-        stack = self.stack_by_id(stack_id)
-        if stack is None:
-            return
-        obj = self._name(stack['name'] + '.lock')
-        held, _etag = self._get(obj)
-        if held is None or held.get('owner') != owner:
-            raise StackLocked('Stack "%s" lost its lock in %s to %s: its lease ran out before it was '
-                              'renewed' % (stack['name'], self.url, (held or {}).get('owner', 'nobody')))
-        self._put(obj, self._lease(owner, ttl, held.get('since')))
-        super(SwiftStore, self).refresh_lock(stack_id, owner, ttl)
-
-    def unlock(self, stack_id, owner):
-        stack = self.stack_by_id(stack_id)
-        super(SwiftStore, self).unlock(stack_id, owner)
-        if stack is None:
-            return
-        obj = self._name(stack['name'] + '.lock')
-        held, _etag = self._get(obj)
-        if held is not None and held.get('owner') == owner:
-            self._delete(obj)
-
-    def release(self, name, owner):
-        """Drop ``owner``'s lock of a stack that no longer exists (a delete)."""
-        obj = self._name(name + '.lock')
-        held, _etag = self._get(obj)
-        if held is not None and held.get('owner') == owner:
-            self._delete(obj)
 
 
 def export(store, stack):

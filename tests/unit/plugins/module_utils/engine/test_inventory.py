@@ -34,7 +34,7 @@ def _fake(monkeypatch, asked):
         return {'stack': STACK, 'resources': ROWS}
     monkeypatch.setattr(inv, 'info', info)
     monkeypatch.setattr(inv, '_server', lambda conn, sid: SERVERS.get(sid) if conn else None)
-    monkeypatch.setattr(inv, 'Store', FakeStore)
+    monkeypatch.setattr(inv, 'open_store', lambda path, url, conn, writable: FakeStore(path, url, writable))
     monkeypatch.setattr(inv.swift, 'temp_url',
                         lambda conn, container, obj, method: 'http://127.0.0.1/%s/%s?%s' % (container, obj, method))
 
@@ -43,9 +43,13 @@ class FakeStore(object):
     """s1 takes software deployments (its row keeps its document's place), s2 does not."""
     opened = []
 
-    def __init__(self, path):
-        self.opened.append(path)
+    def __init__(self, path, url=None, writable=True):
+        assert writable is False        # the inventory only reads
+        self.opened.append(url or path)
         self.closed = False
+
+    def get_stack(self, name):
+        return {'name': name}
 
     def resource_by_physical_id(self, physical_id):
         data = {'deployments_document': ['web-db-x', 'doc-1']} if physical_id == 's1' else {}
@@ -94,3 +98,11 @@ def test_a_server_taking_deployments_has_its_documents_get_url(monkeypatch):
     FakeStore.opened[:] = []
     assert all('heat_deployments_url' not in h['vars'] for h in inv.hosts('/x.sqlite', stacks=['web']))
     assert FakeStore.opened == []
+
+
+def test_the_deployments_urls_come_from_the_store_the_stacks_were_read_from(monkeypatch):
+    _fake(monkeypatch, [])
+    FakeStore.opened[:] = []
+    db, _member = inv.hosts(None, conn=object(), store_url='swift://state/p')
+    assert db['vars']['heat_deployments_url'] == 'http://127.0.0.1/web-db-x/doc-1?GET'
+    assert FakeStore.opened == ['swift://state/p']
