@@ -27,15 +27,49 @@ import time
 import uuid
 from typing import Any, List
 
-from ..errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailure, ResourceFailure,
-                      StackersError)
-from ..resources.base import physical_name
+from ..errors import (CloudConflict, CloudError, CloudNotFound, CloudTransient, NestedStackFailure,
+                      ResourceFailure, StackersError)
+from ..resources.base import ResourcePlugin, physical_name
 from ..resources.sdk import translate, warm
 from . import hooks
 from .hooks import HookPending
 from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
 from .records import CURRENT, NEW, OLD, ResourceRow
 from .scheduler import RELEASE
+
+
+# A create that met a transient fault (a 5xx, a dropped connection) is sent
+# again only when the plugin's find (by the physical name or the stack marks)
+# proves the first one made nothing; at most this many times, with backoff.
+CREATE_RETRIES = 2
+CREATE_BACKOFF = 1.0
+
+
+def create_proven(plugin, ctx, sleep=time.sleep):
+    """``plugin.create(ctx)``, sent again after a transient failure only when
+    nothing was made (README "Reliability").  A plugin with no find of its
+    own cannot prove that: its failure stands.  When find sees what the
+    failed create made, its id is kept on ``ctx`` (the record knows it, the
+    next run deletes or replaces it) and the failure stands too: a create of
+    several requests (a security group, then its rules) may have stopped
+    half-way, so it is never taken as done."""
+    can_find = type(plugin).find is not ResourcePlugin.find
+    attempt = 0
+    while True:
+        try:
+            return plugin.create(ctx)
+        except CloudTransient as failure:
+            if not can_find or attempt >= CREATE_RETRIES:
+                raise
+            try:
+                found = plugin.find(ctx)
+            except CloudError:
+                raise failure from None   # unproven: the create's own failure stands
+            if found is not None:
+                ctx.physical_id = found
+                raise
+            attempt += 1
+            sleep(CREATE_BACKOFF * attempt)
 
 
 def failure_reason(exc, name):
@@ -135,7 +169,7 @@ def _create(step, role, resume=None):
             if resume is not None:
                 ctx.physical_id = plugin.find(ctx)
             if ctx.physical_id is None:
-                ctx.physical_id = plugin.create(ctx)
+                ctx.physical_id = create_proven(plugin, ctx)
             row = run.save(row, ctx)     # the physical id, the moment it is known
         yield from _poll(run, row, ctx, plugin.check_create_complete)
         later = plugin.create_later(ctx)
