@@ -53,13 +53,12 @@ def create_proven(plugin, ctx, sleep=time.sleep):
     next run deletes or replaces it) and the failure stands too: a create of
     several requests (a security group, then its rules) may have stopped
     half-way, so it is never taken as done."""
-    can_find = type(plugin).find is not ResourcePlugin.find
     attempt = 0
     while True:
         try:
             return plugin.create(ctx)
         except CloudTransient as failure:
-            if not can_find or attempt >= CREATE_RETRIES:
+            if not _finds(plugin) or attempt >= CREATE_RETRIES:
                 raise
             try:
                 found = plugin.find(ctx)
@@ -70,6 +69,12 @@ def create_proven(plugin, ctx, sleep=time.sleep):
                 raise
             attempt += 1
             sleep(CREATE_BACKOFF * attempt)
+
+
+def _finds(plugin):
+    """True when the plugin has a find of its own (the base one finds nothing)."""
+    find = getattr(plugin, 'find', None)
+    return find is not None and getattr(find, '__func__', find) is not ResourcePlugin.find
 
 
 def failure_reason(exc, name):
