@@ -38,9 +38,10 @@ from .records import CURRENT, NEW, OLD, ResourceRow
 from .scheduler import RELEASE
 
 
-# A create that met a transient fault (a 5xx, a dropped connection) is sent
-# again only when the plugin's find (by the physical name or the stack marks)
-# proves the first one made nothing; at most this many times, with backoff.
+# A create that met a transient fault (a 5xx, a dropped connection) or a
+# conflict (409: a moment's state, or a name taken) is sent again only when
+# the plugin's find (by the physical name or the stack marks) proves the first
+# one made nothing; at most this many times, with backoff.
 CREATE_RETRIES = 2
 CREATE_BACKOFF = 1.0
 
@@ -57,7 +58,7 @@ def create_proven(plugin, ctx, sleep=time.sleep):
     while True:
         try:
             return plugin.create(ctx)
-        except CloudTransient as failure:
+        except (CloudTransient, CloudConflict) as failure:
             if not _finds(plugin) or attempt >= CREATE_RETRIES:
                 raise
             try:
@@ -65,7 +66,10 @@ def create_proven(plugin, ctx, sleep=time.sleep):
             except CloudError:
                 raise failure from None   # unproven: the create's own failure stands
             if found is not None:
-                ctx.physical_id = found
+                # a conflict's "found" may be someone else's (a key pair's name
+                # taken before the stack): only a transient fault's is ours
+                if isinstance(failure, CloudTransient):
+                    ctx.physical_id = found
                 raise
             attempt += 1
             sleep(CREATE_BACKOFF * attempt)

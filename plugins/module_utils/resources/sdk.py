@@ -61,7 +61,9 @@ BACKOFF = 0.5
 TRANSPORT_RETRIES = 3
 TRANSPORT_BACKOFF = 0.25
 IDEMPOTENT = frozenset(('GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'))
-RETRIED_STATUSES = frozenset((429, 500, 502, 503, 504))
+# 409 too: for these methods a conflict is a moment's state (a port being
+# bound, a volume still attaching) the next try usually no longer meets.
+RETRIED_STATUSES = frozenset((409, 429, 500, 502, 503, 504))
 
 
 def _status(exc):

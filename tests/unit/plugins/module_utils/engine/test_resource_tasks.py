@@ -460,6 +460,16 @@ def test_a_create_is_not_sent_again_when_nothing_can_be_proven():
     assert (refused.creates, refused.finds) == (1, 0)
 
 
+def test_a_conflicting_create_is_sent_again_when_nothing_was_made_and_never_adopts():
+    plugin = _Creating([CloudConflict('port being bound')])
+    assert rt.create_proven(plugin, _Ctx(), sleep=lambda s: None) == 'made-2'
+    taken = _Creating([CloudConflict('Key pair web-key already exists')], found='web-key')
+    ctx = _Ctx()
+    with pytest.raises(CloudConflict):
+        rt.create_proven(taken, ctx, sleep=lambda s: None)
+    assert taken.creates == 1 and ctx.physical_id is None     # someone else's: not recorded
+
+
 def test_create_retries_are_bounded():
     plugin = _Creating([CloudTransient('503')] * 10)
     with pytest.raises(CloudTransient):

@@ -344,7 +344,8 @@ def test_steady_gives_the_connections_own_adapter_retries_by_method():
     # statuses and lost answers: idempotent methods only; a POST is never sent twice for them
     assert retry.is_retry('GET', 503) and retry.is_retry('DELETE', 500) and retry.is_retry('PUT', 502)
     assert not retry.is_retry('POST', 503) and not retry.is_retry('PATCH', 503)
-    assert not retry.is_retry('GET', 409) and not retry.is_retry('GET', 404)
+    assert retry.is_retry('DELETE', 409) and not retry.is_retry('POST', 409)
+    assert not retry.is_retry('GET', 404) and not retry.is_retry('GET', 400)
     from urllib3.exceptions import ProtocolError
     with pytest.raises(ProtocolError):
         retry.increment('POST', '/v2.0/ports', error=ProtocolError('answer lost'))
