@@ -49,11 +49,16 @@ CREATE_BACKOFF = 1.0
 def create_proven(plugin, ctx, sleep=time.sleep):
     """``plugin.create(ctx)``, sent again after a transient failure only when
     nothing was made (README "Reliability").  A plugin with no find of its
-    own cannot prove that: its failure stands.  When find sees what the
-    failed create made, its id is kept on ``ctx`` (the record knows it, the
-    next run deletes or replaces it) and the failure stands too: a create of
-    several requests (a security group, then its rules) may have stopped
-    half-way, so it is never taken as done."""
+    own cannot prove that: its failure stands.  When find sees something,
+    the failure stands too and nothing is taken as done: a create of several
+    requests (a security group, then its rules) may have stopped half-way,
+    and a conflict's find may see someone else's object (a key pair's name).
+    The row keeps the physical name written before the call, so the next
+    run's replacement finds the half-made object by it and deletes it (as
+    after a run killed during a create).  (Recording the found id instead
+    was tried: the chaos campaign, seed 1616, then met a rerun whose port
+    named its security group as None, the group kept FAILED without its
+    reference id.)"""
     attempt = 0
     while True:
         try:
@@ -66,11 +71,7 @@ def create_proven(plugin, ctx, sleep=time.sleep):
             except CloudError:
                 raise failure from None   # unproven: the create's own failure stands
             if found is not None:
-                # a conflict's "found" may be someone else's (a key pair's name
-                # taken before the stack): only a transient fault's is ours
-                if isinstance(failure, CloudTransient):
-                    ctx.physical_id = found
-                raise
+                raise   # made (its answer lost), or someone else's name: not sent again
             attempt += 1
             sleep(CREATE_BACKOFF * attempt)
 

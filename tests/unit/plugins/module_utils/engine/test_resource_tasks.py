@@ -437,12 +437,13 @@ def test_a_create_is_sent_again_only_when_find_proves_it_made_nothing():
     assert (plugin.creates, plugin.finds) == (3, 2) and naps == [1.0, 2.0]
 
 
-def test_a_create_whose_thing_exists_is_not_sent_again_and_its_id_is_kept():
+def test_a_create_whose_thing_exists_is_not_sent_again_nor_taken_as_done():
     plugin = _Creating([CloudTransient('answer lost')], found='made-by-the-lost-one')
     ctx = _Ctx()
     with pytest.raises(CloudTransient):
         rt.create_proven(plugin, ctx, sleep=lambda s: None)
-    assert plugin.creates == 1 and ctx.physical_id == 'made-by-the-lost-one'
+    # the next run finds it by the row's physical name, as after a kill
+    assert plugin.creates == 1 and ctx.physical_id is None
 
 
 def test_a_create_is_not_sent_again_when_nothing_can_be_proven():
