@@ -12,6 +12,7 @@ __metaclass__ = type
 
 import json
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -42,7 +43,7 @@ class Admin(object):
         self.state = state
         self._session = None
         self._lock = threading.Lock()
-        self.knobs = {'build_seconds': {}}
+        self.knobs = {'build_seconds': {}, 'fail_builds': {}}
         self.clones = {}   # kind -> ids of the copies made by /clones
 
     # ---- knobs -----------------------------------------------------------------------------
@@ -55,12 +56,15 @@ class Admin(object):
 
     def config(self):
         return {'latency_ms': self.state.latency_ms, 'fault_rate': self.state.fault_rate,
-                'seed': self.state.seed, 'build_seconds': dict(self.knobs.get('build_seconds', {}))}
+                'seed': self.state.seed, 'build_seconds': dict(self.knobs.get('build_seconds', {})),
+                'fault_kinds': list(self.state.fault_kinds), 'slow_ms': self.state.slow_ms,
+                'fail_builds': dict(self.knobs.get('fail_builds') or {})}
 
     def configure(self, payload):
         if not isinstance(payload, dict):
             raise ValueError('config wants a JSON object')
-        unknown = set(payload) - {'latency_ms', 'fault_rate', 'build_seconds', 'seed'}
+        unknown = set(payload) - {'latency_ms', 'fault_rate', 'build_seconds', 'seed', 'fault_kinds',
+                                  'slow_ms', 'fail_builds'}
         if unknown:
             raise ValueError('unknown config keys: %s' % ', '.join(sorted(unknown)))
         with self.state.lock:
@@ -71,6 +75,11 @@ class Admin(object):
                 if not 0.0 <= rate <= 1.0:
                     raise ValueError('fault_rate is a share between 0 and 1')
                 self.state.fault_rate = rate
+            if 'fault_kinds' in payload:
+                from localcloud.frontdoor import _fault_kind
+                self.state.fault_kinds = [_fault_kind(k) for k in payload['fault_kinds']]
+            if 'slow_ms' in payload:
+                self.state.slow_ms = max(0.0, float(payload['slow_ms']))
             if 'seed' in payload:
                 import random
                 self.state.seed = payload['seed']
@@ -80,6 +89,12 @@ class Admin(object):
             for kind, value in dict(payload['build_seconds']).items():
                 builds[str(kind)] = max(0.0, float(value))
             self.write_knobs(dict(self.knobs, build_seconds=builds))
+        if 'fail_builds' in payload:
+            fails = dict(payload['fail_builds'] or {})
+            for kind, pattern in fails.items():
+                if pattern:
+                    re.compile(pattern)   # a bad pattern is the caller's 400, not a driver's error
+            self.write_knobs(dict(self.knobs, fail_builds=dict((str(k), v) for k, v in fails.items() if v)))
 
     # ---- /_localcloud/clones -----------------------------------------------------------------
     def make_clones(self, payload):

@@ -21,6 +21,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from localcloud.ledger import Ledger
+
 _ID = re.compile(r'^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
                  r'[0-9a-fA-F]{12}|\d+|req-[0-9a-f-]{36})$')
 # after these segments comes a name chosen by the user, not an id
@@ -59,6 +61,20 @@ def route_template(stype, path):
     return '/'.join(out)
 
 
+# What a random fault may be (``fault_kinds``): statuses, or the kinds the front door plays out
+# itself ('drop' = status 0: hung up before forwarding; 'lost': forwarded, answer never sent;
+# 'slow': forwarded after ``slow_ms``).
+KINDS = ('drop', 'lost', 'slow')
+
+
+def _fault_kind(value):
+    if value == 'drop':
+        return 0
+    if value in KINDS:
+        return value
+    return int(value)
+
+
 class FaultRule(object):
     def __init__(self, raw):
         if not isinstance(raw, dict) or 'path' not in raw:
@@ -66,7 +82,9 @@ class FaultRule(object):
         self.method = (raw.get('method') or '').upper()
         self.path = raw['path']
         self.regex = re.compile(self.path)
-        self.status = int(raw.get('status', 503))
+        # a status (0 drops the connection before the service sees the request), or a kind:
+        # 'lost' (the service does the request, its answer never reaches the client), 'slow'
+        self.status = _fault_kind(raw.get('kind', raw.get('status', 503)))
         self.count = int(raw.get('count', 1))
         self.after = int(raw.get('after', 0))
         self.matched = 0
@@ -92,10 +110,14 @@ class FaultRule(object):
 class State(object):
     """Counters and knobs, shared by the request threads."""
 
-    def __init__(self, latency_ms=0, fault_rate=0.0, seed=None):
+    def __init__(self, latency_ms=0, fault_rate=0.0, seed=None, fault_kinds=(503,)):
         self.lock = threading.Lock()
         self.latency_ms = float(latency_ms)
         self.fault_rate = float(fault_rate)
+        self.fault_kinds = [_fault_kind(k) for k in fault_kinds]
+        self.slow_ms = 3000.0
+        self.ledger = Ledger()
+        self.injected = {}
         self.seed = seed
         self.rng = random.Random(seed)
         self.rules = []
@@ -112,13 +134,15 @@ class State(object):
             self.response_bytes = 0
             self.bytes_by_route = {}
             self.status_by_route = {}
+            self.injected = {}
 
     def stats(self):
         with self.lock:
             return {'requests': self.requests, 'by_route': dict(self.by_route),
                     'response_bytes': self.response_bytes,
                     'bytes_by_route': dict(self.bytes_by_route),
-                    'status_by_route': dict((k, dict(v)) for k, v in self.status_by_route.items())}
+                    'status_by_route': dict((k, dict(v)) for k, v in self.status_by_route.items()),
+                    'injected': dict(self.injected)}
 
     @staticmethod
     def route_key(method, stype, prefix, path):
@@ -156,7 +180,11 @@ class State(object):
                 if rule.hit(method, path) and inject is None:
                     inject = rule.status
             if inject is None and self.fault_rate > 0 and self.rng.random() < self.fault_rate:
-                inject = 503
+                kinds = self.fault_kinds or [503]
+                # one kind alone draws nothing more: a seed's sequence of 503s stays what it was
+                inject = kinds[0] if len(kinds) == 1 else kinds[int(self.rng.random() * len(kinds))]
+            if inject is not None:
+                self.injected[str(inject)] = self.injected.get(str(inject), 0) + 1
             return inject, self.latency_ms / 1000.0
 
 
@@ -248,13 +276,19 @@ class Handler(BaseHTTPRequestHandler):
         inject, delay = self.server.state.account(self.command, stype, prefix, path)
         if delay:
             time.sleep(delay)
-        key = self.server.state.route_key(self.command, stype, prefix, path)
-        if inject is not None:
-            self.server.state.count_status(key, inject or None)
+        state = self.server.state
+        key = state.route_key(self.command, stype, prefix, path)
+        if inject == 'slow':
+            time.sleep(state.slow_ms / 1000.0)
+            inject = None
+        if inject is not None and inject != 'lost':
+            state.count_status(key, inject or None)
             return self._fault(inject)
-        status, sent = self._forward(port, body)
-        self.server.state.count_status(key, status)
-        self.server.state.count_bytes(key, sent)
+        status, sent, data = self._forward(port, body, lose=inject == 'lost')
+        state.count_status(key, None if inject == 'lost' else status)
+        state.count_bytes(key, sent)
+        under = path[len(prefix):] or '/'
+        state.ledger.record(self.command, route_template(stype, under), under, status, body, data)
 
     def _fault(self, status):
         if status == 0:
@@ -269,8 +303,10 @@ class Handler(BaseHTTPRequestHandler):
                                        'message': 'localcloud: injected fault'}},
                     extra=[('Retry-After', '0')] if status == 503 else ())
 
-    def _forward(self, port, body):
-        """Relay the request: (status answered, size of the answer's body sent back)."""
+    def _forward(self, port, body, lose=False):
+        """Relay the request: (status answered, size of the answer's body sent back, the body of
+        a POST's answer for the ledger).  ``lose``: the service does the request and its answer
+        is dropped with the connection, as when a network fails after the request went out."""
         conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
         try:
             conn.connect()
@@ -287,9 +323,12 @@ class Handler(BaseHTTPRequestHandler):
             length = resp.getheader('Content-Length')
             no_body = self.command == 'HEAD' or resp.status in (204, 304) or 100 <= resp.status < 200
             data = None
-            if not no_body and length is None:
-                data = resp.read()
+            if not no_body and (length is None or self.command == 'POST' or lose):
+                data = resp.read()   # a POST's answer is small: the ledger reads its id
                 length = str(len(data))
+            if lose:
+                self._fault(0)
+                return resp.status, 0, data
             self.send_response_only(resp.status, resp.reason)
             for k, v in headers:
                 self.send_header(k, v)
@@ -299,10 +338,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header('Content-Length', '0')
             self.end_headers()
             if no_body:
-                return resp.status, 0
+                return resp.status, 0, None
             if data is not None:
                 self.wfile.write(data)
-                return resp.status, len(data)
+                return resp.status, len(data), data
             remaining = int(length)
             while remaining > 0:
                 chunk = resp.read(min(remaining, 1 << 16))
@@ -312,10 +351,10 @@ class Handler(BaseHTTPRequestHandler):
                 remaining -= len(chunk)
             if remaining:
                 self.close_connection = True
-            return resp.status, int(length) - remaining
+            return resp.status, int(length) - remaining, None
         except (OSError, http.client.HTTPException) as exc:
             self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
-            return 502, 0
+            return 502, 0, None
         finally:
             conn.close()
 
@@ -351,6 +390,11 @@ class Handler(BaseHTTPRequestHandler):
             if sub == '/stats/reset' and method == 'POST':
                 state.reset_stats()
                 return self._reply(200, state.stats())
+            if sub == '/ledger' and method == 'GET':
+                return self._reply(200, state.ledger.as_dict())
+            if sub == '/ledger' and method == 'DELETE':
+                state.ledger.reset()
+                return self._reply(200, state.ledger.as_dict())
             if sub == '/resources' and method == 'GET':
                 return self._reply(200, self.server.admin.resources())
             if sub == '/clones':

@@ -16,6 +16,8 @@ class TimedFakeVolumeDriver(fake_driver.FakeLoggingVolumeDriver):
 
     def create_volume(self, volume):
         timing.pause('volume')
+        if timing.fails('volume', volume.display_name):
+            raise RuntimeError('localcloud: injected build failure')   # the volume goes to error
         return super(TimedFakeVolumeDriver, self).create_volume(volume)
 
     def create_volume_from_snapshot(self, volume, snapshot):

@@ -10,6 +10,7 @@ server is going ACTIVE, and a destroyed server's guest is stopped and its direct
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+from nova import exception
 from nova.virt import fake
 
 from localcloud import guests
@@ -25,6 +26,10 @@ class TimedFakeDriver(fake.FakeDriver):
 
     def spawn(self, *args, **kwargs):
         timing.pause('server')
+        instance = _instance(args, kwargs)
+        if instance is not None and timing.fails('server', instance.display_name):
+            # an input error aborts the build without a reschedule: the server goes to ERROR
+            raise exception.InvalidInput(reason='localcloud: injected build failure')
         result = super(TimedFakeDriver, self).spawn(*args, **kwargs)
         base = guests.guests_dir()
         instance = _instance(args, kwargs)

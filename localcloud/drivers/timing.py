@@ -7,18 +7,40 @@ __metaclass__ = type
 
 import json
 import os
+import re
 import time
 
 
-def seconds(kind):
+def _knobs():
     path = os.environ.get('LOCALCLOUD_KNOBS')
     if not path:
-        return 0.0
+        return {}
     try:
         with open(path) as f:
-            return max(0.0, float(json.load(f).get('build_seconds', {}).get(kind, 0) or 0))
-    except (OSError, ValueError, TypeError):
+            knobs = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return knobs if isinstance(knobs, dict) else {}
+
+
+def seconds(kind):
+    try:
+        return max(0.0, float(_knobs().get('build_seconds', {}).get(kind, 0) or 0))
+    except (ValueError, TypeError, AttributeError):
         return 0.0
+
+
+def fails(kind, name):
+    """True when the admin API's ``fail_builds`` rule for ``kind`` (a regular expression searched
+    in the resource's name) matches: the build then ends in ERROR, as a broken hypervisor or
+    backend would end it (a chaos campaign's "goes to ERROR while building")."""
+    pattern = (_knobs().get('fail_builds') or {}).get(kind)
+    if not pattern or name is None:
+        return False
+    try:
+        return re.search(pattern, name) is not None
+    except re.error:
+        return False
 
 
 def pause(kind):

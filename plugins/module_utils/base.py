@@ -21,6 +21,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from .errors import LocatedError, StackersError, format_path
 from .hot.constraints import NOT_CHECKED
+from .resources import sdk
 
 try:
     import openstack
@@ -109,7 +110,9 @@ def openstack_connection(params):
     """
     if openstack is None:
         raise ImportError(OPENSTACKSDK_IMPORT_ERROR)
-    return openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
+    conn = openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
+    sdk.steady(conn)   # bounded retries of what is safe to send again (README "Reliability")
+    return conn
 
 
 # Heat's service-backed custom constraints -> (SDK proxy, finder, what Heat

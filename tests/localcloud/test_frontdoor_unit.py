@@ -53,7 +53,8 @@ def test_state_counts_and_faults_with_seed():
     state = State(fault_rate=0.3, seed=11)
     rng = random.Random(11)
     got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/flavors')[0] for _ in range(50)]
-    assert got == [503 if rng.random() < 0.3 else None for _ in range(50)]
+    expected = [503 if rng.random() < 0.3 else None for _ in range(50)]
+    assert got == expected
     key = state.route_key('GET', 'compute', '/compute', '/compute/v2.1/flavors/42')
     state.count_bytes(key, 120)
     state.count_bytes(key, 30)
@@ -64,10 +65,11 @@ def test_state_counts_and_faults_with_seed():
     assert state.stats() == {'requests': 50, 'by_route': {'GET compute /v2.1/flavors': 50},
                              'response_bytes': 150, 'bytes_by_route': {'GET compute /v2.1/flavors/{id}': 150},
                              'status_by_route': {'GET compute /v2.1/flavors/{id}':
-                                                 {'200': 2, '409': 1, 'None': 1}}}
+                                                 {'200': 2, '409': 1, 'None': 1}},
+                             'injected': {'503': expected.count(503)}}
     state.reset_stats()
     assert state.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {},
-                             'status_by_route': {}}
+                             'status_by_route': {}, 'injected': {}}
 
 
 def test_rules_take_precedence_and_each_counts_its_matches():

@@ -39,6 +39,7 @@ import time
 import uuid
 
 from ..errors import StackLocked, StoreError
+from . import store_file
 from .records import ResourceRow
 from .secrets import Vault
 
@@ -133,6 +134,7 @@ class Store(object):
         try:
             if not os.path.isdir(directory):
                 os.makedirs(directory, mode=0o700)
+            store_file.check(self.path)     # an empty or cut file is an error, not "no stack"
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                        check_same_thread=False)
             self._db.execute('PRAGMA journal_mode=WAL')
@@ -182,6 +184,8 @@ class Store(object):
                 self._db.execute('COMMIT')
                 return result
             except sqlite3.Error as exc:
+                if self._db.in_transaction:   # a COMMIT refused (a full disk): nothing of it kept
+                    self._db.execute('ROLLBACK')
                 raise StoreError('State store %s: %s' % (self.path, exc))
 
     def _one(self, sql, values=()):

@@ -12,7 +12,7 @@ __metaclass__ = type
 
 import re
 
-from ...errors import CloudConflict, CloudError, CloudNotFound
+from ...errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 from .. import poll_batch, sdk
 
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
@@ -111,6 +111,8 @@ def nova_attach(ctx, server_id, volume_id, device):
                        retry_writes=False, **kwargs)
     except CloudConflict:
         return None
+    except CloudTransient:
+        raise   # the engine asks find whether it was made before it asks again (create_proven)
     except CloudError as err:
         ctx.fail('Failed to attach volume %s to server %s - %s' % (volume_id, server_id, err))
     return att.id

@@ -13,7 +13,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.plan
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import RELEASE
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
-    CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
+    CloudConflict, CloudError, CloudNotFound, CloudTransient, ResourceFailure, StackersError, StoreError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
 TR = 'OS::Heat::TestResource'
@@ -392,3 +393,86 @@ def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, l
     assert RELEASE not in steps and decision.action == 'replace' and len(later.calls) == 2
     new = run2.current('a')
     assert new.status == 'COMPLETE' and UNFINISHED not in (new.data or {})
+
+
+class _Creating(ResourcePlugin):
+    """A plugin whose creates fail as told and whose find answers as told."""
+
+    def __init__(self, failures, found=None):
+        self.failures = list(failures)
+        self.found = found
+        self.creates = 0
+        self.finds = 0
+
+    def create(self, ctx):
+        self.creates += 1
+        if self.failures:
+            raise self.failures.pop(0)
+        return 'made-%d' % self.creates
+
+    def find(self, ctx):
+        self.finds += 1
+        if isinstance(self.found, Exception):
+            raise self.found
+        return self.found
+
+
+class _NoFind(ResourcePlugin):
+    def __init__(self):
+        self.creates = 0
+
+    def create(self, ctx):
+        self.creates += 1
+        raise CloudTransient('503')
+
+
+class _Ctx(object):
+    physical_id = None
+
+
+def test_a_create_is_sent_again_only_when_find_proves_it_made_nothing():
+    naps = []
+    plugin = _Creating([CloudTransient('503'), CloudTransient('dropped')])
+    assert rt.create_proven(plugin, _Ctx(), sleep=naps.append) == 'made-3'
+    assert (plugin.creates, plugin.finds) == (3, 2) and naps == [1.0, 2.0]
+
+
+def test_a_create_whose_thing_exists_is_not_sent_again_nor_taken_as_done():
+    plugin = _Creating([CloudTransient('answer lost')], found='made-by-the-lost-one')
+    ctx = _Ctx()
+    with pytest.raises(CloudTransient):
+        rt.create_proven(plugin, ctx, sleep=lambda s: None)
+    # the next run finds it by the row's physical name, as after a kill
+    assert plugin.creates == 1 and ctx.physical_id is None
+
+
+def test_a_create_is_not_sent_again_when_nothing_can_be_proven():
+    bare = _NoFind()                                # no find of its own
+    with pytest.raises(CloudTransient):
+        rt.create_proven(bare, _Ctx(), sleep=lambda s: None)
+    assert bare.creates == 1
+    unsure = _Creating([CloudTransient('503')], found=CloudTransient('find failed too'))
+    with pytest.raises(CloudTransient, match='503'):
+        rt.create_proven(unsure, _Ctx(), sleep=lambda s: None)
+    assert unsure.creates == 1
+    refused = _Creating([CloudError('bad', status=400)])      # not transient: never again
+    with pytest.raises(CloudError, match='bad'):
+        rt.create_proven(refused, _Ctx(), sleep=lambda s: None)
+    assert (refused.creates, refused.finds) == (1, 0)
+
+
+def test_a_conflicting_create_is_sent_again_when_nothing_was_made_and_never_adopts():
+    plugin = _Creating([CloudConflict('port being bound')])
+    assert rt.create_proven(plugin, _Ctx(), sleep=lambda s: None) == 'made-2'
+    taken = _Creating([CloudConflict('Key pair web-key already exists')], found='web-key')
+    ctx = _Ctx()
+    with pytest.raises(CloudConflict):
+        rt.create_proven(taken, ctx, sleep=lambda s: None)
+    assert taken.creates == 1 and ctx.physical_id is None     # someone else's: not recorded
+
+
+def test_create_retries_are_bounded():
+    plugin = _Creating([CloudTransient('503')] * 10)
+    with pytest.raises(CloudTransient):
+        rt.create_proven(plugin, _Ctx(), sleep=lambda s: None)
+    assert plugin.creates == rt.CREATE_RETRIES + 1

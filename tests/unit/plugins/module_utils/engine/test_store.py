@@ -334,3 +334,82 @@ def test_hook_states_change_in_one_transaction_and_an_older_store_gains_the_colu
         assert again.get_stack('s')['hooks'] == {'a': {'pre-delete': 'pending'}}
     finally:
         again.close()
+
+
+def _big_row(sid, n):
+    return ResourceRow(uuid='big-%d' % n, stack_id=sid, name='r%d' % n, role='current',
+                       physical_id='p%d' % n, data={'blob': 'x' * 20000})
+
+
+def test_a_full_disk_during_a_write_loses_no_earlier_record(path, store):
+    """SQLite's own limit on the file's pages answers SQLITE_FULL exactly as a full disk does."""
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    store.save_resource(ResourceRow(uuid='u1', stack_id=sid, name='early', role='current', physical_id='p1'))
+    store.add_event(sid, {'resource_name': 'early', 'resource_status': 'COMPLETE'})
+    pages = store._db.execute('PRAGMA page_count').fetchone()[0]
+    store._db.execute('PRAGMA max_page_count=%d' % (pages + 2))
+    with pytest.raises(StoreError, match='full'):
+        for n in range(50):
+            store.save_resource(_big_row(sid, n))
+    with pytest.raises(StoreError, match='full'):
+        store.add_event(sid, {'resource_name': 'late', 'resource_status_reason': 'y' * 50000})
+    # the store goes on taking what fits, and a fresh reader sees every earlier record
+    store.update_stack(sid, status='FAILED')
+    again = Store(path)
+    try:
+        assert again.get_stack('s')['status'] == 'FAILED'
+        early = [r for r in again.resources(sid) if r.uuid == 'u1']
+        assert early and early[0].physical_id == 'p1' and early[0].role == 'current'
+        assert [e['resource_name'] for e in again.events(sid)] == ['early']
+    finally:
+        again.close()
+
+
+class _CommitRefused(object):
+    """The store's connection, with COMMIT refused once as a full disk refuses it."""
+
+    def __init__(self, db):
+        self.db = db
+        self.refuse = True
+
+    def execute(self, sql, *args):
+        if sql == 'COMMIT' and self.refuse:
+            self.refuse = False
+            raise sqlite3.OperationalError('database or disk is full')
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_refused_commit_keeps_nothing_of_its_transaction_and_the_store_goes_on(path, store):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    store._db = _CommitRefused(store._db)
+    with pytest.raises(StoreError, match='full'):
+        store.update_stack(sid, status='HALF')
+    assert store.get_stack('s')['status'] == 'IN_PROGRESS'
+    store.update_stack(sid, status='COMPLETE')      # no transaction left open behind it
+    again = Store(path)
+    try:
+        assert again.get_stack('s')['status'] == 'COMPLETE'
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize('damage, message', [
+    (lambda p: open(p, 'wb').close(), 'empty'),
+    (lambda p: open(p, 'r+b').truncate(os.path.getsize(p) // 2), 'truncated'),
+    (lambda p: open(p, 'wb').write(b'not a database at all' * 20), 'not an SQLite database'),
+])
+def test_a_damaged_store_is_an_error_never_no_stack(path, store, damage, message):
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    for n in range(5):
+        store.save_resource(_big_row(sid, n))
+    store.close()
+    for suffix in ('-wal', '-shm'):      # as a copy of the file alone would be
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    damage(path)
+    with pytest.raises(StoreError, match=message) as err:
+        Store(path)
+    assert path in str(err.value) and 'backup' in str(err.value)

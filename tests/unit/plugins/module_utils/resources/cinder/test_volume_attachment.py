@@ -57,6 +57,17 @@ def test_no_mountpoint_lets_nova_choose_and_failures_say_heats_words():
         Attachment().check_create_complete(ctx)
 
 
+def test_a_transient_attach_failure_is_left_to_the_engine_to_prove_and_retry(monkeypatch):
+    """A dropped connection or a 5xx is not turned into Heat's failure: create_proven asks find."""
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+    monkeypatch.setattr(sdk, 'RETRIES', 0)
+    ctx = _ctx()
+    ctx.conn.compute.create_volume_attachment.side_effect = fakes.http(503, 'try later')
+    with pytest.raises(CloudTransient):
+        Attachment().create(ctx)
+
+
 def test_delete_detaches_and_waits_for_cinder_then_nova():
     ctx = _ctx(physical_id='vol-1')
     compute, bs = ctx.conn.compute, ctx.conn.block_storage
