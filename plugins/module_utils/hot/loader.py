@@ -22,6 +22,7 @@ __metaclass__ = type
 import contextlib
 import gc
 import json
+import os
 
 try:
     import yaml
@@ -29,11 +30,12 @@ except ImportError:  # pragma: no cover - PyYAML is a requirement; the module re
     yaml = None
 
 from ..errors import TemplateError
+from . import limits
 from .yaml_nodes import build_data, compose
 
 # heat/common/config.py: max_template_size (bytes); the same limit applies to
-# environments and files.
-MAX_TEMPLATE_SIZE = 524288
+# environments and files (hot/limits.py holds Heat's limits).
+MAX_TEMPLATE_SIZE = limits.DEFAULT.max_template_size
 # Expanded node count past which alias expansion is refused.  A template at
 # the size limit holds well under 200k nodes; this leaves room for honest
 # anchors while stopping exponential blow-up long before memory suffers.
@@ -162,8 +164,7 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
         except UnicodeDecodeError:
             raise error_cls('The document is not valid UTF-8', filename=filename)
     if max_size and len(text.encode('utf-8')) > max_size:
-        raise error_cls('Template size (%d bytes) exceeds maximum allowed size (%d bytes).'
-                        % (len(text.encode('utf-8')), max_size), filename=filename)
+        raise error_cls(_size_message(len(text.encode('utf-8')), max_size), filename=filename)
     with gc_paused():
         return _load(text, filename, max_nodes, error_cls)
 
@@ -193,11 +194,28 @@ def _load(text, filename, max_nodes, error_cls):
     return Document(data, NodePositions(text), filename)
 
 
-def load_file(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
-    """Read and parse a file; its name goes into every error."""
+def read_bounded(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
+    """The bytes of ``path``, refused by its size first: no more than one
+    byte past ``max_size`` is ever read (a 1 GB file costs what a small one
+    does), and the message gives the file's real size, as Heat's does."""
     try:
         with open(path, 'rb') as handle:
             raw = handle.read(max_size + 1 if max_size else -1)
+            if max_size and len(raw) > max_size:
+                size = max(os.fstat(handle.fileno()).st_size, len(raw))
+                raise error_cls(_size_message(size, max_size), filename=path)
     except (IOError, OSError) as exc:
         raise error_cls('Could not read %s: %s' % (path, exc.strerror or exc), filename=path)
+    return raw
+
+
+def _size_message(size, max_size):
+    # Heat's RequestLimitExceeded (template_format.parse)
+    return ('Request limit exceeded: Template size (%d bytes) exceeds maximum allowed size '
+            '(%d bytes).' % (size, max_size))
+
+
+def load_file(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
+    """Read and parse a file; its name goes into every error."""
+    raw = read_bounded(path, max_size, error_cls)
     return load_text(raw, filename=path, max_size=max_size, error_cls=error_cls)
