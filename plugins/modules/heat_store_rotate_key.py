@@ -28,10 +28,10 @@ options:
       - The SQLite state store. Defaults to C($STACKERS_STORE), else C(~/.local/state/stackers/stacks.sqlite).
     type: path
   store_key:
-    description: The secret the store's secrets are encrypted with now (none: its key file).
+    description: The secret the store's secrets are encrypted with now; without it, its key file.
     type: str
   new_store_key:
-    description: The secret to encrypt them with from now on (none: a new key file beside the store).
+    description: The secret to encrypt them with from now on; without it, a new key file beside the store.
     type: str
 author:
   - stackers.orchestration contributors (!UNKNOWN)

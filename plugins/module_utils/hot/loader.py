@@ -144,10 +144,18 @@ class NodePositions(object):
         return self.text is not None or self.root is not None
 
 
-def _yaml_error(exc, filename):
+def _yaml_error(exc, filename, text=None):
     mark = getattr(exc, 'problem_mark', None) or getattr(exc, 'context_mark', None)
     line = mark.line + 1 if mark is not None else None
     problem = getattr(exc, 'problem', None) or str(exc)
+    if isinstance(exc, yaml.reader.ReaderError):
+        # a character YAML refuses (a control character): its reader gives
+        # a position in the text, not a mark
+        char = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        problem = 'unacceptable character #x%04x: %s' % (char, exc.reason) \
+            if isinstance(char, int) else exc.reason
+        if text is not None and isinstance(exc.position, int):
+            line = text.count('\n', 0, exc.position) + 1
     return TemplateError('Error parsing YAML: %s' % problem, filename=filename, line=line)
 
 
@@ -181,7 +189,7 @@ def _load(text, filename, max_nodes, error_cls):
     try:
         node = compose(text)
     except yaml.YAMLError as exc:
-        err = _yaml_error(exc, filename)
+        err = _yaml_error(exc, filename, text)
         raise error_cls(err.message, filename=filename, line=err.line)
     if node is None:
         return Document({}, {(): (1, 1)}, filename)

@@ -25,6 +25,8 @@ __metaclass__ = type
 
 import glob
 import json
+import os
+import stat
 
 import pytest
 
@@ -190,13 +192,13 @@ def test_an_output_the_user_declared_stays_visible(capsys, monkeypatch, env):
 
 
 def test_the_store_and_its_directory_are_private(capsys, monkeypatch, env):
-    import os
-    import stat
     rc, _text = run_module(heat_stack, capsys, monkeypatch,
                            dict(name='web', template=env['template'], store_path=env['store'],
                                 parameters={'password': HIDDEN}))
     assert rc == 0
-    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)  # noqa: E731
+
+    def mode(path):
+        return stat.S_IMODE(os.stat(path).st_mode)
     assert mode(os.path.dirname(env['store'])) == 0o700
     for path in glob.glob(env['store'] + '*'):
         assert mode(path) == 0o600, path
