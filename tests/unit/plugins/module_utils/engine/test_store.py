@@ -44,7 +44,7 @@ def test_wal_files_and_a_permissive_umask_keep_0600(tmp_path):
         path = str(tmp_path / 'open' / 's.sqlite')
         s = Store(path)
         s.create_stack(dict(CREATE, name='a'))
-        made = [p for p in os.listdir(os.path.dirname(path))]
+        made = os.listdir(os.path.dirname(path))
         assert 's.sqlite-wal' in made
         for name in made:
             assert stat.S_IMODE(os.stat(os.path.join(os.path.dirname(path), name)).st_mode) == 0o600, name

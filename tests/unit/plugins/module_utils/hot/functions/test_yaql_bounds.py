@@ -5,8 +5,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import collections.abc  # noqa: F401  (before yaql, on Python 3.11)
-
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.functions import yaql_bounds
