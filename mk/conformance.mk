@@ -5,7 +5,7 @@
 # Targets:
 #   heat-venv          .heat-venv/ with openstack-heat (the oracle), idempotent
 #   conformance        differential + corpus tests against the oracle, then the fuzz run
-#   fuzz               hypothesis fuzzing of validate alone (bounded, ~1 min)
+#   fuzz               hypothesis fuzzing of validate alone, 10,000 hostile inputs (FUZZ_HOSTILE_EXAMPLES)
 #   conformance-report agreement numbers per family (prints a table)
 #   conformance-clean  drop the oracle answer cache
 
@@ -45,7 +45,7 @@ conformance: $(CONF_VENV_TARGET) $(HEAT_VENV_STAMP)
 	    $(CONF_DEV_PY) -m pytest -q tests/conformance tests/fuzz $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
 
 fuzz: $(CONF_VENV_TARGET)
-	$(CONF_DEV_PY) -m pytest -q tests/fuzz $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
+	FUZZ_HOSTILE_EXAMPLES=$${FUZZ_HOSTILE_EXAMPLES:-10000} $(CONF_DEV_PY) -m pytest -q tests/fuzz $(CONF_PYTEST_ARGS) $(CONF_NO_TESTS_OK)
 
 conformance-report: $(CONF_VENV_TARGET) $(HEAT_VENV_STAMP)
 	HEAT_ORACLE_PYTHON="$(abspath $(HEAT_VENV))/bin/python" \

@@ -38,7 +38,7 @@ options:
     description:
       - Contents of files the template reads with C(get_file), or that the environment maps resource types to,
         keyed by the name the template uses.
-      - Names not given here are read from disk under O(allow_root).
+      - Names not given here are read from disk under O(allow_root) (and O(files_allowed_paths)).
     type: dict
     default: {}
   allow_root:

@@ -21,6 +21,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from .errors import LocatedError, StackersError, format_path
 from .hot.constraints import NOT_CHECKED
+from .hot.limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .resources import sdk
 
 try:
@@ -37,6 +38,11 @@ try:
     from .hot.loader import load_file
 except ImportError:     # PyYAML missing: validation reports it
     load_file = None
+
+try:
+    from .resources.sdk import secrets_noted
+except ImportError:     # openstacksdk missing: reported when connecting
+    secrets_noted = None
 
 COLLECTION_NAME = 'stackers.orchestration'
 COLLECTION_VERSION = '0.1.0'
@@ -72,6 +78,32 @@ def openstack_argument_spec():
         wait=dict(type='bool', default=True),
         timeout=dict(type='int', default=180),
     )
+
+
+def limits_argument_spec():
+    """The argument spec matching the ``limits`` doc fragment (Heat's
+    request limits, Heat's defaults, and get_file's allowed directories)."""
+    return dict(
+        max_template_size=dict(type='int', default=DEFAULT_LIMITS.max_template_size),
+        max_json_body_size=dict(type='int', default=DEFAULT_LIMITS.max_json_body_size),
+        max_resources=dict(type='int', default=DEFAULT_LIMITS.max_resources_per_stack,
+                           aliases=['max_resources_per_stack']),
+        max_nested_depth=dict(type='int', default=DEFAULT_LIMITS.max_nested_stack_depth,
+                              aliases=['max_nested_stack_depth']),
+        yaql_limit_iterators=dict(type='int', default=DEFAULT_LIMITS.yaql_limit_iterators),
+        yaql_memory_quota=dict(type='int', default=DEFAULT_LIMITS.yaql_memory_quota),
+        files_allowed_paths=dict(type='list', elements='path', default=[]),
+    )
+
+
+def limits_from(params):
+    """The engine's Limits from the options of ``limits_argument_spec``."""
+    return Limits(max_template_size=params['max_template_size'],
+                  max_json_body_size=params['max_json_body_size'],
+                  max_resources_per_stack=params['max_resources'],
+                  max_nested_stack_depth=params['max_nested_depth'],
+                  yaql_limit_iterators=params['yaql_limit_iterators'],
+                  yaql_memory_quota=params['yaql_memory_quota'])
 
 
 def connection_given(params):
@@ -255,6 +287,8 @@ class StackersModule(object):
         self.params = self.ansible.params
         self.check_mode = self.ansible.check_mode
         self._conn = None
+        # the connection the engine ran on: what it learned there is hidden
+        self.learned_conn = None
 
     @property
     def conn(self):
@@ -263,6 +297,7 @@ class StackersModule(object):
                 self.ansible.fail_json(msg=missing_required_lib('openstacksdk'),
                                        exception=OPENSTACKSDK_IMPORT_ERROR)
             self._conn = openstack_connection(self.params)
+            self.learned_conn = self._conn
         return self._conn
 
     def run(self):
@@ -279,7 +314,24 @@ class StackersModule(object):
             if defaults and defaults.get(name) is not None:
                 self.ansible.no_log_values.update(secret_strings(defaults[name]))
 
+    def hide_learned(self, result=None):
+        """Add the secrets the engine learned on this module's connection
+        (``sdk.note_secret``: generated passwords, private keys, the TempURL
+        key, hidden values read back from the store) to Ansible's no-log
+        values, so Ansible masks them in all it prints (the result, its
+        events and errors, the invocation at -vvvv).  A value that a
+        declared output shows in ``result`` stays visible: the user asked
+        for it (Heat's output show prints it too)."""
+        if self.learned_conn is None or secrets_noted is None:
+            return
+        shown = list(_strings([(result or {}).get('outputs'),
+                               ((result or {}).get('stack') or {}).get('outputs')]))
+        for value in secrets_noted(self.learned_conn):
+            if not any(value in text for text in shown):
+                self.ansible.no_log_values.add(value)
+
     def fail(self, msg, **kwargs):
+        self.hide_learned(kwargs)
         self.ansible.fail_json(msg=msg, **kwargs)
 
     def __call__(self):
@@ -293,8 +345,23 @@ class StackersModule(object):
             if _is_cloud_error(err):
                 self.fail('OpenStack error: %s' % err, error={'type': type(err).__name__},
                           exception=traceback.format_exc())
+            self.hide_learned()
             raise
+        self.hide_learned(result)
         self.ansible.exit_json(**result)
+
+
+def _strings(value):
+    """Every string inside ``value`` (dicts' keys and values, lists)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
 
 
 def _is_cloud_error(err):

@@ -175,7 +175,8 @@ class NestedStackFailure(ResourceFailure):
 
 
 class ResourceLimitExceeded(LocatedError):
-    """A tree of stacks over the resource limit (Heat's RequestLimitExceeded)."""
+    """A request over one of Heat's limits (hot/limits.py: size, body, resources,
+    depth) or over the bound on a function's value (Heat's RequestLimitExceeded)."""
 
 
 class ResourceActionNotSupported(StackersError):

@@ -45,7 +45,9 @@ options:
     type: dict
     default: {}
   files:
-    description: Contents of files the template reads with C(get_file), keyed by the name it uses.
+    description:
+      - Contents of files the template reads with C(get_file), keyed by the name it uses.
+      - Names not given here are read from disk beneath the template's directory (and O(files_allowed_paths)) only.
     type: dict
     default: {}
   timeout:
@@ -83,13 +85,6 @@ options:
         OS::Heat::Value...) make no request and take no slot; they run beside the others.
     type: int
     default: 10
-  max_nested_depth:
-    description:
-      - "How deep nested stacks (template resources, groups, C(OS::Heat::Stack)) may go below this stack, as Heat's
-        C(max_nested_stack_depth). A deeper one is refused before anything is made, with Heat's
-        C(Request limit exceeded: Recursion depth exceeds N.)"
-    type: int
-    default: 5
   nested_depth:
     description:
       - How many levels of nested stacks' resources the returned C(resources) lists, as
@@ -99,14 +94,6 @@ options:
       - Events always include the nested stacks' (with their C(stack_name)).
     type: int
     default: 0
-  max_resources:
-    description:
-      - "How many resources the stack may hold, counted over the whole tree of its nested stacks, as Heat's
-        C(max_resources_per_stack). More are refused before anything is made, with Heat's
-        C(Request limit exceeded: Maximum resources per stack exceeded.)"
-      - C(-1) sets no limit.
-    type: int
-    default: 1000
   converge:
     description:
       - Read every recorded resource from the cloud before updating (Heat's C(--converge)); resources found gone or
@@ -133,6 +120,7 @@ author:
 extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.store
+  - stackers.orchestration.limits
 attributes:
   check_mode:
     support: full
@@ -231,6 +219,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     CloudChecker,
     StackersModule,
     hidden_parameters,
+    limits_argument_spec,
+    limits_from,
 )
 
 try:
@@ -273,15 +263,14 @@ class HeatStack(StackersModule):
         clear_parameters=dict(type='list', elements='str', default=[], no_log=False),
         tags=dict(type='list', elements='str'),
         max_concurrency=dict(type='int', default=10),
-        max_nested_depth=dict(type='int', default=5),
         nested_depth=dict(type='int', default=0),
-        max_resources=dict(type='int', default=1000),
         converge=dict(type='bool', default=False),
         store_path=dict(type='path'),
         store_url=dict(type='str'),
         store_key=dict(type='str', no_log=True),
         lock_timeout=dict(type='int', default=0),
     )
+    argument_spec.update(limits_argument_spec())
     module_kwargs = dict(supports_check_mode=True)
 
     def run(self):
@@ -292,15 +281,16 @@ class HeatStack(StackersModule):
         self.hide(hidden)
         if p['state'] == 'present' and not p['template'] and not p['existing']:
             self.fail('state=present needs a template (or existing=true)')
-        conn = self.conn
+        conn = self.learned_conn = self.conn
         project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
         request = runner.StackRequest(
             name=p['name'], state=p['state'], template=p['template'],
             environment=p['environment'], parameters=p['parameters'], files=p['files'],
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
-            max_concurrency=p['max_concurrency'], max_nested_depth=p['max_nested_depth'],
-            nested_depth=p['nested_depth'], max_resources=p['max_resources'], store_path=p['store_path'], store_url=p['store_url'],
+            max_concurrency=p['max_concurrency'], limits=limits_from(p),
+            files_allowed_paths=p['files_allowed_paths'],
+            nested_depth=p['nested_depth'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
             checker=CloudChecker(conn),

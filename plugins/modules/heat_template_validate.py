@@ -36,6 +36,7 @@ author:
 extends_documentation_fragment:
   - stackers.orchestration.template
   - stackers.orchestration.openstack
+  - stackers.orchestration.limits
 attributes:
   check_mode:
     support: full
@@ -134,6 +135,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     StackersModule,
     connection_given,
     hidden_parameters,
+    limits_argument_spec,
+    limits_from,
 )
 
 try:
@@ -154,6 +157,7 @@ class HeatTemplateValidate(StackersModule):
         allow_root=dict(type='path'),
         strict=dict(type='bool', default=False),
     )
+    argument_spec.update(limits_argument_spec())
     module_kwargs = dict(supports_check_mode=True)
 
     def constraint_checker(self):
@@ -175,6 +179,8 @@ class HeatTemplateValidate(StackersModule):
         hidden = hidden_parameters(template)
         self.hide(hidden, defaults=hidden)
         root = self.params['allow_root'] or os.path.dirname(os.path.abspath(template))
+        if self.params['files_allowed_paths']:
+            root = [root] + list(self.params['files_allowed_paths'])
 
         answer = validate_template(
             template,
@@ -184,6 +190,7 @@ class HeatTemplateValidate(StackersModule):
             root=root,
             checker=self.constraint_checker(),
             strict=self.params['strict'],
+            limits=limits_from(self.params),
         )
 
         parameters = answer.get('Parameters') or {}

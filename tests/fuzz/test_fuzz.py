@@ -16,13 +16,16 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import json
 import os
 import signal
 import sys
+import time
+import tracemalloc
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,7 +36,8 @@ import corpus  # noqa: E402
 from cases_base import ALIASES, FUNCTIONS, NEVER_FUNCTIONS, VERSIONS  # noqa: E402
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import LocatedError, StackersError
+    from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation as validate
 except ImportError:  # pragma: no cover - the engine is not there yet
     validate = None
@@ -232,3 +236,104 @@ def test_templates_as_data(template):
 @example('0: &0 [*0]')
 def test_random_text(text):
     _check(text)
+
+
+# -- hostile inputs: 10,000 per run (issue 16, item 6) -----------------------------------
+# Every input ends in an answer or a typed error naming its file (and its line where the
+# document has one); nothing else escapes.  Time and traced memory per input are reported
+# (max and p99) and bounded.  FUZZ_HOSTILE_EXAMPLES sets the count: `make fuzz` runs 10,000,
+# the default (CI's `make conformance`) fewer, to stay within its time budget.
+HOSTILE_EXAMPLES = int(os.environ.get('FUZZ_HOSTILE_EXAMPLES', '1000'))
+HOSTILE = settings(max_examples=HOSTILE_EXAMPLES, deadline=None, derandomize=CI,
+                   database=None, phases=(Phase.generate,),
+                   suppress_health_check=list(HealthCheck))
+# per input; the slowest are yaql's bounded generators (524,288 items, ~1-2 s; more on a loaded machine)
+HOSTILE_SECONDS = EXAMPLE_SECONDS
+HOSTILE_MEGABYTES = 200
+ATTACKS = [
+    'a: &a ["x","x","x","x","x","x","x","x"]\n' + ''.join(
+        '%s: &%s [%s]\n' % (c, c, ','.join(['*' + p] * 8)) for p, c in zip('abcdefg', 'bcdefgh')),
+    'heat_template_version: 2018-08-31\noutputs: {o: {value: ' + '[' * 3000 + ']' * 3000 + '}}\n',
+    'heat_template_version: 2018-08-31\nresources:\n  r:\n    type: OS::Heat::Value\n    properties:\n'
+    '      value: {repeat: {template: <%a%><%b%>, for_each: {<%a%>: {get_param: l}, <%b%>: {get_param: l}}}}\n'
+    'parameters:\n  l: {type: comma_delimited_list, default: "' + ','.join(['1'] * 900) + '"}\n',
+    'heat_template_version: 2018-08-31\nresources:\n  r:\n    type: OS::Heat::Value\n    properties:\n'
+    '      value: {yaql: {expression: "sequence().len()"}}\n',
+    'heat_template_version: 2018-08-31\nresources:\n  r:\n    type: OS::Heat::Value\n    properties:\n'
+    '      value: {get_file: ../../../../etc/passwd}\n',
+    'heat_template_version: 2018-08-31\nresources:\n  r:\n    type: fuzz.yaml\n',
+]
+
+
+@st.composite
+def hostile_inputs(draw):
+    kind = draw(st.sampled_from(('mutant', 'attack', 'text', 'template')))
+    if kind == 'mutant':
+        text = _text(draw(mutants()))
+    elif kind == 'attack':
+        text = draw(st.sampled_from(ATTACKS))
+        if draw(st.booleans()):
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + draw(st.text(max_size=8)) + text[at:]
+    elif kind == 'text':
+        text = draw(st.text(max_size=200))
+    else:
+        text = _text(draw(templates()))
+    return text, draw(st.booleans())
+
+
+def _one_hostile(text, strict, seen):
+    """Validate one input as the module does (a file name for errors); a
+    typed error naming the file, else an answer; anything else fails."""
+    outcome = 'answer'
+    tracemalloc.start()         # traced around the engine only: what it allocates for this input
+    started = time.monotonic()
+    try:
+        doc = loader.load_text(text, filename='fuzz.yaml')
+        validate.validate_template(doc, strict=strict, files={'fuzz.yaml': text})
+    except LocatedError as err:
+        assert err.filename, (type(err).__name__, str(err), text[:300])
+        outcome = 'located' if err.line else 'located, no line'
+    except StackersError as err:
+        outcome = 'typed: %s' % type(err).__name__
+    finally:
+        took = time.monotonic() - started
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    seen.append((took, peak, outcome, text[:130]))
+
+
+def _percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def test_hostile_inputs_end_in_an_answer_or_a_located_error(capsys):
+    seen = []
+
+    @HOSTILE
+    @given(hostile_inputs())
+    def one(case):
+        old = signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(EXAMPLE_SECONDS)
+        try:
+            _one_hostile(case[0], case[1], seen)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+
+    started = time.monotonic()
+    one()
+    seconds = [s for s, _m, _o, _t in seen]
+    peaks = [m / 2 ** 20 for _s, m, _o, _t in seen]
+    slowest = max(seen)[3]
+    outcomes = {}
+    for _s, _m, outcome, _t in seen:
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    with capsys.disabled():
+        sys.stdout.write('\nhostile inputs: %d in %.0fs; time per input max %.3fs p99 %.3fs; traced memory max %.1f MB '
+                         'p99 %.1f MB; outcomes %s; slowest %r\n'
+                         % (len(seen), time.monotonic() - started, max(seconds), _percentile(seconds, 0.99), max(peaks),
+                            _percentile(peaks, 0.99), json.dumps(outcomes, sort_keys=True), slowest))
+    assert len(seen) >= min(HOSTILE_EXAMPLES, 100)
+    assert max(seconds) < HOSTILE_SECONDS and max(peaks) < HOSTILE_MEGABYTES

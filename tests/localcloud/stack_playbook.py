@@ -52,7 +52,7 @@ class StackRunner(object):
                                      'stackers.orchestration.%s:' % module))
         self.count = 0
 
-    def command(self, check=False, diff=False, **args):
+    def command(self, check=False, diff=False, verbosity=0, **args):
         self.count += 1
         args.setdefault('cloud', 'localcloud')
         args.setdefault('store_path', self.store_path)
@@ -66,6 +66,8 @@ class StackRunner(object):
             cmd.append('--check')
         if diff:
             cmd.append('--diff')
+        if verbosity:
+            cmd.append('-' + 'v' * verbosity)
         return cmd, result_file
 
     def env(self):
@@ -73,10 +75,12 @@ class StackRunner(object):
         env.pop('OS_CLOUD', None)
         return env
 
-    def run(self, check=False, diff=False, timeout=900, **args):
-        cmd, result_file = self.command(check=check, diff=diff, **args)
+    def run(self, check=False, diff=False, timeout=900, verbosity=0, **args):
+        """The registered result; ``self.output`` keeps what ansible-playbook printed."""
+        cmd, result_file = self.command(check=check, diff=diff, verbosity=verbosity, **args)
         proc = subprocess.run(cmd, cwd=ROOT, env=self.env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
+        self.output = proc.stdout + proc.stderr
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
         with open(result_file) as f:
             return json.load(f)

@@ -207,3 +207,50 @@ def test_key_pair_without_public_key_refused_as_heat_refuses_it(cloud, tmp_path)
                                    'property is required by the nova API version currently used.'), \
         refused['msg']
     assert write_calls(cloud.stats()) == {}
+
+
+AUDIT = """heat_template_version: 2021-04-16
+parameters:
+  password: {type: string, hidden: true}
+resources:
+  pw: {type: OS::Heat::RandomString, properties: {length: 28}}
+  uses:
+    type: OS::Heat::Value
+    properties:
+      value: {str_replace: {template: "$p and $r", params: {$p: {get_param: password}, $r: {get_attr: [pw, value]}}}}
+outputs:
+  plain: {value: visible}
+"""
+HIDDEN = 'CANARY-lc-hidden-4b1d'
+
+
+def test_secrets_audit_at_vvvv(cloud, tmp_path):
+    # The module at -vvvv through a real ansible-playbook (create, then check and diff mode): neither the
+    # hidden value, nor the random string the engine made, nor the cloud's password is printed, and the
+    # store holds none of them in clear.  (The unit audit, test_secrets_audit.py, covers every canary.)
+    import glob
+    import sqlite3
+    import yaml
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'state' / 'stacks.sqlite')
+    (tmp_path / 'audit.yaml').write_text(AUDIT)
+    args = dict(name='audit', template=str(tmp_path / 'audit.yaml'), parameters={'password': HIDDEN})
+    made = runner.run(verbosity=4, **args)
+    assert made['changed'] is True, made
+    printed = runner.output
+    runner.run(check=True, diff=True, verbosity=4, **dict(args, parameters={'password': HIDDEN + 'x'}))
+    printed += runner.output
+    db = sqlite3.connect(str(tmp_path / 'state' / 'stacks.sqlite'))
+    stack_id = db.execute("SELECT id FROM stacks WHERE name='audit'").fetchone()[0]
+    db.close()
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+    store = Store(str(tmp_path / 'state' / 'stacks.sqlite'))
+    row = [r for r in store.resources(stack_id) if r.name == 'pw'][0]
+    random = store.vault().decrypt(row.secret_data)['value']
+    store.close()
+    with open(cloud.clouds_yaml) as f:
+        password = yaml.safe_load(f)['clouds']['localcloud']['auth']['password']
+    stored = b''.join(open(p, 'rb').read() for p in glob.glob(str(tmp_path / 'state' / 'stacks.sqlite*')))
+    for canary in (HIDDEN, random, password):
+        assert canary not in printed, canary
+        assert canary.encode() not in stored, canary
+    assert 'visible' in printed

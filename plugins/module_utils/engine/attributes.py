@@ -71,7 +71,7 @@ class RowAttributes(object):
             if inner is None:
                 return None
             if len(parts) == 2:
-                return inner.reference_id
+                return nest.run.reference_of(inner)
             return nest.run.attribute(inner, parts[2])
         outputs = row.attrs or {}
         if key in outputs:

@@ -20,32 +20,37 @@ import os
 
 from ..errors import ParameterError, StackersError
 from ..hot import loader
+from ..hot.limits import DEFAULT as DEFAULT_LIMITS, check_body
 from ..hot.validate import _definition
 
 ENV_SECTIONS = ('parameters', 'parameter_defaults')
 
 
-def read_inputs(template, environment=(), parameters=None, files=None):
-    """The user's inputs (paths) → the record's form of them."""
-    try:
-        with open(template, 'rb') as f:
-            raw = f.read()
-    except (OSError, TypeError):
+def read_inputs(template, environment=(), parameters=None, files=None, limits=DEFAULT_LIMITS):
+    """The user's inputs (paths) → the record's form of them, each file
+    within ``limits.max_template_size`` (read no further than one byte past
+    it: a 1 GB file costs no more than a small one) and the whole within
+    ``limits.max_json_body_size``, as Heat's API would refuse them."""
+    size = limits.max_template_size
+    if not isinstance(template, (str, bytes, os.PathLike)) or not os.path.isfile(template):
         raise StackersError('The template file %s cannot be read' % (template,))
+    raw = loader.read_bounded(template, size)
     # One read: the text is what the record keeps, the document what this run uses.
-    tdoc = loader.load_text(raw, filename=template)
+    tdoc = loader.load_text(raw, filename=template, max_size=size)
     text = raw.decode('utf-8')
     envs, docs = [], []
     for path in environment or ():
-        doc = loader.load_file(path)
+        doc = loader.load_file(path, max_size=size)
         docs.append(doc)
         envs.append({'data': doc.data if doc.data is not None else {},
                      'filename': os.path.abspath(path)})
     # ``_docs`` (the loaded files, with their line numbers for errors) is
     # for this run only; ``stored()`` drops it.
-    return {'template': text, 'template_file': os.path.abspath(template), 'environment': envs,
-            'parameters': dict(parameters or {}), 'files': dict(files or {}), '_docs': docs,
-            '_template_doc': tdoc}
+    inputs = {'template': text, 'template_file': os.path.abspath(template), 'environment': envs,
+              'parameters': dict(parameters or {}), 'files': dict(files or {}), '_docs': docs,
+              '_template_doc': tdoc}
+    check_body(stored(inputs), limits, filename=template)
+    return inputs
 
 
 def stored(inputs):
@@ -83,18 +88,25 @@ def merge_existing(stored, given, clear_parameters=()):
     return merged
 
 
-def build(inputs, stack_name, stack_id=None, project_id=None, checker=None):
-    """The StackDefinition of a record's inputs."""
+def build(inputs, stack_name, stack_id=None, project_id=None, checker=None, *, limits=None,
+          allowed_paths=()):
+    """The StackDefinition of a record's inputs, under ``limits`` (Heat's
+    request limits; the template's size is not checked again: the record
+    holds what was accepted), get_file reading beneath the template's
+    directory and ``allowed_paths``."""
     tdoc = inputs.get('_template_doc') or loader.load_text(
-        inputs['template'], filename=inputs.get('template_file'))
+        inputs['template'], filename=inputs.get('template_file'), max_size=None)
     envs = inputs.get('_docs')
     if envs is None or len(envs) != len(inputs.get('environment') or ()):
         envs = [loader.Document(e['data'], {}, e.get('filename'))
                 for e in inputs.get('environment') or ()]
     root = None
+    if allowed_paths:
+        own = os.path.dirname(os.path.abspath(tdoc.filename)) if tdoc.filename else None
+        root = ([own] if own else []) + list(allowed_paths)
     return _definition(tdoc, envs, inputs.get('parameters') or {}, inputs.get('files') or None,
                        root, checker=checker, stack_name=stack_name, stack_id=stack_id,
-                       project_id=project_id)
+                       project_id=project_id, limits=limits)
 
 
 def hidden_values(sd):

@@ -231,7 +231,7 @@ def attribute(run, row, nest, key, path):
 
     def ref_of(name):
         member = child.current(name) if child is not None else None
-        return member.reference_id if member is not None else None
+        return child.reference_of(member) if member is not None else None
 
     def attr_of(name, attr_path):
         member = child.current(name) if child is not None else None

@@ -41,6 +41,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 from ..errors import LocatedError, ResourceLimitExceeded
 from ..hot import functions as fns
 from ..hot.functions.params import GetParam
+from ..hot.limits import DEFAULT as DEFAULT_LIMITS
 from ..hot.nested import child_definition, in_nested, nested_parameters
 from ..hot.stack_inputs import provider_template
 from .. import resources as registry
@@ -51,7 +52,7 @@ from . import groups, run_state, stack_resource
 from .definition import hidden_values
 
 # heat/common/config.py: max_resources_per_stack, counted over the whole tree.
-MAX_RESOURCES = 1000
+MAX_RESOURCES = DEFAULT_LIMITS.max_resources_per_stack
 
 
 @dataclasses.dataclass
@@ -285,6 +286,7 @@ def child_run(env, parent, stack, sd):
     secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
     child = run_state.StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
                                check_mode=parent.check_mode)
+    child.masker.learned = parent.masker.learned     # one set for the tree (secrets.Masker)
     child.log.parent = parent.log
     return child
 

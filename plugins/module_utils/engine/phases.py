@@ -30,6 +30,7 @@ import uuid
 from .. import resources as registry
 from ..errors import ParameterError, StackLocked, StackersError
 from ..hot import loader
+from ..resources.sdk import note_secret
 from . import autoscaling
 from . import definition as defs
 from . import graph as _graph
@@ -41,6 +42,7 @@ from .request import Outcome, Plan
 from .hooks import HookPending
 from .resource_tasks import failure_reason
 from .run_state import StackRun
+from .secrets import secret_strings
 from .scheduler import DONE, FAILED, TIMED_OUT, Scheduler
 from .store import now_iso
 from .view import resource_views, stack_view
@@ -72,10 +74,15 @@ def plan(env, stack):
     except ParameterError as exc:
         _missing_hidden(env.request, inputs, stack, exc)
         raise
+    hidden = defs.hidden_values(sd)
+    # the hidden values (the user's, the stored ones an update reuses, the
+    # declared defaults) are hidden by the module from all it prints
+    for value in secret_strings(hidden.values()):
+        note_secret(env.conn, value)
     nests = plan_nests(env.request, sd, env.store, stack['id'] if stack else None)
     preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
-                hidden=defs.hidden_values(sd), nests=nests)
+                hidden=hidden, nests=nests)
 
 
 def _recorded(env, stack):
@@ -90,7 +97,7 @@ def _inputs(env, stack):
     given = None
     if request.template is not None:
         given = defs.read_inputs(request.template, request.environment, request.parameters,
-                                 request.files)
+                                 request.files, limits=request.limits)
     if request.existing and stack is not None and stack.get('definition'):
         given = given or {'parameters': dict(request.parameters or {}),
                           'files': dict(request.files or {})}
@@ -109,7 +116,8 @@ def load(request, inputs, stack_id):
     """(StackDefinition, graph) of ``inputs``, validated as a stack create
     is, every resource type supported."""
     sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
-                    checker=request.checker)
+                    checker=request.checker, limits=request.limits,
+                    allowed_paths=request.files_allowed_paths)
     # Heat's max_nested_stack_depth, which the nested definitions inherit
     sd.max_nested_depth = request.max_nested_depth
     graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))

@@ -19,6 +19,8 @@ __metaclass__ = type
 import dataclasses
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..hot.limits import Limits
+
 
 @dataclasses.dataclass
 class StackRequest:
@@ -58,6 +60,21 @@ class StackRequest:
     nested_depth: int = 0
     # the connection's region: an OS::Heat::Stack may name no other
     region_name: Optional[str] = None
+    # Heat's request limits (hot/limits.py); None: Heat's defaults with the
+    # two above.  Given, it wins over max_nested_depth and max_resources, so
+    # the run reads every limit from one place.
+    limits: Optional[Limits] = None
+    # directories get_file and provider templates may read besides the
+    # template's own (hot/template.py)
+    files_allowed_paths: Sequence[str] = ()
+
+    def __post_init__(self):
+        if self.limits is None:
+            self.limits = Limits(max_nested_stack_depth=self.max_nested_depth,
+                                 max_resources_per_stack=self.max_resources)
+        else:
+            self.max_nested_depth = self.limits.max_nested_stack_depth
+            self.max_resources = self.limits.max_resources_per_stack
 
 
 @dataclasses.dataclass

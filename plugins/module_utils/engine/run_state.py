@@ -24,13 +24,14 @@ import threading
 from .. import resources as registry
 from ..resources.base import Peer, ResourceContext
 from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
+from ..resources.sdk import note_secret
 from .attributes import RowAttributes
 from .events import EventLog
 from .groups import group_type
 from .stack_resource import is_stack
 from .records import CURRENT, Rows
 from .seam import Seam
-from .secrets import Masker
+from .secrets import MASK_PREFIX, Masker, digest, secret_strings
 
 
 class StackRun(RowAttributes):
@@ -117,6 +118,11 @@ class StackRun(RowAttributes):
             # ``value``) is a secret too: encrypted, never in clear.
             secret_keys.update(k for k, v in data.items() if self.masker.mask(v) != v)
             hidden = dict((k, v) for k, v in data.items() if k in secret_keys)
+            self.note_secrets(hidden)
+            if row.reference_id and row.reference_id in secret_strings(hidden.values()):
+                # a RandomString's reference id is its value: the record
+                # keeps a digest, get_resource asks for it again (reference_of)
+                row = row.replace(reference_id=digest(row.reference_id, self.masker.salt))
             row = row.replace(
                 physical_id=ctx.physical_id,
                 data=dict((k, v) for k, v in data.items() if k not in secret_keys),
@@ -153,10 +159,30 @@ class StackRun(RowAttributes):
                 if row_uuid in self.rows:
                     self.rows[row_uuid] = self.rows[row_uuid].replace(role=role)
 
+    def reference_of(self, row):
+        """A row's reference id (get_resource); one the record keeps as a
+        secret's digest is computed again from its decrypted data."""
+        reference = row.reference_id
+        if not (isinstance(reference, str) and reference.startswith(MASK_PREFIX)):
+            return reference
+        reference = self.plugin(row.type, row.name).reference_id(self.context(row))
+        return reference if reference is None or isinstance(reference, str) else str(reference)
+
+    def note_secrets(self, values):
+        """The secret data of a row (made now or read back from the record):
+        masked in the run's messages (reasons, events) and noted on the
+        connection for the module to hide (sdk.note_secret)."""
+        found = secret_strings((values or {}).values())
+        self.masker.learned.update(found)
+        for value in found:
+            note_secret(self.conn, value)
+
     def context(self, row, properties=None, *, action=None, changed=(), old_properties=None):
         data = dict(row.data or {})
         if row.secret_data:
-            data.update(self.vault.decrypt(row.secret_data) or {})
+            secret = self.vault.decrypt(row.secret_data) or {}
+            self.note_secrets(secret)
+            data.update(secret)
         stack = self.stack or {}
         return ResourceContext(
             conn=self.conn, stack_id=stack.get('id'), stack_name=stack.get('name'),

@@ -19,6 +19,7 @@ from ..resources.base import effective_properties
 from . import graph as _graph
 from .attributes import _Attributes
 from .records import CURRENT
+from .secrets import MASK_PREFIX
 
 
 class Seam(object):
@@ -34,7 +35,11 @@ class Seam(object):
         """Make a completed row what get_resource/get_attr of its name see."""
         if self.sd is None:
             return
-        self.sd.resource_data[row.name] = {'reference_id': row.reference_id,
+        reference = row.reference_id
+        if isinstance(reference, str) and reference.startswith(MASK_PREFIX) \
+                and hasattr(self.reader, 'reference_of'):
+            reference = self.reader.reference_of(row)     # a secret: kept as a digest
+        self.sd.resource_data[row.name] = {'reference_id': reference,
                                            'attrs': _Attributes(self.reader, row)}
 
     def prepare(self, graph, rows):

@@ -146,6 +146,12 @@ class Masker(object):
     def __init__(self, secret_values=(), salt=''):
         self.secrets = secret_strings(secret_values)
         self.salt = salt or ''
+        # secrets the run learns as it goes (a random string made, a private
+        # key), one set shared by a stack and its nested stacks' runs
+        # (nesting.child_run): masked in messages (reasons, events).  Not in
+        # stored properties and attributes: a dependent copying a generated
+        # value keeps it as Heat keeps it, and outputs read it back.
+        self.learned = set()
 
     def mask(self, value):
         """``value`` as the record keeps it (see ``mask``)."""
@@ -153,7 +159,7 @@ class Masker(object):
 
     def text(self, text):
         """A message with every secret in it replaced by ``*****``."""
-        for secret in self.secrets:
+        for secret in self.secrets | self.learned:
             if secret and secret in text:
                 text = text.replace(secret, '*****')
         return text

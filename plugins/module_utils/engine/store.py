@@ -135,6 +135,10 @@ class Store(object):
             if not os.path.isdir(directory):
                 os.makedirs(directory, mode=0o700)
             store_file.check(self.path)     # an empty or cut file is an error, not "no stack"
+            # Made 0600 before SQLite opens it: its -wal and -shm files take
+            # the database's mode, and nothing is ever readable by others,
+            # not even between the create and a chmod.
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                        check_same_thread=False)
             self._db.execute('PRAGMA journal_mode=WAL')

@@ -61,13 +61,15 @@ def dependencies(stack_definition, implicit=True):
 
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
-                      checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False):
+                      checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False,
+                      limits=None):
     """What ``openstack orchestration template validate`` answers (with
     ``strict``: what stack create checks first); see hot/validate.py.  Types
     are supported when the registry has a plugin for them at the call."""
     return _hot.validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
-                                  supported_types=_Supported(), dependencies=dependencies)
+                                  supported_types=_Supported(), dependencies=dependencies,
+                                  limits=limits)
 
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,

@@ -22,6 +22,7 @@ __metaclass__ = type
 import contextlib
 import gc
 import json
+import os
 
 try:
     import yaml
@@ -29,11 +30,12 @@ except ImportError:  # pragma: no cover - PyYAML is a requirement; the module re
     yaml = None
 
 from ..errors import TemplateError
+from . import limits
 from .yaml_nodes import build_data, compose
 
 # heat/common/config.py: max_template_size (bytes); the same limit applies to
-# environments and files.
-MAX_TEMPLATE_SIZE = 524288
+# environments and files (hot/limits.py holds Heat's limits).
+MAX_TEMPLATE_SIZE = limits.DEFAULT.max_template_size
 # Expanded node count past which alias expansion is refused.  A template at
 # the size limit holds well under 200k nodes; this leaves room for honest
 # anchors while stopping exponential blow-up long before memory suffers.
@@ -142,10 +144,18 @@ class NodePositions(object):
         return self.text is not None or self.root is not None
 
 
-def _yaml_error(exc, filename):
+def _yaml_error(exc, filename, text=None):
     mark = getattr(exc, 'problem_mark', None) or getattr(exc, 'context_mark', None)
     line = mark.line + 1 if mark is not None else None
     problem = getattr(exc, 'problem', None) or str(exc)
+    if isinstance(exc, yaml.reader.ReaderError):
+        # a character YAML refuses (a control character): its reader gives
+        # a position in the text, not a mark
+        char = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        problem = 'unacceptable character #x%04x: %s' % (char, exc.reason) \
+            if isinstance(char, int) else exc.reason
+        if text is not None and isinstance(exc.position, int):
+            line = text.count('\n', 0, exc.position) + 1
     return TemplateError('Error parsing YAML: %s' % problem, filename=filename, line=line)
 
 
@@ -162,8 +172,7 @@ def load_text(text, filename=None, max_size=MAX_TEMPLATE_SIZE, max_nodes=MAX_EXP
         except UnicodeDecodeError:
             raise error_cls('The document is not valid UTF-8', filename=filename)
     if max_size and len(text.encode('utf-8')) > max_size:
-        raise error_cls('Template size (%d bytes) exceeds maximum allowed size (%d bytes).'
-                        % (len(text.encode('utf-8')), max_size), filename=filename)
+        raise error_cls(_size_message(len(text.encode('utf-8')), max_size), filename=filename)
     with gc_paused():
         return _load(text, filename, max_nodes, error_cls)
 
@@ -180,7 +189,7 @@ def _load(text, filename, max_nodes, error_cls):
     try:
         node = compose(text)
     except yaml.YAMLError as exc:
-        err = _yaml_error(exc, filename)
+        err = _yaml_error(exc, filename, text)
         raise error_cls(err.message, filename=filename, line=err.line)
     if node is None:
         return Document({}, {(): (1, 1)}, filename)
@@ -193,11 +202,28 @@ def _load(text, filename, max_nodes, error_cls):
     return Document(data, NodePositions(text), filename)
 
 
-def load_file(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
-    """Read and parse a file; its name goes into every error."""
+def read_bounded(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
+    """The bytes of ``path``, refused by its size first: no more than one
+    byte past ``max_size`` is ever read (a 1 GB file costs what a small one
+    does), and the message gives the file's real size, as Heat's does."""
     try:
         with open(path, 'rb') as handle:
             raw = handle.read(max_size + 1 if max_size else -1)
+            if max_size and len(raw) > max_size:
+                size = max(os.fstat(handle.fileno()).st_size, len(raw))
+                raise error_cls(_size_message(size, max_size), filename=path)
     except (IOError, OSError) as exc:
         raise error_cls('Could not read %s: %s' % (path, exc.strerror or exc), filename=path)
+    return raw
+
+
+def _size_message(size, max_size):
+    # Heat's RequestLimitExceeded (template_format.parse)
+    return ('Request limit exceeded: Template size (%d bytes) exceeds maximum allowed size '
+            '(%d bytes).' % (size, max_size))
+
+
+def load_file(path, max_size=MAX_TEMPLATE_SIZE, error_cls=TemplateError):
+    """Read and parse a file; its name goes into every error."""
+    raw = read_bounded(path, max_size, error_cls)
     return load_text(raw, filename=path, max_size=max_size, error_cls=error_cls)

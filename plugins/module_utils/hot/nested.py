@@ -21,9 +21,10 @@ from collections.abc import Mapping
 
 from ..errors import LocatedError, TemplateError
 from . import functions as fns
+from . import limits
 
 # heat/common/config.py: max_nested_stack_depth
-MAX_NESTED_DEPTH = 5
+MAX_NESTED_DEPTH = limits.DEFAULT.max_nested_stack_depth
 
 
 def _known(value):
@@ -73,7 +74,8 @@ def child_definition(stack, defn, nested_template, params, *, stack_name=None, s
                          parameters=None if child_env is not None else params,
                          files=stack.files, stack_name=stack_name or stack.stack_name,
                          stack_id=stack_id or stack.stack_id, project_id=stack.project_id,
-                         checker=stack.checker, parent_resource=defn.name)
+                         checker=stack.checker, parent_resource=defn.name,
+                         limits=getattr(stack, 'limits', None))
     nested.nested_depth = depth
     nested.max_nested_depth = max_depth(stack)
     return nested
@@ -82,6 +84,8 @@ def child_definition(stack, defn, nested_template, params, *, stack_name=None, s
 def max_depth(stack):
     """The nesting limit of ``stack``'s tree (Heat's max_nested_stack_depth)."""
     limit = getattr(stack, 'max_nested_depth', None)
+    if limit is None and getattr(stack, 'limits', None) is not None:
+        limit = stack.limits.max_nested_stack_depth
     return MAX_NESTED_DEPTH if limit is None else limit
 
 

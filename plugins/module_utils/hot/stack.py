@@ -43,12 +43,15 @@ class StackDefinition(object):
 
     def __init__(self, template, environment=None, parameters=None, files=None,
                  stack_name='stack', *, stack_id=None, project_id=None, checker=None,
-                 resource_data=None, parent_resource=None, root=None, availability_zones=None):
+                 resource_data=None, parent_resource=None, root=None, availability_zones=None,
+                 limits=None):
         if not isinstance(stack_name, str) or not _STACK_NAME.match(stack_name):
             raise StackersError('Invalid stack name %r: it must start with a letter and contain '
                                 'only letters, digits, "_", "-" and ".", at most 255 characters'
                                 % (stack_name,))
-        self.template = Template.load(template, files=files, root=root)
+        self.template = Template.load(template, files=files, root=root, limits=limits)
+        # Heat's request limits (hot/limits.py): the functions read them here
+        self.limits = limits if limits is not None else self.template.limits
         self.environment = environment
         self.files = self.template.files
         self.stack_name = stack_name

@@ -18,7 +18,6 @@ import os
 from ..errors import TemplateError, UnknownResourceType
 from . import constraints as _constraints
 from . import functions as fns
-from . import loader
 from . import parameter_groups as _parameter_groups
 from . import parameters as _parameters
 from . import properties as _properties
@@ -183,11 +182,11 @@ def provider_template(stack, defn):
     if key not in cache:
         path = defn.path + ('type',)
         content = stack.files.get(name)
-        if content is None and name == defn.type:
+        if content is None and (name == defn.type or os.path.isabs(name)
+                                or name.startswith('file://')):
+            # confined as get_file is: an absolute path or a file:// URL
+            # names a file beneath the allowed trees or nothing
             content = stack.get_file(name, path)
-        elif content is None and (os.path.isabs(name) or name.startswith('file://')):
-            target = name[len('file://'):] if name.startswith('file://') else name
-            content = loader.load_file(target)
         if content is None:
             raise TemplateError('Could not fetch the provider template "%s" of resource "%s": '
                                 'it is not in the files map' % (name, defn.name), path=path)
@@ -199,7 +198,8 @@ def provider_template(stack, defn):
             # the tree the top template may read
             filename = os.path.join(base, name)
             root = stack.template.root or base
-        nested = Template.load(content, filename=filename, files=stack.files, root=root)
+        nested = Template.load(content, filename=filename, files=stack.files, root=root,
+                               limits=stack.template.limits)
         # Its outputs are the type's attributes: Heat reads them strictly.
         nested.check_output_keys()
         cache[key] = nested

@@ -21,27 +21,36 @@ from urllib import parse as urlparse
 
 from ..errors import StackersError, TemplateError
 from . import functions as fns
+from . import limits as limits_mod
 from . import loader, versions
 
 _SCALARS = frozenset([str, int, float, bool, type(None)])
 
 
-def _load_document(source, filename):
+def _load_document(source, filename, max_size=loader.MAX_TEMPLATE_SIZE):
     if isinstance(source, loader.Document):
         return source
     if isinstance(source, dict):
         return loader.Document(source, {}, filename)
     if isinstance(source, bytes):
-        return loader.load_text(source, filename=filename)
+        return loader.load_text(source, filename=filename, max_size=max_size)
     if isinstance(source, str):
         if '\n' not in source and not source.lstrip().startswith('{') and os.path.isfile(source):
-            doc = loader.load_file(source)
+            doc = loader.load_file(source, max_size=max_size)
             if filename:
                 doc.filename = filename
             return doc
-        return loader.load_text(source, filename=filename)
+        return loader.load_text(source, filename=filename, max_size=max_size)
     raise TemplateError('A template must be a file name, text, a map or a Document, not %s'
                         % type(source).__name__, filename=filename)
+
+
+def _trees(root):
+    """``root`` (None, a directory, or several) as a tuple of real paths, or None."""
+    if not root:
+        return None
+    roots = (root,) if isinstance(root, (str, bytes, os.PathLike)) else tuple(root)
+    return tuple(os.path.realpath(r) for r in roots if r) or None
 
 
 def detect_version(doc):
@@ -77,7 +86,7 @@ def detect_version(doc):
 class Template(object):
     """A HOT template of a known version, checked for shape."""
 
-    def __init__(self, doc, files=None, root=None):
+    def __init__(self, doc, files=None, root=None, limits=None):
         self.doc = doc
         self.filename = doc.filename
         self.version = detect_version(doc)
@@ -87,17 +96,21 @@ class Template(object):
         self.files = files if files is not None else {}
         self.base_dir = (os.path.dirname(os.path.abspath(doc.filename))
                          if doc.filename else None)
-        self.root = os.path.realpath(root) if root else None
+        # the trees get_file may read (a path or several: allow_root,
+        # files_allowed_paths); None: the template's own directory
+        self.root = _trees(root)
+        self.limits = limits if limits is not None else limits_mod.DEFAULT
         self._file_cache = {}
         with loader.gc_paused():
             self._check_shape()
 
     @classmethod
-    def load(cls, source, filename=None, files=None, root=None):
+    def load(cls, source, filename=None, files=None, root=None, limits=None):
         """Load from a path, text, dict or Document and check its shape."""
         if isinstance(source, Template):
             return source
-        return cls(_load_document(source, filename), files=files, root=root)
+        size = (limits or limits_mod.DEFAULT).max_template_size
+        return cls(_load_document(source, filename, size), files=files, root=root, limits=limits)
 
     # -- sections ----------------------------------------------------------
     @property
@@ -256,34 +269,42 @@ class Template(object):
         return content
 
     def _read_file(self, name, path):
+        # No URL is fetched: a template may not make the host it runs on ask
+        # the network for anything (Heat's engine would fetch it).
         if '://' in name and not name.startswith('file://'):
-            raise self.error('get_file: cannot fetch "%s"; only local files and the "files" '
-                             'map are supported' % name, path)
+            raise self.error('get_file: cannot fetch "%s"; no URL is fetched, only local files '
+                             'beneath the template\'s directory (or files_allowed_paths) and the '
+                             '"files" map' % name, path)
         if name.startswith('file://'):
             target = urlparse.unquote(urlparse.urlsplit(name).path)
         else:
-            base = self.base_dir or self.root
+            base = self.base_dir or (self.root[0] if self.root else None)
             if base is None:
                 raise self.error('get_file: "%s" is not in the "files" map (and the template '
                                  'has no directory to read it from)' % name, path)
             target = os.path.join(base, name)
+        # realpath resolves symlinks and "..": what is checked is what is read
         target = os.path.realpath(target)
-        tree = self.root or (os.path.realpath(self.base_dir) if self.base_dir else None)
-        if tree is None or not (target == tree or target.startswith(tree.rstrip(os.sep) + os.sep)):
+        trees = self.root or ((os.path.realpath(self.base_dir),) if self.base_dir else ())
+        if not any(target == tree or target.startswith(tree.rstrip(os.sep) + os.sep)
+                   for tree in trees):
             raise self.error('get_file: "%s" is outside the directory tree templates may read '
-                             '(%s)' % (name, tree), path)
+                             '(%s); add its directory to files_allowed_paths (allow_root) or give '
+                             'its content in "files"' % (name, os.pathsep.join(trees) or 'none'),
+                             path)
         key = 'file://' + target
         if key in self.files:
             return self.files[key]
+        size = self.limits.max_template_size
         try:
             with open(target, 'rb') as handle:
-                raw = handle.read(loader.MAX_TEMPLATE_SIZE + 1)
+                raw = handle.read(size + 1)
         except (IOError, OSError) as exc:
             raise self.error('get_file: "%s" was not found in the "files" map, and reading %s '
                              'failed: %s' % (name, target, exc.strerror or exc), path)
-        if len(raw) > loader.MAX_TEMPLATE_SIZE:
-            raise self.error('get_file: %s is larger than %d bytes'
-                             % (target, loader.MAX_TEMPLATE_SIZE), path)
+        if len(raw) > size:
+            raise self.error('get_file: %s is larger than %d bytes (max_template_size)'
+                             % (target, size), path)
         try:
             return raw.decode('utf-8')
         except UnicodeDecodeError:

@@ -22,7 +22,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import StackersError, TemplateError
-from . import loader, versions
+from . import limits, loader, versions
 from .parameters import MASK, ParameterSchema
 from .stack import StackDefinition
 from .template import Template, detect_version
@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - environment.py is part of the collecti
     _environment = None
 
 # heat.conf max_resources_per_stack: template validate refuses bigger ones.
-MAX_RESOURCES_PER_STACK = 1000
+MAX_RESOURCES_PER_STACK = limits.DEFAULT.max_resources_per_stack
 
 
 def load_environment(environment, files=None, param_types=None, parameters=None):
@@ -56,13 +56,14 @@ def _param_types(template):
     environment files (its all_param_schemata): those of each template in
     the files map, then the template's own, which win."""
     types = {}
+    size = template.limits.max_template_size
     for name, content in sorted(template.files.items(), key=lambda item: str(item[0])):
-        types.update(_file_param_types(name, content))
+        types.update(_file_param_types(name, content, size))
     types.update(_declared_types(template.parameters, template.version, template.doc))
     return types
 
 
-def _file_param_types(name, content):
+def _file_param_types(name, content, size=loader.MAX_TEMPLATE_SIZE):
     """The parameter types of a files-map entry that is a HOT template;
     nothing for other content (scripts, environments, CFN templates).
     As in Heat, a template there with an unknown version or a bad parameter
@@ -70,12 +71,12 @@ def _file_param_types(name, content):
     limit of a template."""
     if not isinstance(content, (str, bytes)):
         return {}
-    if len(content) > loader.MAX_TEMPLATE_SIZE:
+    if len(content) > size:
         raise TemplateError('"%s" in the files map is %d bytes: Heat refuses a request whose '
                             'files exceed the template size limit (%d bytes)'
-                            % (name, len(content), loader.MAX_TEMPLATE_SIZE), filename=name)
+                            % (name, len(content), size), filename=name)
     try:
-        doc = loader.load_text(content, filename=name)
+        doc = loader.load_text(content, filename=name, max_size=size)
     except StackersError:
         return {}
     if not isinstance(doc.data, dict) or versions.HOT_KEY not in doc.data \
@@ -96,8 +97,9 @@ def _declared_types(section, version, doc):
                 for name, raw in section.items())
 
 
-def _definition(template, environment, parameters, files, root, *, checker=None, **kw):
-    tmpl = Template.load(template, files=files, root=root)
+def _definition(template, environment, parameters, files, root, *, checker=None, limits=None,
+                **kw):
+    tmpl = Template.load(template, files=files, root=root, limits=limits)
     # As Heat merges ``-e`` files: the request's parameters first, each
     # file's parameters over them (with its merge strategies).
     env = load_environment(environment, files=tmpl.files, param_types=_param_types(tmpl),
@@ -105,7 +107,7 @@ def _definition(template, environment, parameters, files, root, *, checker=None,
     if env is not None:
         parameters = None
     return StackDefinition(tmpl, environment=env, parameters=parameters, files=tmpl.files,
-                           checker=checker, **kw)
+                           checker=checker, limits=limits, **kw)
 
 
 def _unsupported_types(sd, supported_types):
@@ -121,7 +123,7 @@ def _unsupported_types(sd, supported_types):
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False,
-                      supported_types, dependencies):
+                      supported_types, dependencies, limits=None):
     """Validate as ``openstack orchestration template validate`` does and
     answer as it does (Description, Parameters, ParameterGroups), plus
     ``UnsupportedTypes`` and ``NotChecked``.
@@ -136,16 +138,26 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     environment Heat would use (hidden parameter values masked).  Raises a
     StackersError (with file and line where known) for an invalid
     template.  ``supported_types`` and ``dependencies``: see the module
-    docstring."""
+    docstring.  ``limits`` (hot/limits.py, Heat's defaults when None) bound
+    sizes and functions; given, its ``max_resources_per_stack`` is the
+    resource limit."""
+    if limits is not None:
+        max_resources = limits.max_resources_per_stack
     with loader.gc_paused():
         return _validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
-                                  supported_types=supported_types, dependencies=dependencies)
+                                  supported_types=supported_types, dependencies=dependencies,
+                                  limits=limits)
 
 
 def _validate_template(template, environment, parameters, files, root, *, checker,
-                       max_resources, strict, supported_types, dependencies):
-    sd = _definition(template, environment, parameters, files, root, checker=checker)
+                       max_resources, strict, supported_types, dependencies, limits):
+    sd = _definition(template, environment, parameters, files, root, checker=checker,
+                     limits=limits)
+    if limits is not None:
+        # the module's path: the request as Heat's API would receive it
+        sd.max_nested_depth = limits.max_nested_stack_depth
+        _check_body(sd, environment, parameters, files, limits)
     if max_resources is not None and max_resources >= 0 \
             and len(sd.template.resources) > max_resources:
         raise sd.template.error('The template has %d resources; a stack may hold at most %d'
@@ -163,6 +175,17 @@ def _validate_template(template, environment, parameters, files, root, *, checke
     answer['UnsupportedTypes'] = _unsupported_types(sd, supported_types)
     answer['NotChecked'] = list(sd.parameters.not_checked) + sd.not_checked
     return answer
+
+
+def _check_body(sd, environment, parameters, files, own):
+    """Heat's max_json_body_size over the request's parts (the template and
+    the environments as data: a close stand-in for the text the client
+    sends; an environment given by path counts by its name only)."""
+    envs = environment if isinstance(environment, (list, tuple)) else [environment]
+    limits.check_body({'template': sd.template.data,
+                       'environment': [getattr(e, 'data', e) for e in envs if e is not None],
+                       'files': files or {}, 'parameters': parameters or {}},
+                      own, filename=sd.template.filename)
 
 
 def _environment_shown(sd, parameters):

@@ -236,6 +236,32 @@ def remembered(conn, key, compute, forget=False):
         return found[key]
 
 
+_NOTED = weakref.WeakKeyDictionary()   # connection -> {secret strings}
+_NOTED_PLAIN = {}   # id(fake connection) -> {secret strings} (objects without weak references)
+
+
+def note_secret(conn, value):
+    """Remember ``value`` (a password made, a private key, a TempURL key)
+    as a secret the run learned on ``conn``: the module that opened the
+    connection hides it from everything Ansible prints (base.py)."""
+    if not isinstance(value, str) or not value:
+        return
+    with _REMEMBER_LOCK:
+        try:
+            _NOTED.setdefault(conn, set()).add(value)
+        except TypeError:
+            _NOTED_PLAIN.setdefault(id(conn), set()).add(value)
+
+
+def secrets_noted(conn):
+    """The secrets noted on ``conn`` so far."""
+    with _REMEMBER_LOCK:
+        try:
+            return set(_NOTED.get(conn, ()))
+        except TypeError:
+            return set(_NOTED_PLAIN.get(id(conn), ()))
+
+
 def max_microversion(conn, service):
     """The highest microversion ``service`` ('compute', 'block_storage')
     speaks, as a (major, minor) tuple, or None when it has none; read from

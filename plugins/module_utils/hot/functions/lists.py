@@ -13,6 +13,7 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 
+from .. import limits
 from .base import Function, resolve
 
 
@@ -83,8 +84,33 @@ class Repeat(Function):
             raise self.error('Without permutations, the lists in "for_each" of "%s" must '
                              'all have the same length' % self.fn_name)
         template = resolve(self._template)
+        self._check_size(lists, template)
         combine = itertools.product if self._nested else zip
         return [self._replace(keys, combo, template) for combo in combine(*lists)]
+
+    def _check_size(self, lists, template):
+        """Refuse before building a result no request could carry: the
+        number of copies (a product of the lengths, or the common length),
+        and their size (each copy is at least as big as the template)."""
+        count = 1
+        if self._nested:
+            for value in lists:
+                count *= len(value)
+                if count == 0:
+                    return
+        else:
+            count = len(lists[0]) if lists else 0
+        limits.check_items(self, count)
+        if count:
+            limits.check_text(self, count * _size(template))
+
+
+def _size(value):
+    """The length of ``value`` written as JSON (its strings, at least)."""
+    try:
+        return len(json.dumps(value, default=str))
+    except (TypeError, ValueError):
+        return 0
 
 
 class RepeatWithMap(Repeat):
@@ -128,6 +154,7 @@ class MapMerge(Function):
             raise self.error('The argument of "%s" must be a list of maps, e.g. '
                              '[{"key1": "val1"}, {"key2": "val2"}]' % self.fn_name)
         out = {}
+        limits.check_items(self, sum(len(item) for item in args if isinstance(item, Mapping)))
         for item in args:
             if item is None:
                 continue
@@ -222,6 +249,7 @@ class ListConcat(Function):
             raise self.error('The argument of "%s" must be a list of lists, e.g. '
                              '[[1, 2], [3, 4]]' % self.fn_name)
         out = []
+        limits.check_items(self, sum(len(item) for item in args if _is_list(item)))
         for item in args:
             if item is None:
                 continue
@@ -231,10 +259,19 @@ class ListConcat(Function):
             out.extend(item)
         if not self.unique:
             return out
-        unique = []
+        # Equality as ``in`` has it, in linear time for hashable items: a
+        # quadratic scan of a long list was a time bomb.
+        unique, seen, unhashable = [], set(), []
         for item in out:
-            if item not in unique:
-                unique.append(item)
+            try:
+                if item in seen:
+                    continue
+                seen.add(item)
+            except TypeError:
+                if item in unhashable:
+                    continue
+                unhashable.append(item)
+            unique.append(item)
         return unique
 
 

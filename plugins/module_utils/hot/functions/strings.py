@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from urllib import parse as urlparse
 
+from .. import limits
 from .base import Function, resolve, short_repr
 
 _SCALAR_TYPES = (str, int, float, bool)
@@ -66,6 +67,10 @@ class Replace(Function):
                                  % (self.fn_name, key))
         keys = sorted(sorted(mapping), key=len, reverse=True)
         unused = set(mapping) if self.strict else None
+        # An upper bound of the result's length, known before it is built:
+        # a long value put in place of a frequent placeholder is the blow-up.
+        limits.check_text(self, len(template) + sum(
+            template.count(key) * len(self.replacement(mapping[key], key)) for key in keys if key))
 
         def replace(pieces, index):
             if index == len(keys):
@@ -165,7 +170,12 @@ class Join(Function):
                 raise self.error('"%s" can only join strings, not %s'
                                  % (self.fn_name, short_repr(item)))
             out.append(item)
+        _check_joined(self, delim, out)
         return delim.join(out)
+
+
+def _check_joined(fn, delim, strings):
+    limits.check_text(fn, sum(len(item) for item in strings) + len(delim) * max(len(strings) - 1, 0))
 
 
 class JoinMultiple(Function):
@@ -206,6 +216,7 @@ class JoinMultiple(Function):
             else:
                 raise self.error('"%s" can only join strings, maps or lists, not %s'
                                  % (self.fn_name, short_repr(item)))
+        _check_joined(self, delim, out)
         return delim.join(out)
 
 

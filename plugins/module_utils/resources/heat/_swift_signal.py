@@ -61,7 +61,9 @@ def temp_url_key(conn):
             key = secrets.token_hex(16)
             raw.send(conn.object_store, 'POST', '/', headers={KEY_HEADER: key})
         return key
-    return sdk.remembered(conn, ('swift-temp-url-key',), ask)
+    key = sdk.remembered(conn, ('swift-temp-url-key',), ask)
+    sdk.note_secret(conn, key)   # it signs every TempURL: never printed
+    return key
 
 
 def temp_url(conn, container, obj, method='PUT'):

@@ -234,3 +234,78 @@ def test_missing_sdk_fails_when_a_connection_is_needed(capsys, monkeypatch):
     result = json.loads(capsys.readouterr().out)
     assert exc.value.code == 1
     assert 'openstacksdk' in result['msg']
+
+
+def test_limits_spec_matches_its_doc_fragment_and_heats_defaults():
+    from ansible_collections.stackers.orchestration.plugins.doc_fragments.limits import (
+        ModuleDocFragment as LimitsFragment)
+    documented = yaml.safe_load(LimitsFragment.DOCUMENTATION)['options']
+    spec = base.limits_argument_spec()
+    assert sorted(spec) == sorted(documented)
+    for name, doc in documented.items():
+        assert spec[name]['type'] == doc['type'], name
+        assert spec[name].get('default') == doc.get('default'), name
+        assert spec[name].get('aliases', []) == doc.get('aliases', []), name
+    params = dict((name, option['default']) for name, option in spec.items())
+    assert base.limits_from(params) == base.Limits()
+    params['max_resources'] = 7
+    assert base.limits_from(params).max_resources_per_stack == 7
+
+
+def test_tls_verification_is_on_unless_asked():
+    from openstack import config as sdk_config
+    auth = {'auth_url': 'https://127.0.0.1:5000/v3', 'username': 'u', 'password': 'p', 'project_name': 'x',
+            'user_domain_id': 'default', 'project_domain_id': 'default'}
+    loader = sdk_config.OpenStackConfig(load_yaml_config=False, load_envvars=False)
+    config = base.sdk_config({'auth': auth})
+    assert 'verify' not in config       # clouds.yaml keeps its say; its default is to verify
+    assert loader.get_one(**config).get_requests_verify_args()[0] is True
+    spec = base.openstack_argument_spec()
+    assert spec['validate_certs'].get('default') is None
+    config = base.sdk_config({'auth': auth, 'validate_certs': False})
+    assert loader.get_one(**config).get_requests_verify_args()[0] is False
+    config = base.sdk_config({'auth': auth, 'ca_cert': '/etc/ssl/ca.pem'})
+    assert loader.get_one(**config).get_requests_verify_args()[0] == '/etc/ssl/ca.pem'
+
+
+class _Noted(object):
+    """A connection the engine noted secrets on."""
+
+
+def test_learned_secrets_are_hidden_unless_an_output_shows_them(capsys):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+    conn = _Noted()
+    sdk.note_secret(conn, 'made-secret-0001')
+    sdk.note_secret(conn, 'shown-secret-0002')
+
+    class Learns(base.StackersModule):
+        argument_spec = dict(name=dict(type='str'))
+
+        def run(self):
+            self.learned_conn = conn
+            return {'changed': True, 'events': ['made made-secret-0001'],
+                    'stack': {'outputs': [{'output_key': 'o', 'output_value': 'x shown-secret-0002'}]}}
+
+    with patch_module_args({'name': 'n'}):
+        with pytest.raises(SystemExit):
+            Learns()()
+    text = capsys.readouterr().out
+    assert 'made-secret-0001' not in text and 'shown-secret-0002' in text
+
+
+def test_learned_secrets_are_hidden_in_a_failure(capsys):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+    conn = _Noted()
+    sdk.note_secret(conn, 'made-secret-0003')
+
+    class Fails(base.StackersModule):
+        argument_spec = dict(name=dict(type='str'))
+
+        def run(self):
+            self.learned_conn = conn
+            raise StackersError('it failed near made-secret-0003')
+
+    with patch_module_args({'name': 'n'}):
+        with pytest.raises(SystemExit):
+            Fails()()
+    assert 'made-secret-0003' not in capsys.readouterr().out

@@ -25,6 +25,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
     TemplateError,
 )
 from ansible_collections.stackers.orchestration.plugins.modules import heat_template_validate as module
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.limits import Limits
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..'))
 EXAMPLE = os.path.join(REPO, 'playbooks', 'templates', 'server.yaml')
@@ -102,6 +103,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
         'root': os.path.dirname(template),
         'checker': None,
         'strict': False,
+        'limits': Limits(),
     }
 
 
@@ -114,6 +116,15 @@ def test_allow_root_defaults_to_the_template_directory(capsys, recorder, templat
     assert rc == 0, result
     want = os.path.dirname(template) if expected == 'template dir' else expected
     assert recorder.calls[0][1]['root'] == want
+
+
+def test_limits_and_allowed_paths_reach_the_engine(capsys, recorder, template):
+    rc, result = run_module(capsys, {'template': template, 'files_allowed_paths': ['/srv/shared'],
+                                     'max_resources_per_stack': 3, 'yaql_memory_quota': 99})
+    assert rc == 0, result
+    kwargs = recorder.calls[0][1]
+    assert kwargs['root'] == [os.path.dirname(template), '/srv/shared']
+    assert kwargs['limits'] == Limits(max_resources_per_stack=3, yaql_memory_quota=99)
 
 
 @pytest.mark.parametrize('check_mode', [False, True])

@@ -28,6 +28,21 @@ def test_save_encrypts_secret_data_and_context_decrypts(make_run):
     assert run.context(stored).data == {'value': 'generated!', 'plain': 1}
 
 
+def test_secret_data_saved_or_read_back_is_noted_for_the_module(make_run):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+
+    class Conn(object):
+        pass
+    run, _graph = make_run(TEMPLATE)
+    run.conn = Conn()
+    run.save(row_of(run, 'r'), ResourceContext(physical_id='p-r', data={'value': 'made-0001', 'n': 1}))
+    assert sdk.secrets_noted(run.conn) == {'made-0001'}
+    stored = run.store.resources(run.stack['id'])[0]
+    run.conn = Conn()       # another run, reading it back
+    run.context(stored)
+    assert sdk.secrets_noted(run.conn) == {'made-0001'}
+
+
 def test_plugin_data_holding_a_hidden_value_is_encrypted(make_run):
     run, _graph = make_run(TEMPLATE)
     row = row_of(run, 't', type_name='OS::Heat::TestResource')

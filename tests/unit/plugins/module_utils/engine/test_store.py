@@ -38,6 +38,22 @@ def test_file_and_directory_modes(path, store):
     assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
 
 
+def test_wal_files_and_a_permissive_umask_keep_0600(tmp_path):
+    old = os.umask(0)        # a umask that would leave a new file world-writable
+    try:
+        path = str(tmp_path / 'open' / 's.sqlite')
+        s = Store(path)
+        s.create_stack(dict(CREATE, name='a'))
+        made = os.listdir(os.path.dirname(path))
+        assert 's.sqlite-wal' in made
+        for name in made:
+            assert stat.S_IMODE(os.stat(os.path.join(os.path.dirname(path), name)).st_mode) == 0o600, name
+        assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+        s.close()
+    finally:
+        os.umask(old)
+
+
 def test_default_path_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv('STACKERS_STORE', '/x/y.sqlite')
     assert st.default_store_path() == '/x/y.sqlite'

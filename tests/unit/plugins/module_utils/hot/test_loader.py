@@ -113,3 +113,10 @@ def test_json_that_yaml_cannot_read_has_no_lines():
     doc = loader.load_text('{"a": "\\ud83d\\ude00",\n "b": 1}', 't.json')
     assert doc.data == {'a': '\U0001f600', 'b': 1}
     assert doc.line_of(('b',)) is None
+
+
+def test_a_control_character_is_refused_naming_its_line():
+    with pytest.raises(TemplateError) as err:
+        loader.load_text('a: 1\nb: "x\x01"\n', filename='f.yaml')
+    assert str(err.value) == 'f.yaml:2: Error parsing YAML: unacceptable character #x0001: control ' \
+                             'characters are not allowed'

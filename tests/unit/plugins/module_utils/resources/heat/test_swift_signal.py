@@ -51,6 +51,15 @@ def test_an_existing_key_is_used_and_asked_once_per_run():
     assert [r[:2] for r in proxy.requests].count(('HEAD', '/')) == 1
 
 
+def test_the_key_is_noted_as_a_secret_of_the_connection():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+    conn, swift, proxy = swift_fake.cloud(key='CANARY' + 'k' * 26)
+    mod.make_handle(conn, 'sid', 'a')
+    assert 'CANARY' + 'k' * 26 in sdk.secrets_noted(conn)
+    conn, swift, proxy, url = _handle()     # a key the collection set
+    assert swift.account[swift_fake.KEY] in sdk.secrets_noted(conn)
+
+
 def test_a_wrong_signature_is_refused_by_swift():
     conn, swift, proxy, url = _handle()
     swift.account[swift_fake.KEY] = 'another'

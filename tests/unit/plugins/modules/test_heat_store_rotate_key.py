@@ -1,0 +1,52 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""heat_store_rotate_key through its real main()."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.modules import heat_store_rotate_key as module
+
+TEMPLATE = '''heat_template_version: 2021-04-16
+resources:
+  a: {type: OS::Heat::RandomString}
+outputs:
+  o: {value: {get_attr: [a, value]}}
+'''
+
+
+def run_module(capsys, args, check=False):
+    if check:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(SystemExit) as exc:
+            module.main()
+    return exc.value.code, json.loads(capsys.readouterr().out)
+
+
+def test_rotates_and_hides_both_keys(capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv('STACKERS_STORE_KEY', raising=False)
+    path = tmp_path / 't.yaml'
+    path.write_text(TEMPLATE)
+    store = str(tmp_path / 's.sqlite')
+    made = runner.run(runner.StackRequest('web', template=str(path), store_path=store,
+                                          store_key='OLD-canary-1'), None)
+    args = {'store_path': store, 'store_key': 'OLD-canary-1', 'new_store_key': 'NEW-canary-2'}
+    code, out = run_module(capsys, args, check=True)
+    assert code == 0 and out['changed'] is False and out['secrets'] == 2
+    code, out = run_module(capsys, args)
+    assert code == 0 and out['changed'] is True and (out['stacks'], out['secrets']) == (1, 2)
+    assert 'canary' not in json.dumps(out)
+    again = runner.run(runner.StackRequest('web', template=str(path), store_path=store,
+                                           store_key='NEW-canary-2'), None)
+    assert again['stack']['outputs'] == made['stack']['outputs']
+    code, out = run_module(capsys, args)
+    assert code == 1 and 'cannot be decrypted with the old key' in out['msg']
