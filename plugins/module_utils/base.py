@@ -22,7 +22,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from .errors import LocatedError, StackersError, format_path
 from .hot.constraints import NOT_CHECKED
 from .hot.limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .resources import sdk
+from .resources import transport
 
 try:
     import openstack
@@ -143,7 +143,7 @@ def openstack_connection(params):
     if openstack is None:
         raise ImportError(OPENSTACKSDK_IMPORT_ERROR)
     conn = openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
-    sdk.steady(conn)   # bounded retries of what is safe to send again (README "Reliability")
+    transport.steady(conn)   # bounded retries of what is safe to send again (README "Reliability")
     return conn
 
 

@@ -20,7 +20,7 @@ __metaclass__ = type
 import uuid
 
 from ..errors import StackNotFound, StackTimeout
-from ..resources import sdk
+from ..resources import transport
 from . import hooks, phases, rollback
 from .collector import spaced_collections
 from .converge import action_steps, delete_steps
@@ -35,7 +35,7 @@ from .view import nested_resource_views, resource_views, stack_view
 def run(request, conn):
     # the transport's retries before the first request (Keystone's discovery):
     # base.py sets them on a module's connection, this on an in-process caller's
-    sdk.steady(conn)
+    transport.steady(conn)
     with spaced_collections():
         return _run(request, conn)
 

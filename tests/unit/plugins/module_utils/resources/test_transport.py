@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""resources/transport.py: the transport's retries, by method, on the connection's own adapters."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import threading
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import transport
+
+
+def _keystone_connection():
+    from keystoneauth1 import session as ks_session
+
+    class _Conn(object):
+        session = ks_session.Session()
+    return _Conn()
+
+
+def test_steady_gives_the_connections_own_adapter_retries_by_method():
+    conn = _keystone_connection()
+    assert transport.steady_session(conn) is True
+    adapter = conn.session.session.get_adapter('https://cloud.example/')
+    retry = adapter.max_retries
+    assert retry.total == transport.TRANSPORT_RETRIES and retry.connect == transport.TRANSPORT_RETRIES
+    assert retry.raise_on_status is False and retry.respect_retry_after_header is True
+    # statuses and lost answers: idempotent methods only; a POST is never sent twice for them
+    assert retry.is_retry('GET', 503) and retry.is_retry('DELETE', 500) and retry.is_retry('PUT', 502)
+    assert not retry.is_retry('POST', 503) and not retry.is_retry('PATCH', 503)
+    assert retry.is_retry('DELETE', 409) and not retry.is_retry('POST', 409)
+    assert not retry.is_retry('GET', 404) and not retry.is_retry('GET', 400)
+    from urllib3.exceptions import ProtocolError
+    with pytest.raises(ProtocolError):
+        retry.increment('POST', '/v2.0/ports', error=ProtocolError('answer lost'))
+    assert retry.increment('GET', '/v2.0/ports', error=ProtocolError('answer lost')).read == \
+        transport.TRANSPORT_RETRIES - 1
+    # a class is never touched, and a second call changes nothing (the adapter already retries)
+    from requests.adapters import HTTPAdapter
+    assert HTTPAdapter().max_retries.total == 0
+    assert transport.steady_session(conn) is False
+    assert transport.steady_session(object()) is False
+
+
+def test_steady_leaves_retries_someone_chose_alone():
+    from urllib3.util.retry import Retry
+    conn = _keystone_connection()
+    mine = Retry(total=7)
+    conn.session.session.get_adapter('https://x/').max_retries = mine
+    assert transport.steady_session(conn) is False
+    assert conn.session.session.get_adapter('https://x/').max_retries is mine
+
+
+def test_steady_retries_a_503_of_a_get_through_a_real_session():
+    """Keystone's version discovery and a first lookup meet one 503: the transport absorbs it."""
+    import http.server
+    import json as _json
+
+    class Flaky(http.server.BaseHTTPRequestHandler):
+        seen = []
+
+        def log_message(self, *args):
+            pass
+
+        def _answer(self):
+            Flaky.seen.append(self.command)
+            self.rfile.read(int(self.headers.get('Content-Length') or 0))
+            status = 503 if len(Flaky.seen) in (1, 3) else 200
+            body = _json.dumps({'n': len(Flaky.seen)}).encode()
+            self.send_response(status)
+            self.send_header('Content-Length', str(len(body)))
+            self.send_header('Retry-After', '0')
+            self.end_headers()
+            self.wfile.write(body)
+        do_GET = do_POST = _answer
+
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Flaky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        conn = _keystone_connection()
+        transport.steady_session(conn)
+        url = 'http://127.0.0.1:%d/v3' % server.server_address[1]
+        got = conn.session.get(url, authenticated=False, raise_exc=False)
+        assert got.status_code == 200 and Flaky.seen == ['GET', 'GET']
+        posted = conn.session.post(url, json={}, authenticated=False, raise_exc=False)
+        assert posted.status_code == 503 and Flaky.seen == ['GET', 'GET', 'POST']
+    finally:
+        server.shutdown()
+        server.server_close()
