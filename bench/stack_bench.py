@@ -42,12 +42,17 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    ``--rg-sizes`` members (OS::Heat::None, then ports), each size in a child process as scenario
    2: create, rerun, delete wall time, engine CPU per member and the growth per member from the
    smallest size to the largest (x1.00 = linear).  Its figures go under the key ``composition``.
+5. Deployments (bench/stack/deployments.py, ``--scenario deployments``; the cloud then runs guests:
+   --guests): a deployment template by our engine and by the local cloud's real Heat, the servers'
+   guests running the real agents for both: the time from the servers ACTIVE to the stack
+   COMPLETE, ratio ours / Heat; and the poll cost of 1 and 5 deployments pending on one server,
+   in requests per second of waiting (the front door's counters), per deployment.
 
 Every figure goes to bench/results/stack_bench.json.  Every stack is deleted and the cloud
 stopped, on failure too.  The machine is shared: wall times are noisy.
 
     .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|peers|scale10k|
-                                                      composition|all]
+                                                      composition|deployments|all]
                                           [--sizes 100,500,1000] [--latency-ms 20] [--repeat N]
                                           [--flat-size 60] [--rg-sizes 50,500]
 
@@ -79,7 +84,7 @@ from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(ROOT, 'bench', 'results', 'stack_bench.json')
-SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'all')
+SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'deployments', 'all')
 
 
 def _terminate(signum, _frame):
@@ -130,7 +135,10 @@ def main(argv):
     log = os.path.join(workdir, 'localcloud.log')
     started = time.monotonic()
     # the Heat service only when it is measured (scenarios 3 and 4): one more process on the machine
-    heat = ['--with-heat'] if args.scenario in ('peers', 'composition', 'all') else []
+    heat = ['--with-heat'] if args.scenario in ('peers', 'composition', 'deployments', 'all') else []
+    # guests (servers running their user data) only for the deployments: the others' servers have
+    # none, so they would start no guest, but a cloud without guests is the one they were measured on
+    heat += ['--guests'] if args.scenario in ('deployments', 'all') else []
     cloud, proc = start_cloud(workdir, heat + ['--latency-ms', '0'] + sum(
         (['--build-seconds', '%s=%g' % kv] for kv in sorted(BUILD.items())), []), log)
     if cloud is None:
@@ -162,6 +170,9 @@ def main(argv):
         if args.scenario in ('composition', 'all'):
             from stack.composition import scenario_composition
             scenario_composition(cloud, workdir, args, out)
+        if args.scenario in ('deployments', 'all'):
+            from stack.deployments import scenario_deployments
+            scenario_deployments(cloud, workdir, args, out)
         left = dict((k, len(v - baseline.get(k, set())))
                     for k, v in ids(cloud.resources()).items())
         out['left_in_cloud'] = dict((k, v) for k, v in left.items() if v)

@@ -32,6 +32,17 @@ CFN_INIT_DATA = '/var/lib/heat-cfntools/cfn-init-data'
 LOCAL_DATA = '/var/lib/os-collect-config/local-data'
 # an install.d line: install [options] ${SCRIPTDIR}/<file> <absolute destination>
 INSTALL_LINE = re.compile(r'^\s*install\s.*\$\{?SCRIPTDIR\}?/(\S+)\s+(/\S+)\s*$', re.M)
+# an install.d line asking the image for distribution packages
+PACKAGES_LINE = re.compile(r'^\s*install-packages\s+(.+?)\s*$', re.M)
+# The packages a guest gets, as their commands in <root>/usr/bin: each runs this repository's
+# .venv tool (ansible-core, the collection's own runtime).  Ansible refuses the guest's C locale
+# (it needs a UTF-8 one), so the command sets C.UTF-8 for itself only.  Other packages (puppet,
+# chef, salt-minion, hiera, docker) are not provided: their hooks are installed, and fail or wait.
+PROVIDED = {'ansible': ('ansible-playbook',)}
+PACKAGE_COMMAND = '#!/bin/sh\n' \
+    '# localcloud: "install-packages %(package)s" of heat-agents\' install.d, from the .venv\n' \
+    'LANG=C.UTF-8 LC_ALL=C.UTF-8 exec %(tool)s "$@"\n'
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUR_APPLY_CONFIG = '#!/bin/bash\n' \
     '# localcloud: heat-agents\' 20-os-apply-config, with the output in the guest\'s root\n' \
     'set -ue\n' \
@@ -57,6 +68,16 @@ def paths(root):
         'HEAT_CONFIG_DEPLOYED_OLD': p('/var/run/heat-config/deployed'),
         'HEAT_SCRIPT_WORKING': p('/var/lib/heat-config/heat-config-script'),
         'HEAT_SCRIPT_OUTPUTS': p('/var/run/heat-config/heat-config-script'),
+        'HEAT_ANSIBLE_WORKING': p('/var/lib/heat-config/heat-config-ansible'),
+        'HEAT_ANSIBLE_OUTPUTS': p('/var/run/heat-config/heat-config-ansible'),
+        # the hooks whose tools are not provided still keep their files in the root
+        'HEAT_PUPPET_WORKING': p('/var/lib/heat-config/heat-config-puppet'),
+        'HEAT_PUPPET_OUTPUTS': p('/var/run/heat-config/heat-config-puppet'),
+        'HEAT_PUPPET_LOGDIR': p('/var/run/heat-config/deployed'),
+        'HEAT_CHEF_WORKING': p('/var/lib/heat-config/heat-config-chef'),
+        'HEAT_CHEF_OUTPUTS': p('/var/run/heat-config/heat-config-chef'),
+        'HEAT_SALT_WORKING': p('/var/lib/heat-config/heat-config-salt'),
+        'HEAT_DOCKER_COMPOSE_WORKING': p('/var/lib/heat-config/heat-config-docker-compose'),
         'OS_REFRESH_CONFIG_BASE_DIR': p('/usr/libexec/os-refresh-config'),
         'OS_CONFIG_APPLIER_TEMPLATES': p('/usr/libexec/os-apply-config/templates'),
     }
@@ -64,16 +85,17 @@ def paths(root):
 
 def environ(root, tools_bin, base=None):
     """The guest's environment: HOME, TMPDIR and the agents' paths inside its root; PATH with its
-    /usr/local/bin (heat-config-notify), then the cloud venv's bin (the agents, their python3)."""
+    /usr/local/bin (heat-config-notify) and /usr/bin (the provided packages' commands), then the
+    cloud venv's bin (the agents, their python3)."""
     env = {k: v for k, v in (base or {}).items() if k in ('TZ', 'TERM')}
     env.update(paths(root))
     env.update({
         'LOCALCLOUD_GUEST_ROOT': root,
         'HOME': host_path(root, '/root'),
         'TMPDIR': host_path(root, '/tmp'),
-        'PATH': os.pathsep.join([host_path(root, '/usr/local/bin'), tools_bin,
-                                 '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin',
-                                 '/sbin', '/bin']),
+        'PATH': os.pathsep.join([host_path(root, '/usr/local/bin'), host_path(root, '/usr/bin'),
+                                 tools_bin, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin',
+                                 '/usr/bin', '/sbin', '/bin']),
         # a guest reaches the cloud by its front door, 127.0.0.1, never through a proxy
         'no_proxy': '*', 'NO_PROXY': '*',
     })
@@ -90,8 +112,36 @@ def _copy(src, dest, mode=0o755):
     os.chmod(dest, mode)
 
 
-def install(root, src=None):
-    """Install heat-agents into the guest's root; returns the hook names installed.
+def tools_dir():
+    """Where the provided packages' commands come from: $LOCALCLOUD_GUEST_TOOLS, else the
+    repository's .venv/bin."""
+    return os.environ.get('LOCALCLOUD_GUEST_TOOLS') or os.path.join(REPO, '.venv', 'bin')
+
+
+def provide(root, script_text, tools=None):
+    """What an install.d script's ``install-packages`` asks, where PROVIDED has it: a command in
+    <root>/usr/bin running the tool of ``tools`` (tools_dir()); returns the packages provided."""
+    tools = tools or tools_dir()
+    done = []
+    for line in PACKAGES_LINE.findall(script_text):
+        for package in line.split():
+            commands = PROVIDED.get(package, ())
+            if not commands or not all(os.access(os.path.join(tools, c), os.X_OK) for c in commands):
+                continue
+            for command in commands:
+                dest = host_path(root, '/usr/bin/' + command)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                with open(dest, 'w') as f:
+                    f.write(PACKAGE_COMMAND % {'package': package,
+                                               'tool': shlex.quote(os.path.join(tools, command))})
+                os.chmod(dest, 0o755)
+            done.append(package)
+    return done
+
+
+def install(root, src=None, tools=None):
+    """Install heat-agents into the guest's root, each hook where its install.d script puts it
+    (and its packages where PROVIDED has them); returns the hook names installed.
 
     Raises FileNotFoundError when the sdist is not unpacked (run `make cloud-venv`)."""
     src = src or agents_dir()
@@ -107,6 +157,7 @@ def install(root, src=None):
         for name, dest in INSTALL_LINE.findall(text):
             _copy(os.path.join(os.path.dirname(script), name), host_path(root, dest))
             hooks.append(os.path.basename(dest))
+        provide(root, text, tools)
     for tool in glob.glob(os.path.join(element, 'bin', '*')):
         _copy(tool, host_path(root, '/usr/local/bin/' + os.path.basename(tool)))
     refresh = paths(root)['OS_REFRESH_CONFIG_BASE_DIR']

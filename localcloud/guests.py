@@ -65,7 +65,7 @@ def start(base, server_id, user_data, python=None):
         f.write(data)
     env = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'), 'PYTHONPATH': REPO,
            'LANG': os.environ.get('LANG', 'C.UTF-8'), 'LOCALCLOUD_GUEST_DIR': d}
-    for key in ('LOCALCLOUD_HEAT_AGENTS',):
+    for key in ('LOCALCLOUD_HEAT_AGENTS', 'LOCALCLOUD_GUEST_TOOLS'):
         if os.environ.get(key):
             env[key] = os.environ[key]
     with open(os.path.join(d, 'guest.log'), 'ab') as log:

@@ -9,7 +9,8 @@ write_files and runcmd, (c) Heat's SOFTWARE_CONFIG multipart user data, whose cf
 the real os-collect-config at a Swift GET TempURL holding a script deployment: the real heat-config
 hook runs it and heat-config-notify PUTs the result to the deployment's Swift PUT TempURL.
 With --with-heat too, a real Heat stack's SoftwareDeployment (POLL_TEMP_URL, TEMP_URL_SIGNAL)
-completes through its server's guest.  Deleting a server stops its guest and removes its
+completes through its server's guest.  Our heat_stack's WaitCondition is signalled by its servers'
+guests with the handle's curl_cli, as Heat users write it (wc_notify).  Deleting a server stops its guest and removes its
 directory; stopping the cloud, the rest.
 """
 
@@ -27,6 +28,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lc_helpers import process_gone, wait_for  # noqa: E402
+from stack_playbook import StackRunner, outputs  # noqa: E402
 
 
 @pytest.fixture(scope='module')
@@ -292,6 +294,83 @@ def test_with_heat_the_default_user_data_format_runs_the_users_script(gcloud, tm
         assert os.path.exists(os.path.join(root, 'var/lib/heat-cfntools/provision-finished'))
     finally:
         gcloud.osc('stack', 'delete', '--yes', '--wait', name, timeout=300, check=False)
+
+
+def _wait_template(signals, count):
+    """A WaitCondition of ``count`` and one server per (status, reason, data) of ``signals``, whose
+    user data signals the handle with its curl_cli, as Heat's examples write it.  The servers are
+    made one after the other: on this 2-core cloud, guests spawned at the same instant have lost
+    one to Nova's "No valid host was found" (test_software_deployments.py's group)."""
+    servers = ''.join("""
+  server%(i)d:
+    type: OS::Nova::Server%(after)s
+    properties:
+      image: cirros
+      flavor: m1.tiny
+      networks: [{allocate_network: none}]
+      user_data_format: RAW
+      user_data:
+        str_replace:
+          template: |
+            #!/bin/sh
+            wc_notify --data-binary '{"status": "STATUS", "reason": "REASON", "data": "DATA"}'
+          params:
+            wc_notify: {get_attr: [handle, curl_cli]}
+            STATUS: %(status)s
+            REASON: %(reason)s
+            DATA: %(data)s""" % dict(i=i, status=s, reason=r, data=d,
+                                     after='\n    depends_on: server%d' % (i - 1) if i > 1 else '')
+        for i, (s, r, d) in enumerate(signals, 1))
+    return """
+heat_template_version: 2018-08-31
+resources:
+  handle: {type: OS::Heat::WaitConditionHandle}
+  wait:
+    type: OS::Heat::WaitCondition
+    depends_on: [%(names)s]
+    properties: {handle: {get_resource: handle}, count: %(count)d, timeout: 90}
+%(servers)s
+outputs:
+  data: {value: {get_attr: [wait, data]}}
+  curl_cli: {value: {get_attr: [handle, curl_cli]}}
+""" % dict(names=', '.join('server%d' % i for i in range(1, len(signals) + 1)), count=count,
+           servers=servers)
+
+
+def test_heat_stack_waits_for_its_guests_curl_cli_signals(gcloud, tmp_path):
+    """Two guests signal SUCCESS with data: the WaitCondition (count 2) completes and its data is
+    Heat's (JSON by signal id, ids numbered in arrival order); one guest's FAILURE fails its stack
+    with the guest's reason.  The two stacks run side by side."""
+    servers_before = len(gcloud.resources().get('servers', ()))
+    runner = StackRunner(gcloud, tmp_path, str(tmp_path / 'stacks.sqlite'))
+    (tmp_path / 'ok.yaml').write_text(_wait_template(
+        [('SUCCESS', 'server one up', 'one ready'), ('SUCCESS', 'server two up', 'two ready')], 2))
+    (tmp_path / 'bad.yaml').write_text(_wait_template([('FAILURE', 'disk full on the guest', 'x')], 1))
+    failing, failing_result = runner.start(name='guest-wait-bad', template=str(tmp_path / 'bad.yaml'),
+                                           timeout=180)
+    try:
+        ok = runner.run(name='guest-wait-ok', template=str(tmp_path / 'ok.yaml'), timeout=300)
+        assert ok['stack']['stack_status'] == 'CREATE_COMPLETE', ok['stack']['stack_status_reason']
+        out = outputs(ok)
+        # a guest reaches the cloud by its front door only
+        assert out['curl_cli'].startswith("curl -i -X PUT 'http://127.0.0.1:%d/" % gcloud.port)
+        data = json.loads(out['data'])
+        assert sorted(data) == ['1', '2'] and sorted(data.values()) == ['one ready', 'two ready']
+
+        assert failing.wait(timeout=300) == 0, failing.stdout.read()[-4000:]
+        with open(failing_result) as f:
+            bad = json.load(f)
+        assert bad['stack']['stack_status'] == 'CREATE_FAILED'
+        assert bad['stack']['stack_status_reason'] == (
+            'Resource CREATE failed: WaitConditionFailure: resources.wait: disk full on the guest')
+    finally:
+        if failing.poll() is None:
+            os.killpg(failing.pid, 9)
+            failing.wait(30)
+        for name in ('guest-wait-ok', 'guest-wait-bad'):
+            gone = runner.run(name=name, state='absent')
+            assert gone.get('failed') is not True, gone.get('msg')
+    assert len(gcloud.resources().get('servers', ())) == servers_before
 
 
 def test_a_guest_left_running_goes_with_the_cloud(gcloud, sink):

@@ -16,7 +16,10 @@ with inputs (one of them a hidden parameter) and two declared outputs is deploye
 - delete runs the DELETE action (``actions`` asks for it: the script tells a local sink) and
   leaves nothing in Swift or the cloud;
 - the hidden input is never in the results, the events or the store in clear, but is in the
-  document the guest reads (Heat's contract).
+  document the guest reads (Heat's contract);
+- beside them, an ``ansible`` group config (a playbook) deployed to the second server runs through
+  heat-agents' real ansible hook (hook-ansible.py, with the .venv's ansible-playbook as its
+  install.d's ``install-packages ansible``): its output and deploy_action reach the stack outputs.
 
 A SoftwareDeploymentGroup of three servers: its deploy_stdouts and an output's map reach the stack
 outputs; an input change under rolling_update max_batch_size 1 updates one member after another;
@@ -120,6 +123,42 @@ outputs:
 """ % {'length': len(SECRET)}
 
 
+# An `ansible` group deployment beside the script ones, on server2 (added for the agents' run only: the
+# role's run keeps one deployment per host).  Its input does not follow `who`, so later runs keep it.
+ANSIBLE_PART = """
+  ansible_config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: ansible
+      inputs: [{name: who}]
+      outputs: [{name: result}]
+      config: |
+        - hosts: localhost
+          connection: local
+          gather_facts: false
+          vars: {ansible_python_interpreter: "{{ ansible_playbook_python }}"}
+          tasks:
+            - name: The output, where the hook reads it
+              ansible.builtin.copy:
+                content: "{{ who }} via ansible, {{ deploy_action }}"
+                dest: "{{ heat_outputs_path }}.result"
+                mode: "0600"
+  deploy_ansible:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: ansible_config}
+      server: {get_resource: server2}
+      input_values: {who: carol}
+outputs:
+  ansible_result: {value: {get_attr: [deploy_ansible, result]}}
+  ansible_code: {value: {get_attr: [deploy_ansible, deploy_status_code]}}
+"""
+
+
+def _agent_template():
+    return TEMPLATE.replace('\noutputs:\n', ANSIBLE_PART, 1)
+
+
 @pytest.fixture(scope='module')
 def gcloud(guests_cloud):
     """The session's cloud with guests; what it held before this module's tests is the baseline."""
@@ -150,7 +189,7 @@ def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
     store = str(tmp_path / 'stacks.sqlite')
     runner = StackRunner(gcloud, tmp_path, store)
     template = tmp_path / 'deploy.yaml'
-    template.write_text(TEMPLATE)
+    template.write_text(_agent_template())
     params = {'sink': sink.url, 'secret': SECRET}
     args = dict(name='deploys', template=str(template), timeout=600)
 
@@ -163,6 +202,8 @@ def test_script_deployments_through_real_heat_agents(gcloud, sink, tmp_path):
     assert out['action1'] == out['action2'] == 'CREATE'
     assert out['stdout1'] == 'hello alice from CREATE\n'
     assert out['code2'] == 0
+    # heat-agents' ansible hook ran the playbook with the inputs as its variables
+    assert (out['ansible_result'], out['ansible_code']) == ('carol via ansible, CREATE', 0)
     # the guest's document holds the hidden value in clear: the agent must read it
     document = _document_holding_secret(gcloud)
     assert document is not None and document['os-collect-config']['collectors'] == [

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import subprocess
 import sys
 
 import pytest
@@ -72,11 +73,61 @@ def test_install_without_the_sdist_says_how_to_get_it(tmp_path):
         guest_agent.install(str(tmp_path / 'root'), str(tmp_path / 'nothing'))
 
 
+ANSIBLE_INSTALL_D = ('#!/bin/bash\nset -x\n\nSCRIPTDIR=$(dirname $0)\n\ninstall-packages ansible\n'
+                     'install -D -g root -o root -m 0755 ${SCRIPTDIR}/hook-ansible.py '
+                     '/var/lib/heat-config/hooks/ansible\n')
+
+
+def _tools(tmp_path, names):
+    tools = tmp_path / 'venv-bin'
+    tools.mkdir()
+    for name in names:
+        (tools / name).write_text('#!/bin/sh\necho "$LANG $LC_ALL $*"\n')
+        (tools / name).chmod(0o755)
+    return str(tools)
+
+
+def test_install_packages_ansible_is_the_venvs_ansible_playbook_in_a_utf8_locale(tmp_path, sdist):
+    _write(sdist + '/heat-config-ansible/install.d/hook-ansible.py', '#!/usr/bin/env python3\n# ansible\n')
+    _write(sdist + '/heat-config-ansible/install.d/50-heat-config-hook-ansible', ANSIBLE_INSTALL_D, 0o755)
+    root = str(tmp_path / 'root')
+    tools = _tools(tmp_path, ['ansible-playbook'])
+    assert guest_agent.install(root, sdist, tools) == ['ansible', 'docker-cmd', 'script']
+    command = os.path.join(root, 'usr/bin/ansible-playbook')
+    # on the guest's PATH, running the tool: the hook's `ansible-playbook -i localhost, ...` finds it
+    env = guest_agent.environ(root, '/nowhere')
+    found = subprocess.run(['ansible-playbook', '-i', 'localhost,'], env=env, capture_output=True,
+                           text=True, check=True)
+    assert found.stdout == 'C.UTF-8 C.UTF-8 -i localhost,\n'
+    assert os.stat(command).st_mode & 0o777 == 0o755
+    # the guest's own locale is untouched (os-collect-config needs C)
+    assert env['LANG'] == 'C'
+
+
+def test_a_package_with_no_tool_here_is_not_provided(tmp_path):
+    root = str(tmp_path / 'root')
+    tools = _tools(tmp_path, [])
+    assert guest_agent.provide(root, 'install-packages ansible\n', tools) == []
+    assert guest_agent.provide(root, 'install-packages puppet\n', tools) == []
+    assert not os.path.exists(os.path.join(root, 'usr/bin'))
+
+
+def test_the_tools_default_to_the_repositorys_venv(monkeypatch):
+    monkeypatch.delenv('LOCALCLOUD_GUEST_TOOLS', raising=False)
+    assert guest_agent.tools_dir() == os.path.join(ROOT, '.venv', 'bin')
+    monkeypatch.setenv('LOCALCLOUD_GUEST_TOOLS', '/opt/tools')
+    assert guest_agent.tools_dir() == '/opt/tools'
+
+
 @pytest.mark.skipif(not os.path.isdir(REAL_SDIST), reason='heat-agents is unpacked by make cloud-venv')
-def test_the_real_sdist_installs_the_script_hook(tmp_path):
+def test_the_real_sdist_installs_the_script_and_ansible_hooks(tmp_path):
     root = str(tmp_path / 'root')
     hooks = guest_agent.install(root, REAL_SDIST)
-    assert 'script' in hooks and 'json-file' in hooks
+    assert 'script' in hooks and 'json-file' in hooks and 'ansible' in hooks
+    with open(os.path.join(root, 'var/lib/heat-config/hooks/ansible')) as f:
+        assert 'ANSIBLE_CMD' in f.read()      # heat-agents' own hook, unmodified
+    if os.path.exists(os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook')):
+        assert os.path.exists(os.path.join(root, 'usr/bin/ansible-playbook'))
     assert os.path.exists(os.path.join(root, 'usr/libexec/os-refresh-config/configure.d/55-heat-config'))
 
 
@@ -90,7 +141,11 @@ def test_environ_points_the_agents_and_home_inside_the_root():
     assert env['OS_REFRESH_CONFIG_BASE_DIR'] == '/g/root/usr/libexec/os-refresh-config'
     assert env['OS_CONFIG_APPLIER_TEMPLATES'] == '/g/root/usr/libexec/os-apply-config/templates'
     assert env['HOME'] == '/g/root/root' and env['TMPDIR'] == '/g/root/tmp'
-    assert env['PATH'].split(':')[:2] == ['/g/root/usr/local/bin', '/venv/bin']
+    assert env['HEAT_ANSIBLE_WORKING'] == '/g/root/var/lib/heat-config/heat-config-ansible'
+    assert env['HEAT_ANSIBLE_OUTPUTS'] == '/g/root/var/run/heat-config/heat-config-ansible'
+    # every hook's own working directory is in the root, not on this machine
+    assert all(v.startswith('/g/root/') for k, v in env.items() if k.startswith('HEAT_'))
+    assert env['PATH'].split(':')[:3] == ['/g/root/usr/local/bin', '/g/root/usr/bin', '/venv/bin']
     assert 'SECRET' not in env and env['TZ'] == 'UTC' and env['LANG'] == 'C'
 
 

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, 'bench'))
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
 
 from peers import compare, heat_service  # noqa: E402
-from stack import big, composition, costs, scale  # noqa: E402
+from stack import big, composition, costs, deployments, scale  # noqa: E402
 import test_autoscaled_web_tier as web  # noqa: E402
 
 
@@ -189,3 +189,41 @@ def test_both_sides_calls_leave_out_the_users_login():
     assert (calls, every, by_route) == (1, 6, {'POST network /v2.0/networks': 1})
     # the playbook peers are compared whole, logins and all
     assert compare._calls('playbook', {}, stats)[0] == 4
+
+
+# -- bench/stack/deployments.py -------------------------------------------------------------------
+
+def _loads(tmp_path, data):
+    path = tmp_path / 't.yaml'
+    with open(str(path), 'w') as f:
+        yaml.safe_dump(data, f, default_flow_style=None, width=1 << 16)
+    sd, _graph = costs.stack_definition(str(path))
+    return sd
+
+
+def test_the_deployment_templates_load_with_a_deployment_per_server_or_per_pending(tmp_path):
+    data = deployments.beside_heat_template(2)
+    assert len(_loads(tmp_path, data).resources) == len(data['resources']) == 7
+    deploys = dict((n, r) for n, r in data['resources'].items() if r['type'] == deployments.DEPLOYMENT)
+    assert sorted(deploys) == ['deploy1', 'deploy2']
+    # written out: Heat's own defaults need its API
+    assert all(r['properties']['signal_transport'] == 'TEMP_URL_SIGNAL' for r in deploys.values())
+    pending = deployments.pending_template(5)
+    assert len(_loads(tmp_path, pending).resources) == 7
+    assert {r['properties']['server']['get_resource'] for n, r in pending['resources'].items()
+            if n.startswith('deploy')} == {'server'}
+
+
+def test_after_active_runs_from_the_last_server_complete():
+    events = [(1.0, 'OS::Nova::Server', 'CREATE', 'IN_PROGRESS'),
+              (4.0, 'OS::Nova::Server', 'CREATE', 'COMPLETE'),
+              (6.0, 'OS::Nova::Server', 'CREATE', 'COMPLETE'),
+              (7.0, 'OS::Heat::SoftwareDeployment', 'CREATE', 'COMPLETE')]
+    assert deployments.after_active(events, 16.5) == 10.5
+    assert deployments.after_active(events[3:], 16.5) is None
+
+
+def test_poll_rates_leave_the_login_out_and_divide_by_the_pending():
+    r = deployments.rates({'HEAD object-store /v1/{id}/{c}/{o}': 25,
+                           'POST identity /v3/auth/tokens': 1}, 10.0, 5)
+    assert (r['requests'], r['per_s'], r['per_s_per_deployment']) == (25, 2.5, 0.5)

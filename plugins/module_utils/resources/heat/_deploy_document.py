@@ -12,9 +12,12 @@ deployments yet) and deletes it with itself; each deployment replaces its
 own entry (found by the deployment's key, kept beside the entry) and
 writes the document back.
 
-The deployments of one server run in parallel, so the read-change-write of
-one document is serialised by a lock per document (one process runs a
-stack; two runs of different stacks on one server are not serialised).
+The deployments of one server run in parallel, and deployments of two
+stacks (two heat_stack processes, maybe on two machines) may share a
+server, so the read-change-write of one document is serialised twice: by a
+lock per document inside this process, then by a short Swift lease beside
+the document (``<object>.lock``, resources/swift_lease.py) across
+processes.  A change that leaves the document as it is takes neither.
 The document holds the deployments' input values in clear: the agent must
 read them (Heat's contract); it is the one object that does.
 """
@@ -28,6 +31,7 @@ import threading
 
 from ...errors import CloudNotFound
 from .. import raw_request as raw
+from .. import swift_lease
 from . import _swift_signal as swift
 
 DEPLOYMENTS = 'deployments'
@@ -38,6 +42,8 @@ COLLECTORS = ['ec2', 'request', 'local']
 WHERE_KEY = 'deployments_document'
 # Beside each entry: which deployment wrote it (the agent ignores it).
 OWNER = 'deployment_key'
+# The lease object beside a document, named after it.
+LEASE_SUFFIX = '.lock'
 
 _LOCKS = {}
 _LOCKS_GUARD = threading.Lock()
@@ -83,6 +89,20 @@ def _sort_key(entry):
     return (entry.get('name') or '', entry.get('id') or '')
 
 
+def _changed(document, owner, entry):
+    """The document's entries with ``owner``'s replaced, or None when
+    that changes nothing."""
+    kept = [e for e in document.get(DEPLOYMENTS) or () if e.get(OWNER) != owner]
+    if entry is not None:
+        kept.append(dict(entry, **{OWNER: owner}))
+    kept.sort(key=_sort_key)
+    return None if kept == document.get(DEPLOYMENTS) else kept
+
+
+def _lease(conn, container, obj):
+    return swift_lease.held(conn.object_store, container, obj + LEASE_SUFFIX)
+
+
 def set_entry(conn, where, owner, entry):
     """Put ``entry`` (None: remove) as ``owner``'s deployment in the
     document at ``where`` = (container, object).  Returns False when the
@@ -92,18 +112,30 @@ def set_entry(conn, where, owner, entry):
         document = read(conn, container, obj)
         if document is None:
             return False
-        kept = [e for e in document.get(DEPLOYMENTS) or () if e.get(OWNER) != owner]
-        if entry is not None:
-            kept.append(dict(entry, **{OWNER: owner}))
-        kept.sort(key=_sort_key)
-        if kept != document.get(DEPLOYMENTS):
-            document[DEPLOYMENTS] = kept
-            _put(conn.object_store, container, obj, document)
+        if _changed(document, owner, entry) is None:
+            return True         # nothing to write: no lease taken, no request more
+        try:
+            with _lease(conn, container, obj):
+                # read again under the lease: another process may have written since
+                document = read(conn, container, obj)
+                if document is None:
+                    return False
+                kept = _changed(document, owner, entry)
+                if kept is not None:
+                    document[DEPLOYMENTS] = kept
+                    _put(conn.object_store, container, obj, document)
+        except CloudNotFound:   # the container went with the server meanwhile
+            return False
         return True
 
 
 def delete(conn, container, obj):
-    """The document, then its container when that left it empty."""
+    """The document, then its container when that left it empty (after the
+    lease went: its object would keep the container)."""
     with _lock(container, obj):
-        swift.delete_object(conn.object_store, container, obj)
+        try:
+            with _lease(conn, container, obj):
+                swift.delete_object(conn.object_store, container, obj)
+        except CloudNotFound:   # no container: nothing to delete
+            return
         swift.delete_container_if_empty(conn.object_store, container)

@@ -24,6 +24,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import secrets
+import time
 from urllib.parse import quote, unquote, urlparse
 
 from ...errors import CloudConflict, CloudNotFound, ResourceFailure
@@ -34,6 +35,9 @@ IN_PROGRESS = 'in progress'
 # Heat's expiry: the last minute of 32-bit time, i.e. never.
 EXPIRES = 2147483647 - 60
 KEY_HEADER = 'X-Account-Meta-Temp-Url-Key'
+# Seconds between setting the account's key and reading which key won (see
+# temp_url_key).
+KEY_SETTLE = 1.0
 # A listing page; a handle with more archived signals than this reads the
 # next page at the same poll.
 PAGE = 1000
@@ -53,13 +57,22 @@ def _account(conn):
 
 def temp_url_key(conn):
     """The account's TempURL key, set (as Heat does: 32 hex digits) when it
-    has none; asked once per run."""
+    has none; asked once per run.
+
+    Two runs (two processes) that both find no key both set one, and the
+    last POST wins: URLs signed with the other key are refused (401).  So,
+    as Heat does, the key used is the one the account holds when read
+    again after the POST, and that read waits ``KEY_SETTLE`` seconds first:
+    a run that found no key before this one's POST has posted its own by
+    then, unless its HEAD and POST were that far apart.  Only a run that
+    sets the key pays the wait."""
     def ask():
         head = raw.send(conn.object_store, 'HEAD', '/').headers
         key = head.get(KEY_HEADER)
         if not key:
-            key = secrets.token_hex(16)
-            raw.send(conn.object_store, 'POST', '/', headers={KEY_HEADER: key})
+            raw.send(conn.object_store, 'POST', '/', headers={KEY_HEADER: secrets.token_hex(16)})
+            time.sleep(KEY_SETTLE)
+            key = raw.send(conn.object_store, 'HEAD', '/').headers[KEY_HEADER]
         return key
     key = sdk.remembered(conn, ('swift-temp-url-key',), ask)
     sdk.note_secret(conn, key)   # it signs every TempURL: never printed

@@ -7,7 +7,10 @@ one as ``<len:03x><name>/<timestamp>``, a DELETE restores the newest
 archive), prefix listings, the account's TempURL key, and PUTs to a TempURL
 (absolute URL, no token) checked against the key; a PUT with
 ``If-None-Match: *`` over an existing object answers 412 (the state store's
-lock), objects answer their Etag, and ``refuse`` answers a method 403."""
+lock; the check and the write are one step, as in Swift), ``X-Delete-After``
+ends an object when ``now()`` passes it (an expired object is absent, as
+Swift's object server has it), objects answer their Etag, and ``refuse``
+answers a method 403."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -18,6 +21,8 @@ import hmac
 import itertools
 import os
 import sys
+import threading
+import time
 from unittest import mock
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -41,6 +46,10 @@ class Swift(object):
         self.containers = {}   # name -> {'headers': {}, 'objects': {name: (body, ts)}}
         self.refuse = set()    # methods answered 403 (a read-only user)
         self.conditional = True   # False: an old Swift that ignores If-None-Match
+        self.now = time.time      # Swift's clock, for X-Delete-After
+        self.expiry = {}          # (container, name) -> when it ends
+        self.requests = []        # (method, container, name) of each object request
+        self._guard = threading.Lock()
 
     # -- what an agent or a test does directly ------------------------------------
     def put(self, container, name, body):
@@ -99,13 +108,27 @@ class Swift(object):
         raise AssertionError('unexpected %s %s' % (method, url))
 
     def _object(self, method, container, name, box, kw):
+        with self._guard:
+            self.requests.append((method, container, name))
+            ends = self.expiry.get((container, name))
+            if box is not None and ends is not None and ends <= self.now():
+                box['objects'].pop(name, None)
+                del self.expiry[(container, name)]
+            return self._object_now(method, container, name, box, kw)
+
+    def _object_now(self, method, container, name, box, kw):
         if method == 'PUT':
             if box is None:
                 return _missing()
-            if (self.conditional and (kw.get('headers') or {}).get('If-None-Match') == '*'
+            headers = kw.get('headers') or {}
+            if (self.conditional and headers.get('If-None-Match') == '*'
                     and name in box['objects']):
                 return fakes.Response(412, b'Precondition Failed')
             self.put(container, name, kw.get('data') or b'')
+            if headers.get('X-Delete-After'):
+                self.expiry[(container, name)] = self.now() + int(headers['X-Delete-After'])
+            else:
+                self.expiry.pop((container, name), None)
             return fakes.Response(201)
         if box is None or name not in box['objects']:
             return _missing()

@@ -60,6 +60,25 @@ def test_the_key_is_noted_as_a_secret_of_the_connection():
     assert swift.account[swift_fake.KEY] in sdk.secrets_noted(conn)
 
 
+def test_a_run_that_set_the_key_signs_with_the_one_the_account_holds_after_the_settle(monkeypatch):
+    """Another run that found no key either posts its own while this one waits: this run reads
+    the key again after KEY_SETTLE and signs with that one, so the account accepts its URLs."""
+    conn, swift, proxy = swift_fake.cloud()
+    swift.containers['sid'] = {'headers': {}, 'objects': {}}
+    settled = []
+
+    def other_run_posts(seconds):
+        settled.append(seconds)
+        swift.account[swift_fake.KEY] = 'b' * 32
+    monkeypatch.setattr(mod, 'KEY_SETTLE', 1.0)
+    monkeypatch.setattr(mod.time, 'sleep', other_run_posts)
+    url = mod.temp_url(conn, 'sid', 'a')
+    assert settled == [1.0]
+    assert [r[:2] for r in proxy.requests] == [('HEAD', '/'), ('POST', '/'), ('HEAD', '/')]
+    mod.put_signal(conn, url, b'signal')
+    assert swift.containers['sid']['objects']['a'][0] == b'signal'
+
+
 def test_a_wrong_signature_is_refused_by_swift():
     conn, swift, proxy, url = _handle()
     swift.account[swift_fake.KEY] = 'another'
