@@ -17,6 +17,12 @@ Reading is what a wait pays per poll: one HEAD of the object; only when its
 timestamp moved, one listing limited to this object's archive prefix (so
 other objects in the stack's container cost nothing) and a GET per body not
 read before (archives never change, their bodies are kept in ``seen``).
+When several handles of one container wait at once (a server's deployments,
+a group's members: their polls land on shared ticks,
+engine/resource_tasks.poll_delay), one listing of the container answers all
+the looks of a tick instead of a HEAD each (``_Looks``), so the cost of a
+poll does not grow with the number of pending signals; a handle waiting
+alone keeps its HEAD (a listing is no cheaper for one, and bigger).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,6 +30,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import secrets
+import threading
 import time
 from urllib.parse import quote, unquote, urlparse
 
@@ -134,44 +141,120 @@ def _body(store, container, name):
     return response.content.decode('utf-8', 'replace')
 
 
-def _archives(store, container, obj):
-    names = []
+def _list(store, container, prefix):
+    """The container's listing under ``prefix``, every page ([] when the
+    container is gone)."""
+    items = []
     marker = None
     while True:
-        params = {'format': 'json', 'prefix': archive_prefix(obj), 'limit': PAGE}
+        params = {'format': 'json', 'prefix': prefix, 'limit': PAGE}
         if marker:
             params['marker'] = marker
         try:
             page = raw.send_json(store, 'GET', raw.path(container), params=params) or []
         except CloudNotFound:
             return []
-        names.extend(item['name'] for item in page)
+        items.extend(page)
         if len(page) < PAGE:
-            return names
+            return items
         marker = page[-1]['name']
+
+
+def _archives(store, container, obj):
+    return [item['name'] for item in _list(store, container, archive_prefix(obj))]
+
+
+# A listing that started this recently answers a look arriving now (the looks
+# of one tick reach here within milliseconds; ticks are at least 0.25 s apart).
+JOIN_WINDOW = 0.15
+# A handle that has not looked for this long has stopped waiting.
+STALE = 15.0
+
+
+class _Looks(object):
+    """The looks at one container's handles during a run: who looked when, and
+    the last listing (when, ({object: hash}, {object: [archive names]}), and
+    the handles it answered)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.asked = {}
+        self.listed_at = None
+        self.listing = None
+        self.answered = set()
+
+    def look(self, store, container, obj, now=time.monotonic):
+        """The mark of ``obj`` and, from a listing, its archive names (else
+        None: a HEAD was enough)."""
+        with self.lock:
+            t = now()
+            self.asked[obj] = t
+            waiting = [o for o, at in self.asked.items() if t - at < STALE]
+            if len(waiting) < 2:
+                return _head_mark(store, container, obj), None
+            # a listing answers each handle once: one that looks again (a
+            # create's count of earlier signals, then its first poll) gets a
+            # fresh one
+            if self.listed_at is None or t - self.listed_at > JOIN_WINDOW or obj in self.answered:
+                self.listing = _listing(store, container)
+                self.listed_at = now()
+                self.answered = set()
+            self.answered.add(obj)
+            hashes, archives = self.listing
+            names = archives.get(obj, [])
+            return 'list|%s|%s' % (hashes.get(obj), ','.join(names)), names
+
+
+def _head_mark(store, container, obj):
+    try:
+        return _mark(raw.send(store, 'HEAD', raw.path(container, obj)))
+    except CloudNotFound:
+        return None
+
+
+def _listing(store, container):
+    """({object: hash}, {object: [its archive names, in order]}) of the whole
+    container (the stack's signals), in pages."""
+    hashes, archives = {}, {}
+    for item in _list(store, container, ''):
+        name = item['name']
+        head, _sep, _rest = name.partition('/')
+        size = head[:3]
+        try:
+            length = int(size, 16)
+        except ValueError:
+            length = -1
+        owner = head[3:]
+        if _sep and len(owner.encode('utf-8')) == length:
+            archives.setdefault(owner, []).append(name)
+        else:
+            hashes[name] = item.get('hash')
+    return hashes, archives
+
+
+def _looks(conn, container):
+    return sdk.remembered(conn, ('swift-looks', container), _Looks)
 
 
 def read_bodies(conn, container, obj, seen):
     """The signal bodies of ``container/obj`` in the order they arrived
     (``in progress`` left out); ``seen`` (kept in the reader's ctx.data)
     remembers what the last read found, so an unchanged object costs one
-    HEAD."""
+    HEAD, or its share of one listing when other handles of the container
+    wait too."""
     store = conn.object_store
-    try:
-        mark = _mark(raw.send(store, 'HEAD', raw.path(container, obj)))
-    except CloudNotFound:
-        mark = None
+    mark, listed = _looks(conn, container).look(store, container, obj)
     if 'bodies' in seen and seen.get('mark') == mark:
         return list(seen['bodies'])
     known = seen.get('archives') or {}
     archives = {}
     bodies = []
-    for name in _archives(store, container, obj):
+    for name in (listed if listed is not None else _archives(store, container, obj)):
         body = known[name] if name in known else _body(store, container, name)
         if body is not None:
             archives[name] = body
             bodies.append(body)
-    if mark is not None:
+    if mark is not None and not mark.startswith('list|None|'):
         body = _body(store, container, obj)
         if body is not None:
             bodies.append(body)

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 import os
 import sys
+import time
 
 import pytest
 
@@ -158,3 +159,39 @@ def test_a_url_that_is_no_temp_url_of_this_account_is_refused_in_heats_words(url
 def test_a_temp_url_parses_back_to_its_container_and_object():
     conn, swift, proxy, url = _handle()
     assert mod.parse_url(conn, url) == ('sid', OBJ)
+
+
+def test_handles_waiting_together_share_one_listing_a_tick():
+    """Five deployments of one server wait at once: a tick of their polls costs one listing of the
+    stack's container, not a HEAD each; each still sees its own signals, and a handle that looks
+    again within the tick gets a fresh listing, never an old answer."""
+    conn, swift, proxy = swift_fake.cloud('k')
+    names = ['dep-%d' % i for i in range(5)]
+    for name in names:
+        mod.make_handle(conn, 'sid', name)
+    seen = dict((name, {}) for name in names)
+    proxy.requests[:] = []
+    mod.read_bodies(conn, 'sid', names[0], seen[names[0]])     # alone for now: a HEAD
+    assert proxy.requests[0][:2] == ('HEAD', '/sid/dep-0')
+    for _tick in range(2):      # the others start waiting too
+        time.sleep(mod.JOIN_WINDOW + 0.05)
+        for name in names:
+            assert mod.read_bodies(conn, 'sid', name, seen[name]) == []
+    swift.put('sid', 'dep-3', 'done three')
+    swift.put('sid', 'dep-3', 'again three')
+    time.sleep(mod.JOIN_WINDOW + 0.05)          # the next tick
+    proxy.requests[:] = []
+    got = dict((name, mod.read_bodies(conn, 'sid', name, seen[name])) for name in names)
+    assert got == {'dep-0': [], 'dep-1': [], 'dep-2': [], 'dep-3': ['done three', 'again three'],
+                   'dep-4': []}
+    heads = [r for r in proxy.requests if r[0] == 'HEAD']
+    listings = [r for r in proxy.requests if r[:2] == ('GET', '/sid')]
+    assert heads == [] and len(listings) == 1 and listings[0][2]['params']['prefix'] == ''
+    # only the changed handle read bodies: its two new archives and itself
+    reads = [r[1] for r in proxy.requests if r[0] == 'GET' and r[1] != '/sid']
+    assert len(reads) == 3 and reads[-1] == '/sid/dep-3', reads
+    assert all(r.startswith('/sid/' + mod.archive_prefix('dep-3')) for r in reads[:2]), reads
+    # the same handle asking twice in one tick: a second listing, which sees a new signal
+    swift.put('sid', 'dep-1', 'late one')
+    assert mod.read_bodies(conn, 'sid', 'dep-1', seen['dep-1']) == ['late one']
+    assert len([r for r in proxy.requests if r[:2] == ('GET', '/sid')]) == 2
