@@ -107,6 +107,48 @@ class FaultRule(object):
                 'count': self.count, 'after': self.after, 'matched': self.matched, 'fired': self.fired}
 
 
+class Tokens(object):
+    """Tokens the front door has seen, and those it now treats as expired (admin
+    ``POST /tokens/expire``): a request bearing one is answered 401 as a service answers an
+    expired token, before the service sees it, so a client's renewal (keystoneauth invalidates
+    its token on a 401 and authenticates again) is tested without short-lived tokens across the
+    whole cloud, whose services' own tokens would expire too."""
+    LIMIT = 100000      # seen tokens kept (a test session makes a few thousand)
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.seen = set()
+        self.expired = set()
+
+    def refused(self, token):
+        """True when ``token`` (a request's X-Auth-Token, or None) is expired; else remembered."""
+        if not token:
+            return False
+        with self.lock:
+            if token in self.expired:
+                return True
+            if len(self.seen) >= self.LIMIT:
+                self.seen.clear()
+            self.seen.add(token)
+            return False
+
+    def expire(self):
+        """Every token seen so far expires now: how many."""
+        with self.lock:
+            self.expired |= self.seen
+            self.seen = set()
+            return len(self.expired)
+
+    def forgive(self):
+        with self.lock:
+            self.expired = set()
+
+
+# Keystone's answer to an expired token (keystonemiddleware's, as the services send it).
+EXPIRED = {'error': {'code': 401, 'title': 'Unauthorized',
+                     'message': 'The request you have made requires authentication.'}}
+
+
 class State(object):
     """Counters and knobs, shared by the request threads."""
 
@@ -118,6 +160,7 @@ class State(object):
         self.slow_ms = 3000.0
         self.ledger = Ledger()
         self.injected = {}
+        self.tokens = Tokens()
         self.seed = seed
         self.rng = random.Random(seed)
         self.rules = []
@@ -278,6 +321,9 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(delay)
         state = self.server.state
         key = state.route_key(self.command, stype, prefix, path)
+        if state.tokens.refused(self.headers.get('X-Auth-Token')):
+            state.count_status(key, 401)
+            return self._reply(401, EXPIRED)
         if inject == 'slow':
             time.sleep(state.slow_ms / 1000.0)
             inject = None
@@ -395,6 +441,11 @@ class Handler(BaseHTTPRequestHandler):
             if sub == '/ledger' and method == 'DELETE':
                 state.ledger.reset()
                 return self._reply(200, state.ledger.as_dict())
+            if sub == '/tokens/expire' and method in ('POST', 'DELETE'):
+                if method == 'DELETE':
+                    state.tokens.forgive()
+                    return self._reply(200, {'expired': 0})
+                return self._reply(200, {'expired': state.tokens.expire()})
             if sub == '/resources' and method == 'GET':
                 return self._reply(200, self.server.admin.resources())
             if sub == '/clones':

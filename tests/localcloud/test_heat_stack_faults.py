@@ -45,9 +45,11 @@ SLOW = """heat_template_version: 2021-04-16
 resources:
   wait:
     type: OS::Heat::TestResource
-    properties: {value: slow, wait_secs: 20}
+    properties: {value: slow, wait_secs: 15}
+  net:
+    type: OS::Neutron::Net
+    depends_on: wait
 """
-
 SERVERS = """heat_template_version: 2021-04-16
 resources:
   net:
@@ -116,19 +118,39 @@ def test_rollback_and_replace_on_failure(cloud, tmp_path):
     assert ids(cloud.resources()) == before
 
 
-def test_a_second_run_is_refused_by_the_lock(cloud, tmp_path):
+def test_a_second_run_is_refused_by_the_lock_and_a_token_expired_mid_run_is_renewed(cloud, tmp_path):
+    """The first run holds the lock while its TestResource waits: a second run is refused at once.
+    Meanwhile every token the front door has seen expires (a 401 with Keystone's message, as a
+    service answers an expired token): the first run's next request, its net's create, meets it,
+    and the run authenticates again and goes on."""
     runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
     template = _write(tmp_path, 'slow.yaml', SLOW)
+    cloud.reset_stats()
     proc, result_file = runner.start(name='locked', template=template)
     try:
         store = str(tmp_path / 'stacks.sqlite')
         wait_for(lambda: os.path.exists(store) and _locked(store, 'locked'), timeout=120, what='the first run to lock')
         second = runner.run(name='locked', template=template)
         assert second['failed'] is True and 'locked by another run' in second['msg']
-    finally:
+        assert cloud.admin('POST', '/tokens/expire')['expired'] >= 1
         proc.wait(300)
-    assert runner.run(name='locked', template=template)['changed'] is False
-    runner.run(name='locked', state='absent')
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        cloud.admin('DELETE', '/tokens/expire')
+    with open(result_file) as f:
+        first = json.load(f)
+    assert first['stack']['stack_status'] == 'CREATE_COMPLETE', first['stack']['stack_status_reason']
+    stats = cloud.stats()
+    statuses = stats['status_by_route']
+    assert [route for route, seen in statuses.items() if '401' in seen], statuses
+    assert statuses['POST network /v2.0/networks'].get('201') == 1, statuses     # made once
+    # the first run's token, the second run's, and the first run's new one
+    assert stats['by_route']['POST identity /v3/auth/tokens'] >= 3, stats['by_route']
+    (again, _a), (gone, _g) = runner.run_steps([dict(name='locked', template=template),
+                                                dict(name='locked', state='absent')])
+    assert again['changed'] is False
+    assert gone['stack']['stack_status'] == 'DELETE_COMPLETE'
 
 
 def _locked(store, name):

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The front door's ledger and its fault kinds alone (no cloud: a stub service behind a real front
 door): creates and deletes per kind, a create whose answer was lost still counted, slow answers,
-and the random fault kinds drawn from the seed."""
+the random fault kinds drawn from the seed, and tokens expired mid-run."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -112,9 +112,12 @@ def _door():
         stub.server_close()
 
 
-def _call(url, method, body=None):
+def _call(url, method, body=None, token=None):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={'Content-Type': 'application/json'})
+    headers = {'Content-Type': 'application/json'}
+    if token:
+        headers['X-Auth-Token'] = token
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=20) as resp:
             return resp.status, resp.read()
@@ -139,6 +142,23 @@ def test_a_lost_answer_still_made_the_port_and_the_ledger_says_so():
         assert state.stats()['status_by_route']['POST network /v2.0/ports'] == {'201': 1, 'None': 1}
         assert _call(base + '/_localcloud/ledger', 'DELETE')[0] == 200
         assert json.loads(_call(base + '/_localcloud/ledger', 'GET')[1])['entries'] == []
+
+
+def test_a_token_expired_mid_run_is_refused_with_keystones_401_and_a_new_one_goes_through():
+    with _door() as (base, state, stub):
+        ports = base + '/networking/v2.0/ports'
+        assert _call(ports, 'POST', {'port': {'name': 'before'}}, token='old')[0] == 201
+        assert json.loads(_call(base + '/_localcloud/tokens/expire', 'POST')[1]) == {'expired': 1}
+        status, body = _call(ports, 'POST', {'port': {'name': 'refused'}}, token='old')
+        assert status == 401 and json.loads(body)['error']['message'] == \
+            'The request you have made requires authentication.'
+        assert [p['name'] for p in stub.ports.values()] == ['before']     # no service saw it
+        assert _call(ports, 'POST', {'port': {'name': 'after'}}, token='new')[0] == 201
+        assert state.stats()['status_by_route']['POST network /v2.0/ports'] == {'201': 2, '401': 1}
+        # a token first seen after the expiry is not expired by it; DELETE forgives the old ones
+        assert _call(ports, 'POST', {'port': {'name': 'again'}}, token='new')[0] == 201
+        assert _call(base + '/_localcloud/tokens/expire', 'DELETE')[0] == 200
+        assert _call(ports, 'POST', {'port': {'name': 'forgiven'}}, token='old')[0] == 201
 
 
 def test_a_slow_answer_comes_after_slow_ms_and_a_drop_reaches_no_service():
