@@ -363,14 +363,22 @@ def _role_template():
                         '      user_data_format: SOFTWARE_CONFIG\n      user_data: {get_param: no_agent}\n')
 
 
-def _deploy_playbook(gcloud, tmp_path, store, verbose=False):
-    extra = tmp_path / 'deploy-vars.json'
-    extra.write_text(json.dumps({
-        'heat_stack_name': 'roled', 'heat_template': str(tmp_path / 'roled.yaml'), 'heat_cloud': 'localcloud',
-        'heat_store_path': store, 'heat_timeout': 300,
-        'heat_parameters': {'sink': 'http://127.0.0.1:9/unused', 'secret': SECRET, 'no_agent': NO_AGENT}}))
+def _deploy_playbook(gcloud, tmp_path, store, verbose=False, job=False):
+    """deploy.yml's run, or with ``job`` the same through the role stackers.orchestration.stack
+    (stack_job.yml, an AWX job template's playbook: stack_deploy auto finds the deployments)."""
+    extra = tmp_path / ('job-vars.json' if job else 'deploy-vars.json')
+    parameters = {'sink': 'http://127.0.0.1:9/unused', 'secret': SECRET, 'no_agent': NO_AGENT}
+    if job:
+        extra.write_text(json.dumps({
+            'stack_name': 'roled', 'stack_template': str(tmp_path / 'roled.yaml'), 'stack_cloud': 'localcloud',
+            'stack_store_path': store, 'stack_timeout': 300, 'stack_parameters': parameters}))
+    else:
+        extra.write_text(json.dumps({
+            'heat_stack_name': 'roled', 'heat_template': str(tmp_path / 'roled.yaml'), 'heat_cloud': 'localcloud',
+            'heat_store_path': store, 'heat_timeout': 300, 'heat_parameters': parameters}))
+    playbook = os.path.join(ROOT, 'playbooks', 'stack_job.yml' if job else 'deploy.yml')
     cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), '-i', str(tmp_path / 'roled.heat_stacks.yml'),
-           os.path.join(ROOT, 'playbooks', 'deploy.yml'), '-e', '@%s' % extra] + (['-vvv'] if verbose else [])
+           playbook, '-e', '@%s' % extra] + (['-vvv'] if verbose else [])
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=gcloud.clouds_yaml, ANSIBLE_NOCOLOR='1')
     env.pop('OS_CLOUD', None)
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=400,
@@ -386,7 +394,8 @@ def test_the_same_deployments_through_the_role_without_agents(gcloud, tmp_path):
     (tmp_path / 'roled.heat_stacks.yml').write_text(INVENTORY % {
         'store': store, 'python': os.path.join(ROOT, '.venv', 'bin', 'python'), 'hosts': tmp_path / 'hosts'})
 
-    log = _deploy_playbook(gcloud, tmp_path, store)
+    # the first run through the role stack (the AWX job template's playbook), the rerun through deploy.yml
+    log = _deploy_playbook(gcloud, tmp_path, store, job=True)
     info = StackRunner(gcloud, tmp_path, store, module='heat_stack_info').run(name='roled')
     assert info['stack']['stack_status'] == 'CREATE_COMPLETE', info['stack']['stack_status_reason']
     out = outputs(info)
