@@ -356,9 +356,8 @@ def _kill_the_lock_owner(conn, container, obj):
 def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path):
     """As AWX runs jobs (ansible-runner, the role's playbook, store_url): a job SIGKILLed mid-create, then on
     another node a job that converges after the lease with no duplicate and reaches the servers from an inventory
-    source; a third job on the first node reruns with no cloud write; then delete.  Two jobs at once (one
-    proceeds, the other fails naming the holder) cost two more job starts here: test_store_swift_lock.py and
-    test_a_second_run_is_refused_by_the_lock show it."""
+    source; two jobs started together on two nodes: one proceeds, the other fails at once naming the holder; a
+    job on the first node reruns with no cloud write; then delete."""
     import threading
     container = 'stackers-state-%d' % os.getpid()
     url = 'swift://%s/jobs' % container
@@ -400,9 +399,22 @@ def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path)
                if e['event'] == 'runner_on_ok' and e['event_data'].get('task') == 'Reach']
     assert reached and len(reached) == 1, reached
     assert _stats(converged)['stack_outputs']['secret'] == made['stack']['outputs'][0]['output_value']
+    # two jobs started together on the stack (node A and node C): exactly one proceeds (an update whose
+    # TestResource waits 8 s), the other fails at once naming the holder
+    stop = threading.Event()
+    racing = [jobs.start(node, stop, stack_template=template, stack_parameters={'secs': 8, 'tag': tag})
+              for node in ('nodeA', 'nodeC')]
+    for job_thread, _job in racing:
+        job_thread.join(300)
+    outcomes = sorted((job.rc, node) for (_t, job), node in zip(racing, ('nodeA', 'nodeC')))
+    assert [rc for rc, _node in outcomes] == [0, 2], outcomes
+    loser = [job for _t, job in racing if job.rc != 0][0]
+    refused = _results(loser, event='runner_on_failed')
+    assert refused and 'is locked in %s by another run (' % url in refused[0]['msg'], refused
+    assert ' since ' in refused[0]['msg']
     # node A again (its own new private data dir): the same stack, rerun with zero cloud writes
     cloud.reset_stats()
-    again = jobs.run('nodeA', stack_template=template, stack_parameters={'secs': 0, 'tag': tag})
+    again = jobs.run('nodeA', stack_template=template, stack_parameters={'secs': 8, 'tag': tag})
     assert again.rc == 0, again.stdout.read()[-3000:]
     rerun = _results(again)[0]
     assert rerun['changed'] is False and rerun['stack']['outputs'] == made['stack']['outputs']
