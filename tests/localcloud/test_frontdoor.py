@@ -24,7 +24,7 @@ def token(cloud):
 @pytest.fixture(autouse=True)
 def clean_knobs(cloud):
     cloud.admin('DELETE', '/faults')
-    cloud.configure(latency_ms=0, fault_rate=0)
+    cloud.configure(latency_ms=0, fault_rate=0, fault_kinds=[503])
     yield
     cloud.admin('DELETE', '/faults')
     cloud.configure(latency_ms=0, fault_rate=0, build_seconds={'volume': 0, 'loadbalancer': 0,
@@ -35,7 +35,7 @@ def test_counters_are_exact(cloud, token):
     tok, project = token
     cloud.reset_stats()
     assert cloud.stats() == {'requests': 0, 'by_route': {}, 'response_bytes': 0, 'bytes_by_route': {},
-                             'status_by_route': {}}
+                             'status_by_route': {}, 'injected': {}}
     sizes = {}
 
     def get(route, path):
