@@ -43,9 +43,12 @@ resources:
 
 SLOW = """heat_template_version: 2021-04-16
 resources:
+  early:
+    type: OS::Neutron::Net
   wait:
     type: OS::Heat::TestResource
     properties: {value: slow, wait_secs: 15}
+    depends_on: early
   net:
     type: OS::Neutron::Net
     depends_on: wait
@@ -121,8 +124,8 @@ def test_rollback_and_replace_on_failure(cloud, tmp_path):
 def test_a_second_run_is_refused_by_the_lock_and_a_token_expired_mid_run_is_renewed(cloud, tmp_path):
     """The first run holds the lock while its TestResource waits: a second run is refused at once.
     Meanwhile every token the front door has seen expires (a 401 with Keystone's message, as a
-    service answers an expired token): the first run's next request, its net's create, meets it,
-    and the run authenticates again and goes on."""
+    service answers an expired token), the first run's among them (it made its first net): its
+    next request, its second net's create, meets it, and the run authenticates again and goes on."""
     runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
     template = _write(tmp_path, 'slow.yaml', SLOW)
     cloud.reset_stats()
@@ -132,6 +135,8 @@ def test_a_second_run_is_refused_by_the_lock_and_a_token_expired_mid_run_is_rene
         wait_for(lambda: os.path.exists(store) and _locked(store, 'locked'), timeout=120, what='the first run to lock')
         second = runner.run(name='locked', template=template)
         assert second['failed'] is True and 'locked by another run' in second['msg']
+        # the first run's token has been seen (its first net is made) before it expires
+        wait_for(lambda: _recorded(store, 'early'), timeout=60, what='the first net')
         assert cloud.admin('POST', '/tokens/expire')['expired'] >= 1
         proc.wait(300)
     finally:
@@ -144,7 +149,7 @@ def test_a_second_run_is_refused_by_the_lock_and_a_token_expired_mid_run_is_rene
     stats = cloud.stats()
     statuses = stats['status_by_route']
     assert [route for route, seen in statuses.items() if '401' in seen], statuses
-    assert statuses['POST network /v2.0/networks'].get('201') == 1, statuses     # made once
+    assert statuses['POST network /v2.0/networks'].get('201') == 2, statuses     # each made once
     # the first run's token, the second run's, and the first run's new one
     assert stats['by_route']['POST identity /v3/auth/tokens'] >= 3, stats['by_route']
     (again, _a), (gone, _g) = runner.run_steps([dict(name='locked', template=template),
@@ -171,6 +176,17 @@ def _lock_pid(store, name):
     finally:
         db.close()
     return int(owner.rsplit(':', 2)[1])
+
+
+def _recorded(store, name):
+    db = sqlite3.connect(store)
+    try:
+        return db.execute("SELECT count(*) FROM resources WHERE name=? AND physical_id IS NOT NULL",
+                          (name,)).fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        db.close()
 
 
 def _servers_recorded(store):
