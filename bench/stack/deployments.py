@@ -18,9 +18,10 @@ the guests' real agents (the cloud runs with --guests and --with-heat).
    not come.  Once every deployment is CREATE_IN_PROGRESS the cloud's counters are reset and read
    again WINDOW_S seconds later: requests per second of waiting, in total and per pending
    deployment (the engine's requests only: nothing else talks to the cloud then).  Per
-   deployment it must not grow with their number (each deployment's look is one HEAD of its
-   signal object; the server's document is written once per deployment and never polled by the
-   engine).  Then each deployment is signalled as an agent would (a PUT to its deploy_signal_id,
+   deployment it must not grow with their number; in total it should not either: deployments
+   waiting together share one listing of the stack's container a tick (a deployment waiting
+   alone pays one HEAD of its signal object); the server's document is written once per
+   deployment and never polled by the engine.  Then each deployment is signalled as an agent would (a PUT to its deploy_signal_id,
    read from the server's document), the run completes, and the stack is deleted.
 
 Heat leaves its servers' deployments documents (container and object) in Swift after its stack
