@@ -95,6 +95,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--scenario', choices=SCENARIOS, default='all')
     ap.add_argument('--peer-rounds', type=int, default=2, help='peers: alternating rounds')
+    ap.add_argument('--peers', default=None,
+                    help='peers: only these (comma-separated keys, e.g. engine,heat: a quicker look '
+                         'at one pair)')
     ap.add_argument('--quick', action='store_true',
                     help='small sizes: scale 50,100, flattening 20, ResourceGroup 10,50')
     ap.add_argument('--sizes', default=None, help='scale sizes, comma-separated (100,500,1000)')

@@ -71,14 +71,16 @@ def _phase(cloud, key, peer, action, stack_name):
 
 def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
     baseline = ids(cloud.resources())
-    peers = [(key, cls(cloud, workdir)) for key, cls in PEERS]
+    only = set(getattr(args, 'peers', None).split(',')) if getattr(args, 'peers', None) else None
+    peers = [(key, cls(cloud, workdir)) for key, cls in PEERS if only is None or key in only]
     names = dict((key, peer.name) for key, peer in peers)
     # Heat's first stack loads most of its code: one unmeasured create and delete, as the engine
     # had its warm-up in this process
     cloud.configure(latency_ms=0, build_seconds={'server': 0, 'volume': 0})
-    heat = dict(peers)['heat']
-    heat.create('peerwarm')
-    heat.delete('peerwarm')
+    heat = dict(peers).get('heat')
+    if heat is not None:
+        heat.create('peerwarm')
+        heat.delete('peerwarm')
     cloud.configure(latency_ms=latency_ms, build_seconds=dict(builds))
     rounds = alternate(cloud, peers, args.peer_rounds, 'peer', baseline)
     result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
@@ -124,6 +126,8 @@ def summarize(rounds, pairs=PAIRS):
             summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
                                     'calls': statistics.median(calls)}
     for ours_key, peer_key in pairs:
+        if ours_key not in summary or peer_key not in summary:
+            continue
         pair = summary.setdefault('%s/%s' % (ours_key, peer_key), {})
         for action in ('create', 'delete'):
             a, b = summary[ours_key][action], summary[peer_key][action]
@@ -147,6 +151,8 @@ def print_peers(result):
     print('  ratios ours / peer (below 1: ours is faster, makes fewer calls; engine and Heat: '
           'calls for the stack, the login left out on both sides)')
     for ours_key, peer_key in PAIRS:
+        if '%s/%s' % (ours_key, peer_key) not in s:
+            continue
         pair = s['%s/%s' % (ours_key, peer_key)]
         print('  %-28s create: wall %.2f, calls %.2f   delete: wall %.2f, calls %.2f' % (
             '%s / %s' % (ours_key, peer_key), pair['create']['wall_ratio'],
@@ -157,7 +163,7 @@ def print_peers(result):
         print('  %-16s rounds: create %s s, delete %s s' % (key, ', '.join(
             '%.2f' % w for w in s[key]['create']['walls']), ', '.join(
             '%.2f' % w for w in s[key]['delete']['walls'])))
-    heat = [r['heat'] for r in result['rounds'] if 'heat_reported_s' in r['heat']['create']]
+    heat = [r['heat'] for r in result['rounds'] if 'heat' in r and 'heat_reported_s' in r['heat']['create']]
     if heat:
         print('  Heat by its own event times: create %s s, delete %s s' % (
             ', '.join('%.2f' % r['create']['heat_reported_s'] for r in heat),
