@@ -238,7 +238,32 @@ def build_data(node, filename, max_nodes, text):
         built = _build_plain(node)
         if built is not None and built[1] <= max_nodes:
             return built[0]
-    return _Builder(filename, max_nodes, aliases=aliases).build(node, ())
+    try:
+        return _Builder(filename, max_nodes, aliases=aliases).build(node, ())
+    except RecursionError:
+        # libyaml refuses nesting past 1,000 levels itself, with this message;
+        # an older one (PyYAML 6.0's wheels) composes it, and the walk runs out
+        # of Python's stack first: the same error, at the first line too deep
+        raise TemplateError('Error parsing YAML: exceeded maximum nesting depth',
+                            filename=filename, line=_too_deep(node))
+
+
+def _too_deep(root, limit=200):
+    """The line of the first node nested deeper than ``limit`` (a walk with
+    a stack of its own, visiting each node once: aliases may loop)."""
+    stack, seen = [(root, 0)], set()
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return node.start_mark.line + 1
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.id == 'mapping':
+            stack.extend((value, depth + 1) for _key, value in node.value)
+        elif node.id == 'sequence':
+            stack.extend((item, depth + 1) for item in node.value)
+    return root.start_mark.line + 1
 
 
 def compose(text):

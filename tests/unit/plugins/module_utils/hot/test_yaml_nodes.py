@@ -86,3 +86,19 @@ def test_nesting_as_deep_as_libyaml_allows_loads():
 def test_tags_resolve_as_pyyaml_resolves_them():
     text = 'a: [! 1, "2", \'3\', !!int "4", ! {b: 1}, ! [c], !!str 5, 6, ~, "", yes]\n'
     assert load(text) == {'a': [1, '2', '3', 4, {'b': 1}, ['c'], '5', 6, None, '', True]}
+
+
+def test_nesting_deeper_than_pythons_stack_is_a_template_error_naming_its_line():
+    """libyaml refuses nesting past 1,000 levels; an older one (PyYAML 6.0's wheels) composes it:
+    the node tree is then walked into data, and running out of stack must be the same error."""
+    import yaml
+    mark = yaml.Mark('t.yaml', 0, 1, 0, None, None)
+    deep = yaml.ScalarNode('tag:yaml.org,2002:str', 'leaf', mark, mark)
+    for level in range(5000):
+        here = yaml.Mark('t.yaml', 0, 2 + level // 1000, 0, None, None)
+        deep = yaml.SequenceNode('tag:yaml.org,2002:seq', [deep], here, here)
+    for text in ('no anchor', 'an & anchor'):      # the plain walk and the builder alike
+        with pytest.raises(TemplateError) as err:
+            yaml_nodes.build_data(deep, 't.yaml', 10 ** 6, text)
+        assert 'Error parsing YAML: exceeded maximum nesting depth' in str(err.value)
+        assert err.value.filename == 't.yaml' and err.value.line is not None
