@@ -189,17 +189,6 @@ def _recorded(store, name):
         db.close()
 
 
-def _servers_recorded(store):
-    db = sqlite3.connect(store)
-    try:
-        return db.execute("SELECT count(*) FROM resources WHERE name='server' AND physical_id IS NOT NULL"
-                          ).fetchone()[0]
-    except sqlite3.Error:
-        return 0
-    finally:
-        db.close()
-
-
 def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
     before = ids(cloud.resources())
     runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
@@ -208,7 +197,7 @@ def test_a_run_killed_mid_create_converges_on_rerun(cloud, tmp_path):
     cloud.configure(build_seconds={'server': 6, 'volume': 6})
     try:
         proc, _result = runner.start(name='killed', template=template)
-        wait_for(lambda: os.path.exists(store) and _servers_recorded(store), timeout=300,
+        wait_for(lambda: os.path.exists(store) and _recorded(store, 'server'), timeout=300,
                  what='the server to be created')
         # The module process holds the lock (its pid is in the owner); ansible-playbook may run it in a
         # session of its own, so kill both.
