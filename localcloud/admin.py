@@ -91,10 +91,15 @@ class Admin(object):
             self.write_knobs(dict(self.knobs, build_seconds=builds))
         if 'fail_builds' in payload:
             fails = dict(payload['fail_builds'] or {})
-            for kind, pattern in fails.items():
+            for kind, rule in fails.items():
+                pattern = rule.get('pattern') if isinstance(rule, dict) else rule
+                if isinstance(rule, dict) and not isinstance(rule.get('times', 0), int):
+                    raise ValueError('fail_builds times is a count')
                 if pattern:
                     re.compile(pattern)   # a bad pattern is the caller's 400, not a driver's error
-            self.write_knobs(dict(self.knobs, fail_builds=dict((str(k), v) for k, v in fails.items() if v)))
+            # a new serial starts the drivers' counts of a rule's ``times`` again
+            self.write_knobs(dict(self.knobs, fail_builds=dict((str(k), v) for k, v in fails.items() if v),
+                                  fail_builds_serial=int(self.knobs.get('fail_builds_serial') or 0) + 1))
 
     # ---- /_localcloud/clones -----------------------------------------------------------------
     def make_clones(self, payload):

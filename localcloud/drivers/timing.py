@@ -30,17 +30,37 @@ def seconds(kind):
         return 0.0
 
 
+# (serial of the rule, kind) -> builds this process has failed under it: a rule with ``times``
+# fails only that many (each driver runs in one service process: nova-compute, cinder-volume)
+_FAILED = {}
+
+
 def fails(kind, name):
-    """True when the admin API's ``fail_builds`` rule for ``kind`` (a regular expression searched
-    in the resource's name) matches: the build then ends in ERROR, as a broken hypervisor or
-    backend would end it (a chaos campaign's "goes to ERROR while building")."""
-    pattern = (_knobs().get('fail_builds') or {}).get(kind)
-    if not pattern or name is None:
+    """True when the admin API's ``fail_builds`` rule for ``kind`` matches ``name``: the build
+    then ends in ERROR, as a broken hypervisor or backend would end it (a chaos campaign's "goes
+    to ERROR while building").  A rule is a regular expression searched in the resource's name
+    (every matching build fails), or ``{"pattern": regex, "times": N}``: the first N matching
+    builds after the rule was set fail, and the next succeed (a fault that passes, which Heat's
+    ``action_retry_limit`` retries through)."""
+    knobs = _knobs()
+    rule = (knobs.get('fail_builds') or {}).get(kind)
+    times = None
+    if isinstance(rule, dict):
+        rule, times = rule.get('pattern'), rule.get('times')
+    if not rule or name is None:
         return False
     try:
-        return re.search(pattern, name) is not None
+        if re.search(rule, name) is None:
+            return False
     except re.error:
         return False
+    if times is None:
+        return True
+    key = (knobs.get('fail_builds_serial'), kind)
+    if _FAILED.get(key, 0) >= int(times):
+        return False
+    _FAILED[key] = _FAILED.get(key, 0) + 1
+    return True
 
 
 def pause(kind):
