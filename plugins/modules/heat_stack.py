@@ -85,6 +85,16 @@ options:
         OS::Heat::Value...) make no request and take no slot; they run beside the others.
     type: int
     default: 10
+  action_retry_limit:
+    description:
+      - How many times a resource whose object goes to an error status while it is created (a server or volume in
+        C(ERROR): Heat's C(ResourceInError)) is deleted and created again before its create fails, as Heat's
+        C(action_retry_limit) in C(heat.conf). Each try waits 2**n seconds and up to 2 more; the events show
+        C(CREATE_FAILED), C(DELETE_IN_PROGRESS), C(DELETE_COMPLETE) and C(CREATE_IN_PROGRESS) again.
+      - When every try is spent, the first failure is the resource's. C(0) never retries.
+      - A refused request or an invalid property is never retried this way.
+    type: int
+    default: 5
   nested_depth:
     description:
       - How many levels of nested stacks' resources the returned C(resources) lists, as
@@ -263,6 +273,7 @@ class HeatStack(StackersModule):
         clear_parameters=dict(type='list', elements='str', default=[], no_log=False),
         tags=dict(type='list', elements='str'),
         max_concurrency=dict(type='int', default=10),
+        action_retry_limit=dict(type='int', default=5),
         nested_depth=dict(type='int', default=0),
         converge=dict(type='bool', default=False),
         store_path=dict(type='path'),
@@ -289,6 +300,7 @@ class HeatStack(StackersModule):
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
             max_concurrency=p['max_concurrency'], limits=limits_from(p),
+            action_retry_limit=max(0, p['action_retry_limit']),
             files_allowed_paths=p['files_allowed_paths'],
             nested_depth=p['nested_depth'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],

@@ -287,6 +287,7 @@ def child_run(env, parent, stack, sd):
     child = run_state.StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
                                check_mode=parent.check_mode)
     child.masker.learned = parent.masker.learned     # one set for the tree (secrets.Masker)
+    child.action_retry_limit = parent.action_retry_limit
     child.log.parent = parent.log
     return child
 

@@ -222,6 +222,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     request, store = env.request, env.store
     run = StackRun(store, env.vault, env.conn, stack, planned.sd,
                    secret_values=planned.hidden.values())
+    run.action_retry_limit = request.action_retry_limit
     run.action = recorded = rollback_of or action
     before = dict(stack)
     for row in list(run.rows.values()):

@@ -67,6 +67,8 @@ class StackRequest:
     # directories get_file and provider templates may read besides the
     # template's own (hot/template.py)
     files_allowed_paths: Sequence[str] = ()
+    # heat.conf's action_retry_limit (engine/create_attempts.py)
+    action_retry_limit: int = 5
 
     def __post_init__(self):
         if self.limits is None:

@@ -29,57 +29,14 @@ from typing import Any, List
 
 from ..errors import (CloudConflict, CloudError, CloudNotFound, CloudTransient, NestedStackFailure,
                       ResourceFailure, StackersError)
-from ..resources.base import ResourcePlugin, physical_name
+from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
 from . import hooks
+from .create_attempts import create_proven, in_error, retry_delay
 from .hooks import HookPending
 from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
 from .records import CURRENT, NEW, OLD, ResourceRow
 from .scheduler import RELEASE
-
-
-# A create that met a transient fault (a 5xx, a dropped connection) or a
-# conflict (409: a moment's state, or a name taken) is sent again only when
-# the plugin's find (by the physical name or the stack marks) proves the first
-# one made nothing; at most this many times, with backoff.
-CREATE_RETRIES = 2
-CREATE_BACKOFF = 1.0
-
-
-def create_proven(plugin, ctx, sleep=time.sleep):
-    """``plugin.create(ctx)``, sent again after a transient failure only when
-    nothing was made (README "Reliability").  A plugin with no find of its
-    own cannot prove that: its failure stands.  When find sees something,
-    the failure stands too and nothing is taken as done: a create of several
-    requests (a security group, then its rules) may have stopped half-way,
-    and a conflict's find may see someone else's object (a key pair's name).
-    The row keeps the physical name written before the call, so the next
-    run's replacement finds the half-made object by it and deletes it (as
-    after a run killed during a create).  (Recording the found id instead
-    was tried: the chaos campaign, seed 1616, then met a rerun whose port
-    named its security group as None, the group kept FAILED without its
-    reference id.)"""
-    attempt = 0
-    while True:
-        try:
-            return plugin.create(ctx)
-        except (CloudTransient, CloudConflict) as failure:
-            if not _finds(plugin) or attempt >= CREATE_RETRIES:
-                raise
-            try:
-                found = plugin.find(ctx)
-            except CloudError:
-                raise failure from None   # unproven: the create's own failure stands
-            if found is not None:
-                raise   # made (its answer lost), or someone else's name: not sent again
-            attempt += 1
-            sleep(CREATE_BACKOFF * attempt)
-
-
-def _finds(plugin):
-    """True when the plugin has a find of its own (the base one finds nothing)."""
-    find = getattr(plugin, 'find', None)
-    return find is not None and getattr(find, '__func__', find) is not ResourcePlugin.find
 
 
 def failure_reason(exc, name):
@@ -170,18 +127,16 @@ def _create(step, role, resume=None):
     row = run.save(row)                  # the intended name is on disk before the call
     run.log.resource(row, 'CREATE', 'IN_PROGRESS')
     ctx = _context(run, row, want.props, action='CREATE')
+    made = [row, ctx]       # what _build holds now: a failure is recorded on it
     try:
         if want.external_id:
             ctx.physical_id = want.external_id
             if plugin.show(ctx) is None:
                 ctx.fail('The external resource %s does not exist' % want.external_id)
-        elif ctx.physical_id is None:
-            if resume is not None:
-                ctx.physical_id = plugin.find(ctx)
-            if ctx.physical_id is None:
-                ctx.physical_id = create_proven(plugin, ctx)
-            row = run.save(row, ctx)     # the physical id, the moment it is known
-        yield from _poll(run, row, ctx, plugin.check_create_complete)
+            yield from _poll(run, row, ctx, plugin.check_create_complete)
+        else:
+            yield from _build(step, made, resume)
+            row, ctx = made
         later = plugin.create_later(ctx)
         held = role == CURRENT and hooks.applies(run, want.name, 'post-create')
         if later is not None and (role != CURRENT or held):
@@ -191,7 +146,7 @@ def _create(step, role, resume=None):
             later()
             later = None
     except Exception as exc:  # noqa: B902 - recorded as the resource's failure, then re-raised
-        _failed(run, row, ctx, 'CREATE', exc)
+        _failed(run, made[0], made[1], 'CREATE', exc)
         raise
     if later is not None:
         ctx.data[UNFINISHED] = True
@@ -204,6 +159,51 @@ def _create(step, role, resume=None):
         yield RELEASE
         row = _finish(run, row, ctx, later)
     return row
+
+
+def _build(step, made, resume):
+    """Make the object (unless the row has it) and wait until it is built.
+    One that goes to an error status (ResourceInError) is deleted and made
+    again under the same physical name, as Heat's action_retry_limit does:
+    CREATE_FAILED, DELETE_IN_PROGRESS, DELETE_COMPLETE, a wait of 2**n
+    seconds and up to 2 more, CREATE_IN_PROGRESS.  The row stays FAILED with
+    the old object's id until that one is gone, so a run killed meanwhile
+    replaces it; once every try is spent, the first failure stands.
+    ``made`` is [row, ctx], kept current for the caller."""
+    run, plugin = step.run, step.plugin
+    row, ctx = made
+    first, count = None, 0
+    while True:
+        if ctx.physical_id is None:
+            if resume is not None:
+                ctx.physical_id = plugin.find(ctx)
+            if ctx.physical_id is None:
+                ctx.physical_id = create_proven(plugin, ctx)
+            row = run.save(row, ctx)     # the physical id, the moment it is known
+            made[0] = row
+        try:
+            yield from _poll(run, row, ctx, plugin.check_create_complete)
+            return
+        except ResourceFailure as exc:
+            if not in_error(exc):
+                raise
+            first, failure = first or exc, exc
+            if count >= run.action_retry_limit:
+                raise first from None
+        count += 1
+        row = made[0] = _failed(run, row, ctx, 'CREATE', failure)
+        gone = _context(run, row, step.want.props, action='DELETE')
+        run.log.resource(row, 'DELETE', 'IN_PROGRESS')
+        plugin.delete(gone)
+        yield from _poll(run, row, gone, plugin.check_delete_complete)
+        run.log.resource(row, 'DELETE', 'COMPLETE')
+        yield retry_delay(count)
+        row = run.save(row.replace(physical_id=None, data={}, secret_data=None, action='CREATE',
+                                   status='IN_PROGRESS', status_reason='state changed'))
+        run.log.resource(row, 'CREATE', 'IN_PROGRESS')
+        ctx = _context(run, row, step.want.props, action='CREATE')
+        made[:] = [row, ctx]
+        resume = None
 
 
 def _finish(run, row, ctx, later):
@@ -295,11 +295,12 @@ def _complete(run, row, ctx, action):
 
 def _failed(run, row, ctx, action, exc):
     reason = failure_reason(exc, row.name)
-    row = row.replace(action=action, status='FAILED', status_reason=run.masker.text(reason))
-    run.save(row, ctx)
+    row = run.save(row.replace(action=action, status='FAILED', status_reason=run.masker.text(reason)),
+                   ctx)
     run.log.resource(row.replace(physical_id=ctx.physical_id), action, 'FAILED', reason)
     if isinstance(exc, ResourceFailure) and exc.resource is None:
         exc.resource = row.name
+    return row
 
 
 def _update(step, row, decision):

@@ -26,6 +26,7 @@ from ..resources.base import Peer, ResourceContext
 from ..resources.heat.template_resource import NESTED_STACK, TemplateResource
 from ..resources.sdk import note_secret
 from .attributes import RowAttributes
+from .create_attempts import ACTION_RETRY_LIMIT
 from .events import EventLog
 from .groups import group_type
 from .stack_resource import is_stack
@@ -44,6 +45,9 @@ class StackRun(RowAttributes):
         self.stack = stack
         self.sd = definition
         self.check_mode = check_mode
+        # heat.conf's action_retry_limit: how often an object that went to an
+        # error status while building is deleted and made again (the request's)
+        self.action_retry_limit = ACTION_RETRY_LIMIT
         # the run updates the stack to other inputs (or rolls one back):
         # what the types replaced by every stack update need to know
         self.stack_updated = False

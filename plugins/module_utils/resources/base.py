@@ -134,9 +134,25 @@ class ResourceContext(object):
         meta.setdefault(TAG_RESOURCE, str(self.name))
         return meta
 
-    def fail(self, message):
-        """Raise this resource's failure with ``message`` as the reason."""
-        raise ResourceFailure(message, resource=self.name, action=self.action)
+    def fail(self, message, kind=None):
+        """Raise this resource's failure with ``message`` as the reason;
+        ``kind`` is the name Heat gives it in the reason (``ValueError: ...``),
+        ResourceInError when not given."""
+        details = {'kind': kind} if kind else {}
+        raise ResourceFailure(message, resource=self.name, action=self.action, **details)
+
+    def in_error(self, status, reason='Unknown'):
+        """The object went to an error status: Heat's ResourceInError, the
+        one failure a create is retried through (the engine's
+        action_retry_limit: deleted, then made again)."""
+        raise ResourceFailure('Went to status %s due to "%s"' % (status, reason), resource=self.name,
+                              action=self.action, kind='ResourceInError', in_error=True)
+
+    def unknown_status(self, result, status, reason='Unknown'):
+        """The object is in a status its type does not expect: Heat's
+        ResourceUnknownStatus (not retried)."""
+        raise ResourceFailure('%s - Unknown status %s due to "%s"' % (result, status, reason),
+                              resource=self.name, action=self.action, kind='ResourceUnknownStatus')
 
 
 class Peer(object):
@@ -293,6 +309,14 @@ class ResourcePlugin(object):
         """The physical id of what an interrupted create already made, or
         None (then the engine creates it)."""
         return None
+
+    def found_is_whole(self, ctx):
+        """True when an object ``find`` returns after a create whose answer
+        was lost can only be the whole of what ``create`` makes: one request
+        made it, and find matches it by the name or marks that request
+        carried.  The engine then takes it as the resource's (create_attempts);
+        otherwise the create fails and the next run's replacement deletes it."""
+        return False
 
     def show(self, ctx):
         """The live object as a dict; None when it is gone."""

@@ -23,16 +23,6 @@ def is_uuid(value):
     return isinstance(value, str) and bool(_UUID.match(value))
 
 
-def unknown_status(result, status):
-    """Heat's ResourceUnknownStatus message."""
-    return '%s - Unknown status %s due to "Unknown"' % (result, status)
-
-
-def in_error(status, reason='Unknown'):
-    """Heat's ResourceInError message."""
-    return 'Went to status %s due to "%s"' % (status, reason)
-
-
 def not_found(entity, name):
     """Heat's EntityNotFound message."""
     return 'The %s (%s) could not be found.' % (entity, name)
@@ -140,7 +130,7 @@ def cinder_attach_done(ctx, volume_id):
     if vol.status in ('available', 'attaching', 'reserved'):
         return False
     if vol.status != 'in-use':
-        ctx.fail(unknown_status('Volume attachment failed', vol.status))
+        ctx.unknown_status('Volume attachment failed', vol.status)
     return True
 
 
@@ -154,7 +144,7 @@ def cinder_detach_done(ctx, volume_id, server_id):
     if vol.status in ('in-use', 'detaching', 'reserved'):
         return False
     if vol.status not in ('available', 'deleting'):
-        ctx.fail(unknown_status('Volume detachment failed', vol.status))
+        ctx.unknown_status('Volume detachment failed', vol.status)
     return True
 
 

@@ -108,7 +108,7 @@ def _run(ctx, step):
         if vol.status == 'restoring-backup':
             return False
         if vol.status != 'available':
-            ctx.fail(_common.unknown_status('Volume backup restore failed', vol.status))
+            ctx.unknown_status('Volume backup restore failed', vol.status)
         return True
     # extend
     ready = ('available', 'in-use') if step.get('inuse') else ('available',)
@@ -125,5 +125,5 @@ def _run(ctx, step):
     if vol.status == 'extending':
         return False
     if vol.status not in ready:
-        ctx.fail(_common.unknown_status('Volume resize failed', vol.status))
+        ctx.unknown_status('Volume resize failed', vol.status)
     return (vol.size or 0) >= step['size']

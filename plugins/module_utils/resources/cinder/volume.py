@@ -94,9 +94,9 @@ class Volume(ResourcePlugin):
         if vol.status in _CREATING:
             return False
         if vol.status == 'error':
-            ctx.fail(_common.in_error(vol.status, _common.fault_reason(ctx, vol.id)))
+            ctx.in_error(vol.status, _common.fault_reason(ctx, vol.id))
         if vol.status != 'available':
-            ctx.fail(_common.unknown_status('Volume create failed', vol.status))
+            ctx.unknown_status('Volume create failed', vol.status)
         # What Cinder chose when the template did not say (drift compares it).
         ctx.data['volume_type'] = vol.volume_type
         flag = ctx.properties.get('read_only')
@@ -115,6 +115,11 @@ class Volume(ResourcePlugin):
                     and meta.get(TAG_RESOURCE) == str(ctx.name)):
                 return vol.id
         return None
+
+    def found_is_whole(self, ctx):
+        # one POST carrying the name and marks find matches; a restore from a
+        # backup is several requests
+        return ctx.properties.get('backup_id') is None
 
     # -- update ----------------------------------------------------------------
     def update(self, ctx):
@@ -157,7 +162,7 @@ class Volume(ResourcePlugin):
         if vol is None:
             return True
         if vol.status.lower() == 'error_deleting':
-            ctx.fail(_common.in_error(vol.status, 'delete'))
+            ctx.in_error(vol.status, 'delete')
         return False
 
     # -- deletion_policy Snapshot ---------------------------------------------
@@ -176,7 +181,7 @@ class Volume(ResourcePlugin):
             return False
         if backup.status == 'available':
             return True
-        ctx.fail(_common.unknown_status('Volume backup failed', backup.status))
+        ctx.unknown_status('Volume backup failed', backup.status)
 
     # -- reading ---------------------------------------------------------------
     def show(self, ctx):

@@ -44,6 +44,9 @@ class VolumeAttachment(ResourcePlugin):
                               p['volume_id'])
         return None if att is None else att.id
 
+    def found_is_whole(self, ctx):
+        return True    # one POST; a volume is attached to a server once
+
     # -- update: detach, then attach with the new values -----------------------
     def update(self, ctx):
         old = ctx.old_properties or ctx.properties

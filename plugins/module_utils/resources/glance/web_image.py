@@ -115,7 +115,7 @@ class WebImage(ResourcePlugin):
         ctx.live = image
         status = image.get('status')
         if status == 'killed':
-            ctx.fail('Went to status killed due to "Unknown"')
+            ctx.in_error('killed')
         if status == 'queued' and image.get('os_glance_failed_import') and \
                 not image.get('os_glance_importing_to_stores'):
             ctx.fail('Went to status queued due to "the web-download import of %s into store %s '

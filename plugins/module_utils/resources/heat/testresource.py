@@ -84,13 +84,13 @@ class TestResource(RecordOnly):
         if seconds == 0 or (seconds > 0 and waited > seconds):
             _waiting.clear(ctx)
             if (ctx.properties or {}).get('fail') and not deleting:
-                ctx.fail('Test Resource failed %s' % ctx.name)
+                ctx.fail('Test Resource failed %s' % ctx.name, kind='ValueError')   # as Heat raises it
             return True
         return False
 
     def check(self, ctx):
         if ctx.physical_id is None:
-            ctx.fail('Resource not created')
+            ctx.fail('Resource not created', kind='Exception')
 
     def attributes(self, ctx, live, names=None):
         return {'output': ctx.data.get('value'), 'show': None}

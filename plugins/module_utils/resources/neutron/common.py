@@ -169,8 +169,8 @@ def status_built(ctx, live):
     if status in ('ACTIVE', 'DOWN'):
         return True
     if status in ('ERROR', 'DEGRADED'):
-        ctx.fail('Went to status %s due to "Unknown"' % status)
-    ctx.fail('Resource is not built - Unknown status %s due to "Unknown"' % status)
+        ctx.in_error(status)
+    ctx.unknown_status('Resource is not built', status)
 
 
 class NeutronPlugin(ResourcePlugin):
@@ -311,7 +311,7 @@ class NeutronPlugin(ResourcePlugin):
         if live is None:
             ctx.fail('%s %s not found' % (self.type_name, ctx.physical_id))
         if live.get('status') in ('ERROR', 'DEGRADED'):
-            ctx.fail('Went to status %s due to "Unknown"' % live['status'])
+            ctx.in_error(live['status'])
 
     def needs_replace_failed(self, ctx):
         if not ctx.physical_id:
@@ -390,3 +390,9 @@ class NeutronPlugin(ResourcePlugin):
             return None
         found.sort(key=lambda o: getattr(o, 'created_at', None) or '', reverse=True)
         return found[0].id
+
+    def found_is_whole(self, ctx):
+        """The create is one POST (the user's tags, when given, are a second
+        request: then not whole).  find matches the generated name or the
+        marks; an object without either is never found."""
+        return not self.user_tags(ctx)

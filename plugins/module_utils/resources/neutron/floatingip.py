@@ -98,6 +98,9 @@ class FloatingIPAssociation(NeutronPlugin):
     def find(self, ctx):
         return self._ref(ctx) if self.show(ctx) is not None else None
 
+    def found_is_whole(self, ctx):
+        return False   # find sees the address, not whether this PUT moved it
+
     def attributes(self, ctx, live, names=None):
         return {'show': None}   # Heat has no entity to show
 

@@ -37,6 +37,9 @@ class Net(NeutronPlugin):
             self._replace_dhcp_agents(ctx, agents)
         return ident
 
+    def found_is_whole(self, ctx):
+        return not ctx.properties.get('dhcp_agent_ids') and super(Net, self).found_is_whole(ctx)
+
     def update(self, ctx):
         diff = prepare_update(ctx, self.prop_diff(ctx))
         if 'dhcp_agent_ids' in diff:

@@ -63,6 +63,9 @@ class Router(NeutronPlugin):
             self._replace_agents(ctx, agents)
         return ident
 
+    def found_is_whole(self, ctx):
+        return not self._agents(dict(ctx.properties)) and super(Router, self).found_is_whole(ctx)
+
     def update(self, ctx):
         diff = self.prop_diff(ctx)
         if 'external_gateway_info' in diff:
@@ -142,6 +145,9 @@ class RouterInterface(NeutronPlugin):
         router, key, value = _parse_ref(ctx.physical_id)
         sdk.delete_quietly(ctx.conn.network.remove_interface_from_router, router,
                            *_subnet_or_port(key, value))
+
+    def found_is_whole(self, ctx):
+        return True    # one PUT; find matches the router's interface on that subnet or port
 
     def _interface_port(self, ctx, router, key, value):
         ports = listed(ctx.conn.network.ports, device_id=router)

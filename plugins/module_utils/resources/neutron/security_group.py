@@ -86,6 +86,10 @@ class SecurityGroup(NeutronPlugin):
             ctx.live = None   # its rule list is stale now
         return ident
 
+    def found_is_whole(self, ctx):
+        # the group, then its rules: a group found may lack them
+        return not ctx.properties.get('rules') and super(SecurityGroup, self).found_is_whole(ctx)
+
     def _bulk(self, ctx, rules):
         """Every rule in one POST (Neutron's bulk create takes a list)."""
         sdk.request_json(ctx.conn.network, 'POST', RAW['security_group_rule'][0],

@@ -159,7 +159,7 @@ def check_active(ctx, server, res_name='Server'):
         return True
     if status == 'ERROR':
         fault = fault_of(server)
-        ctx.fail('Went to status ERROR due to "Message: %s, Code: %s"' % (
+        ctx.in_error('ERROR', 'Message: %s, Code: %s' % (
             fault.get('message', 'Unknown'), fault.get('code', 'Unknown')))
-    ctx.fail('%s is not active - Unknown status %s due to "Unknown"' % (
-        res_name, server.get('status') if isinstance(server, dict) else status))
+    ctx.unknown_status('%s is not active' % res_name,
+                       server.get('status') if isinstance(server, dict) else status)

@@ -172,7 +172,7 @@ class Server(ResourcePlugin):
             sdk.call(ctx.conn.compute.force_delete_server, ctx.physical_id)
         elif status == 'ERROR':
             fault = common.fault_of(server)
-            ctx.fail('Went to status ERROR due to "Server %s delete failed: (%s) %s"' % (
+            ctx.in_error('ERROR', 'Server %s delete failed: (%s) %s' % (
                 server.name, fault.get('code'), fault.get('message', 'Unknown')))
         return False
 
@@ -187,8 +187,7 @@ class Server(ResourcePlugin):
         status = common.status_of(server)
         if status in common.DEFERRED_STATUSES | {'ACTIVE'}:
             return status == 'SUSPENDED'
-        ctx.fail('Suspend of server %s failed - Unknown status %s due to "Unknown"'
-                 % (server.name, status))
+        ctx.unknown_status('Suspend of server %s failed' % server.name, status)
 
     def resume(self, ctx):
         self._toggle(ctx, 'ACTIVE', ctx.conn.compute.resume_server, 'resume')
@@ -214,6 +213,9 @@ class Server(ResourcePlugin):
                  if s.name == name and (s.metadata or {}).get(TAG_STACK) == str(ctx.stack_id)
                  and (s.metadata or {}).get(TAG_RESOURCE) == str(ctx.name)]
         return found[0].id if len(found) == 1 else None
+
+    def found_is_whole(self, ctx):
+        return True    # one POST, found by its unique name and the marks it carried
 
     def show(self, ctx):
         if not ctx.physical_id:

@@ -147,8 +147,7 @@ def _verify_resize(ctx):
     if status == 'VERIFY_RESIZE':
         sdk.call(ctx.conn.compute.confirm_server_resize, ctx.physical_id)
         return True
-    ctx.fail('Could not confirm resize of server %s - Unknown status %s due to "Unknown"'
-             % (ctx.physical_id, status))
+    ctx.unknown_status('Could not confirm resize of server %s' % ctx.physical_id, status)
 
 
 def _check_verify_resize(ctx, step):
@@ -163,8 +162,7 @@ def _check_verify_resize(ctx, step):
     task = getattr(server, 'task_state', None)
     if task is not None and 'resize' in task:
         return False
-    ctx.fail('Confirm resize for server %s failed - Unknown status %s due to "Unknown"'
-             % (ctx.physical_id, status))
+    ctx.unknown_status('Confirm resize for server %s failed' % ctx.physical_id, status)
 
 
 def _rebuild(ctx, image, **kwargs):

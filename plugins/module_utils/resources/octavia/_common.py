@@ -230,7 +230,7 @@ class OctaviaPlugin(ResourcePlugin):
             raise CloudNotFound('%s %s not found' % (self.type_name, ctx.physical_id))
         status = live.get('provisioning_status')
         if status == 'ERROR':
-            ctx.fail('Went to status ERROR due to "Unknown"')
+            ctx.in_error('ERROR')
         return status == expected
 
     def find(self, ctx):

@@ -114,7 +114,7 @@ def test_failures_are_the_failed_leaves_by_path(stacks):
     assert list(found) == ['st.mid.bad']
     bad = found['st.mid.bad']
     assert bad['resource_type'] == 'OS::Heat::TestResource' and bad['status'] == 'CREATE_FAILED'
-    assert bad['status_reason'] == 'ResourceInError: resources.bad: Test Resource failed bad'
+    assert bad['status_reason'] == 'ValueError: resources.bad: Test Resource failed bad'
 
 
 def test_failures_of_a_deployment_carry_its_output_and_a_good_stack_has_none(stacks):

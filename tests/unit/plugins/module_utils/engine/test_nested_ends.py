@@ -30,7 +30,7 @@ resources:
 ''')
     stack = result['stack']
     assert stack['stack_status'] == 'CREATE_FAILED'
-    assert stack['stack_status_reason'].startswith('Resource CREATE failed: ResourceInError: '
+    assert stack['stack_status_reason'].startswith('Resource CREATE failed: ValueError: '
                                                    'resources.g.resources.'), stack
     assert stacks.rows()['g'].status == 'FAILED'
     assert stacks.children()['g']['status'] == 'FAILED'
@@ -66,6 +66,6 @@ resources:
 ''')
     stack = result['stack']
     assert stack['stack_status'] == 'CREATE_FAILED'
-    assert stack['stack_status_reason'].startswith('Resource CREATE failed: ResourceInError: '
+    assert stack['stack_status_reason'].startswith('Resource CREATE failed: ValueError: '
                                                    'resources.s.resources.bad: '), stack
     assert stacks.children()['s']['status'] == 'FAILED'

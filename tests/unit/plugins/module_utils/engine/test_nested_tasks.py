@@ -170,13 +170,13 @@ def test_a_failure_three_levels_down_names_its_path_in_the_top_reason(stacks):
     stack = result['stack']
     assert stack['stack_status'] == 'CREATE_FAILED'
     assert stack['stack_status_reason'].startswith(
-        'Resource CREATE failed: ResourceInError: resources.a.resources.b.resources.bad: ')
+        'Resource CREATE failed: ValueError: resources.a.resources.b.resources.bad: ')
     rows = stacks.rows()
     assert rows['a'].status == 'FAILED'
-    assert rows['a'].status_reason.startswith('ResourceInError: resources.a.resources.b.resources.bad: ')
+    assert rows['a'].status_reason.startswith('ValueError: resources.a.resources.b.resources.bad: ')
     mid = stacks.children()['a']
     assert mid['status'] == 'FAILED'
-    assert mid['status_reason'].startswith('Resource CREATE failed: ResourceInError: '
+    assert mid['status_reason'].startswith('Resource CREATE failed: ValueError: '
                                            'resources.b.resources.bad: ')
     failed = [e for e in result['events'] if e['resource_status'] == 'FAILED']
     assert [e['resource_name'] for e in failed][0] == 'bad'

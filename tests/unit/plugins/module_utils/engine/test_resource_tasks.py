@@ -95,7 +95,7 @@ def test_create_failure_recorded_and_raised(make_run):
     assert err.value.resource == 'a'
     row = run.store.resources(run.stack['id'])[0]
     assert (row.action, row.status) == ('CREATE', 'FAILED')
-    assert row.status_reason == 'ResourceInError: resources.a: Test Resource failed a'
+    assert row.status_reason == 'ValueError: resources.a: Test Resource failed a'
     assert run.log.events[-1]['resource_status'] == 'FAILED'
     assert run.log.events[-1]['resource_status_reason'] == row.status_reason
 
@@ -395,84 +395,90 @@ def test_a_replacement_does_its_deferred_work_before_it_is_published(make_run, l
     assert new.status == 'COMPLETE' and UNFINISHED not in (new.data or {})
 
 
-class _Creating(ResourcePlugin):
-    """A plugin whose creates fail as told and whose find answers as told."""
-
-    def __init__(self, failures, found=None):
-        self.failures = list(failures)
-        self.found = found
-        self.creates = 0
-        self.finds = 0
+class Flaky(TestResource):
+    """An object that goes to ERROR while building the first ``errors`` times
+    (ResourceInError), then builds; it records creates and deletes."""
+    errors = 1
+    calls = []
 
     def create(self, ctx):
-        self.creates += 1
-        if self.failures:
-            raise self.failures.pop(0)
-        return 'made-%d' % self.creates
+        Flaky.calls.append(('create', ctx.physical_id))
+        return 'obj-%d' % sum(1 for c in Flaky.calls if c[0] == 'create')
 
-    def find(self, ctx):
-        self.finds += 1
-        if isinstance(self.found, Exception):
-            raise self.found
-        return self.found
+    def check_create_complete(self, ctx):
+        if Flaky.errors:
+            Flaky.errors -= 1
+            ctx.in_error('ERROR', 'No valid host was found.')
+        return True
 
+    def delete(self, ctx):
+        Flaky.calls.append(('delete', ctx.physical_id))
 
-class _NoFind(ResourcePlugin):
-    def __init__(self):
-        self.creates = 0
-
-    def create(self, ctx):
-        self.creates += 1
-        raise CloudTransient('503')
+    def check_delete_complete(self, ctx):
+        return True
 
 
-class _Ctx(object):
-    physical_id = None
+def _flaky(monkeypatch, make_run, errors, limit=None):
+    monkeypatch.setitem(resources.PLUGINS, TR, Flaky)
+    monkeypatch.setattr(Flaky, 'errors', errors)
+    monkeypatch.setattr(Flaky, 'calls', [])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    if limit is not None:
+        run.action_retry_limit = limit
+    return run
 
 
-def test_a_create_is_sent_again_only_when_find_proves_it_made_nothing():
-    naps = []
-    plugin = _Creating([CloudTransient('503'), CloudTransient('dropped')])
-    assert rt.create_proven(plugin, _Ctx(), sleep=naps.append) == 'made-3'
-    assert (plugin.creates, plugin.finds) == (3, 2) and naps == [1.0, 2.0]
+def _waits(gen):
+    """Run a task to its end; returns (value, the waits it yielded of 2 s or more)."""
+    waits = []
+    try:
+        while True:
+            step = next(gen)
+            if isinstance(step, float) and step >= 2:
+                waits.append(step)
+    except StopIteration as stop:
+        return stop.value, waits
 
 
-def test_a_create_whose_thing_exists_is_not_sent_again_nor_taken_as_done():
-    plugin = _Creating([CloudTransient('answer lost')], found='made-by-the-lost-one')
-    ctx = _Ctx()
-    with pytest.raises(CloudTransient):
-        rt.create_proven(plugin, ctx, sleep=lambda s: None)
-    # the next run finds it by the row's physical name, as after a kill
-    assert plugin.creates == 1 and ctx.physical_id is None
+def test_an_object_gone_to_error_is_deleted_and_made_again_as_heat_does(monkeypatch, make_run):
+    run = _flaky(monkeypatch, make_run, errors=2)
+    row, waits = _waits(rt.apply_resource(run, 'a'))
+    assert Flaky.calls == [('create', None), ('delete', 'obj-1'), ('create', None),
+                           ('delete', 'obj-2'), ('create', None)]
+    assert 2 <= waits[0] < 4 and 4 <= waits[1] < 6            # 2**n s and up to 2 more
+    assert (row.status, row.physical_id) == ('COMPLETE', 'obj-3')
+    stored = run.store.resources(run.stack['id'])
+    assert [(r.physical_id, r.status) for r in stored] == [('obj-3', 'COMPLETE')]
+    failed = 'ResourceInError: resources.a: Went to status ERROR due to "No valid host was found."'
+    assert [(e['resource_action'], e['resource_status'], e['physical_resource_id'])
+            for e in run.log.events] == [
+        ('CREATE', 'IN_PROGRESS', ''), ('CREATE', 'FAILED', 'obj-1'),
+        ('DELETE', 'IN_PROGRESS', 'obj-1'), ('DELETE', 'COMPLETE', 'obj-1'),
+        ('CREATE', 'IN_PROGRESS', ''), ('CREATE', 'FAILED', 'obj-2'),
+        ('DELETE', 'IN_PROGRESS', 'obj-2'), ('DELETE', 'COMPLETE', 'obj-2'),
+        ('CREATE', 'IN_PROGRESS', ''), ('CREATE', 'COMPLETE', 'obj-3')]
+    assert run.log.events[1]['resource_status_reason'] == failed
 
 
-def test_a_create_is_not_sent_again_when_nothing_can_be_proven():
-    bare = _NoFind()                                # no find of its own
-    with pytest.raises(CloudTransient):
-        rt.create_proven(bare, _Ctx(), sleep=lambda s: None)
-    assert bare.creates == 1
-    unsure = _Creating([CloudTransient('503')], found=CloudTransient('find failed too'))
-    with pytest.raises(CloudTransient, match='503'):
-        rt.create_proven(unsure, _Ctx(), sleep=lambda s: None)
-    assert unsure.creates == 1
-    refused = _Creating([CloudError('bad', status=400)])      # not transient: never again
-    with pytest.raises(CloudError, match='bad'):
-        rt.create_proven(refused, _Ctx(), sleep=lambda s: None)
-    assert (refused.creates, refused.finds) == (1, 0)
+def test_the_retries_are_bounded_and_the_first_failure_stands(monkeypatch, make_run):
+    run = _flaky(monkeypatch, make_run, errors=5, limit=2)
+    with pytest.raises(ResourceFailure, match='No valid host'):
+        _waits(rt.apply_resource(run, 'a'))
+    assert [c[0] for c in Flaky.calls] == ['create', 'delete', 'create', 'delete', 'create']
+    row = run.store.resources(run.stack['id'])[0]
+    # the last object is kept (FAILED): the next run replaces it
+    assert (row.status, row.physical_id) == ('FAILED', 'obj-3')
+    assert row.status_reason.startswith('ResourceInError: resources.a: Went to status ERROR')
+    none = _flaky(monkeypatch, make_run, errors=1, limit=0)
+    with pytest.raises(ResourceFailure):
+        _waits(rt.apply_resource(none, 'a'))
+    assert Flaky.calls == [('create', None)]
 
 
-def test_a_conflicting_create_is_sent_again_when_nothing_was_made_and_never_adopts():
-    plugin = _Creating([CloudConflict('port being bound')])
-    assert rt.create_proven(plugin, _Ctx(), sleep=lambda s: None) == 'made-2'
-    taken = _Creating([CloudConflict('Key pair web-key already exists')], found='web-key')
-    ctx = _Ctx()
-    with pytest.raises(CloudConflict):
-        rt.create_proven(taken, ctx, sleep=lambda s: None)
-    assert taken.creates == 1 and ctx.physical_id is None     # someone else's: not recorded
-
-
-def test_create_retries_are_bounded():
-    plugin = _Creating([CloudTransient('503')] * 10)
-    with pytest.raises(CloudTransient):
-        rt.create_proven(plugin, _Ctx(), sleep=lambda s: None)
-    assert plugin.creates == rt.CREATE_RETRIES + 1
+def test_only_an_object_in_error_is_made_again(make_run):
+    # TestResource's failure is Heat's ValueError: not retried
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource, properties: {fail: true}}\n')
+    with pytest.raises(ResourceFailure):
+        drive(rt.apply_resource(run, 'a'))
+    assert [(e['resource_action'], e['resource_status']) for e in run.log.events] == [
+        ('CREATE', 'IN_PROGRESS'), ('CREATE', 'FAILED')]

@@ -163,7 +163,7 @@ def test_failure_names_resource_and_reason_and_spares_other_branches(stacks):
     assert stack['stack_status'] == 'CREATE_FAILED'
     reason = stack['stack_status_reason']
     assert 'bad' in reason and 'Test Resource failed bad' in reason
-    assert reason.startswith('Resource CREATE failed: ResourceInError: resources.bad:')
+    assert reason.startswith('Resource CREATE failed: ValueError: resources.bad:')
     events = result['events']
     failed = events[index(events, 'bad', 'CREATE', 'FAILED')]
     assert 'Test Resource failed bad' in failed['resource_status_reason']
