@@ -12,6 +12,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 from ..errors import CloudError, CloudTransient
 from .sdk import call, remembered
 
@@ -39,6 +41,30 @@ IDEMPOTENT = frozenset(('GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'))
 # 409 too: for these methods a conflict is a moment's state (a port being
 # bound, a volume still attaching) the next try usually no longer meets.
 RETRIED_STATUSES = frozenset((409, 429, 500, 502, 503, 504))
+# PUTs that are actions, not states: Neutron's router interface calls.  One
+# whose answer was lost is not sent again (the second add is refused, "Router
+# already has a port on subnet"): like a POST it goes up, and the engine's
+# find sees the interface it made (engine/create_attempts.py).
+ACTION_PUT = re.compile(r'/(add|remove)_router_interface/?(\?|$)')
+
+
+def _action_put(method, url):
+    return method == 'PUT' and bool(url) and ACTION_PUT.search(url) is not None
+
+
+if Retry is not None:
+    class StackRetry(Retry):
+        """urllib3's Retry, with an action PUT's lost answer treated as a
+        POST's (never sent again).  Subclassed through its public
+        ``increment``; urllib3 builds each next state with ``new``, which
+        keeps the class."""
+
+        def increment(self, method=None, url=None, *args, **kwargs):
+            if _action_put(method, url):
+                method = 'POST'
+            return super(StackRetry, self).increment(method, url, *args, **kwargs)
+else:  # pragma: no cover - urllib3 comes with requests
+    StackRetry = None
 
 
 def transport_retry():
@@ -49,7 +75,7 @@ def transport_retry():
     answer or a 429/5xx status only for the idempotent methods.  After the
     last try the last answer is handed up as it came (``raise_on_status``
     off), so the SDK turns it into its usual exception and ``call`` decides."""
-    return Retry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
+    return StackRetry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
                  status=TRANSPORT_RETRIES, other=0, redirect=False,
                  allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
                  backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,

@@ -94,3 +94,39 @@ def test_steady_retries_a_503_of_a_get_through_a_real_session():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_an_action_puts_lost_answer_is_not_sent_again_a_states_is():
+    """A router interface PUT whose answer is lost goes up like a POST's (the engine's find sees
+    what it made); any other PUT is sent again."""
+    import http.server
+
+    class Lost(http.server.BaseHTTPRequestHandler):
+        seen = []
+
+        def log_message(self, *args):
+            pass
+
+        def do_PUT(self):
+            Lost.seen.append(self.path)
+            self.rfile.read(int(self.headers.get('Content-Length') or 0))
+            self.close_connection = True   # done, then hung up before answering: a lost answer
+
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Lost)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        from keystoneauth1 import exceptions as ksa
+        conn = _keystone_connection()
+        transport.steady_session(conn)
+        base = 'http://127.0.0.1:%d/v2.0/routers/r1' % server.server_address[1]
+        with pytest.raises(ksa.ConnectFailure):
+            conn.session.put(base + '/add_router_interface', json={'subnet_id': 's'}, authenticated=False)
+        assert Lost.seen == ['/v2.0/routers/r1/add_router_interface']
+        with pytest.raises(ksa.ConnectFailure):
+            conn.session.put(base, json={'router': {}}, authenticated=False)
+        assert Lost.seen[1:] == ['/v2.0/routers/r1'] * (1 + transport.TRANSPORT_RETRIES)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert transport.ACTION_PUT.search('/v2.0/routers/r/remove_router_interface?x=1')
+    assert not transport.ACTION_PUT.search('/v2.0/routers/r/add_router_interfaces')
