@@ -139,7 +139,10 @@ class Campaign(object):
         builds = self.changes.get('fail_builds') or {}
         if builds and self.rng.random() < BUILD_ERRORS:     # some builds go to ERROR while building
             kind = self.rng.choice(sorted(builds))
-            self.cloud.configure(fail_builds={kind: '^%s-%s-' % (name, builds[kind])})
+            # one build goes to ERROR, as a broken host would leave it; the next succeeds
+            # (Heat's action_retry_limit deletes it and builds it again)
+            self.cloud.configure(fail_builds={kind: {'pattern': '^%s-%s-' % (name, builds[kind]),
+                                                     'times': 1}})
         self.faults(True, seed)
         update = self.update
         steps = [('create', self.action(name)),
