@@ -16,7 +16,7 @@ class TimedFakeVolumeDriver(fake_driver.FakeLoggingVolumeDriver):
 
     def create_volume(self, volume):
         timing.pause('volume')
-        if timing.fails('volume', volume.display_name):
+        if timing.fails('volume', volume.display_name, volume.id):
             raise RuntimeError('localcloud: injected build failure')   # the volume goes to error
         return super(TimedFakeVolumeDriver, self).create_volume(volume)
 

@@ -27,7 +27,7 @@ class TimedFakeDriver(fake.FakeDriver):
     def spawn(self, *args, **kwargs):
         timing.pause('server')
         instance = _instance(args, kwargs)
-        if instance is not None and timing.fails('server', instance.display_name):
+        if instance is not None and timing.fails('server', instance.display_name, instance.uuid):
             # an input error aborts the build without a reschedule: the server goes to ERROR
             raise exception.InvalidInput(reason='localcloud: injected build failure')
         result = super(TimedFakeDriver, self).spawn(*args, **kwargs)

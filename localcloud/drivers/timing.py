@@ -30,18 +30,20 @@ def seconds(kind):
         return 0.0
 
 
-# (serial of the rule, kind) -> builds this process has failed under it: a rule with ``times``
-# fails only that many (each driver runs in one service process: nova-compute, cinder-volume)
+# (serial of the rule, kind) -> the ids of the objects this process has failed under it: a rule
+# with ``times`` fails only that many objects (each driver runs in one service process:
+# nova-compute, cinder-volume)
 _FAILED = {}
 
 
-def fails(kind, name):
+def fails(kind, name, ident=None):
     """True when the admin API's ``fail_builds`` rule for ``kind`` matches ``name``: the build
     then ends in ERROR, as a broken hypervisor or backend would end it (a chaos campaign's "goes
     to ERROR while building").  A rule is a regular expression searched in the resource's name
-    (every matching build fails), or ``{"pattern": regex, "times": N}``: the first N matching
-    builds after the rule was set fail, and the next succeed (a fault that passes, which Heat's
-    ``action_retry_limit`` retries through)."""
+    (every matching build fails), or ``{"pattern": regex, "times": N}``: the builds of the first N
+    matching objects (``ident``) after the rule was set fail, every build of them (Cinder
+    reschedules a failed build: the object still ends in error), and other objects build (a fault
+    that passes, which Heat's ``action_retry_limit`` retries through with a new object)."""
     knobs = _knobs()
     rule = (knobs.get('fail_builds') or {}).get(kind)
     times = None
@@ -56,10 +58,12 @@ def fails(kind, name):
         return False
     if times is None:
         return True
-    key = (knobs.get('fail_builds_serial'), kind)
-    if _FAILED.get(key, 0) >= int(times):
+    failed = _FAILED.setdefault((knobs.get('fail_builds_serial'), kind), set())
+    if ident in failed:
+        return True
+    if len(failed) >= int(times):
         return False
-    _FAILED[key] = _FAILED.get(key, 0) + 1
+    failed.add(ident)
     return True
 
 

@@ -2,8 +2,8 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The fake drivers' injected build failures alone (no cloud: the knobs file the supervisor writes):
-a pattern fails every matching build; ``times`` fails that many and then lets builds through, and
-a rule set again (a new serial) counts again."""
+a pattern fails every matching build; ``times`` fails the builds of that many objects and then lets
+other objects build, and a rule set again (a new serial) counts again."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -27,11 +27,13 @@ def test_a_pattern_fails_every_matching_build(tmp_path, monkeypatch):
     assert not timing.fails('server', None)
 
 
-def test_times_fails_that_many_builds_then_lets_them_through(tmp_path, monkeypatch):
+def test_times_fails_that_many_objects_then_lets_others_through(tmp_path, monkeypatch):
     rule = {'pattern': '^st-vol', 'times': 2}
     _knobs(tmp_path, monkeypatch, {'fail_builds': {'volume': rule}, 'fail_builds_serial': 7})
-    assert not timing.fails('volume', 'other')          # no match: not counted
-    assert [timing.fails('volume', 'st-vol-1') for _ in range(4)] == [True, True, False, False]
+    assert not timing.fails('volume', 'other', 'o')     # no match: not counted
+    assert [timing.fails('volume', 'st-vol-1', i) for i in ('a', 'b', 'c', 'd')] == [True, True, False, False]
+    # a failed object's build tried again (Cinder's reschedule) fails again
+    assert timing.fails('volume', 'st-vol-1', 'a') and not timing.fails('volume', 'st-vol-1', 'c')
     # the same rule set again is a new serial: its count starts again
     _knobs(tmp_path, monkeypatch, {'fail_builds': {'volume': rule}, 'fail_builds_serial': 8})
-    assert [timing.fails('volume', 'st-vol-1') for _ in range(3)] == [True, True, False]
+    assert [timing.fails('volume', 'st-vol-1', i) for i in ('c', 'd', 'e')] == [True, True, False]
