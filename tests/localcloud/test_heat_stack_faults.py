@@ -121,6 +121,53 @@ def test_rollback_and_replace_on_failure(cloud, tmp_path):
     assert ids(cloud.resources()) == before
 
 
+ROUTED = SERVERS.replace('    depends_on: subnet\n', """    depends_on: [subnet, iface]
+  router:
+    type: OS::Neutron::Router
+  iface:
+    type: OS::Neutron::RouterInterface
+    properties: {router: {get_resource: router}, subnet: {get_resource: subnet}}
+""")
+
+
+def test_a_lost_answer_and_a_build_gone_to_error_complete_unaided(cloud, tmp_path):
+    """The server's POST is done but its answer lost, a router interface's PUT too, and the
+    volume's first build goes to ERROR: the create completes with no help.  The server and the
+    interface are found and taken (one server made: no duplicate); the volume is deleted and built
+    again after Heat's action_retry_limit wait, with Heat's events."""
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    template = _write(tmp_path, 'routed.yaml', ROUTED)
+    entries = cloud.admin('GET', '/ledger')['entries']
+    mark = entries[-1]['seq'] if entries else 0
+    cloud.admin('POST', '/faults', [
+        {'method': 'POST', 'path': '/servers$', 'kind': 'lost', 'count': 1},
+        {'method': 'PUT', 'path': '/add_router_interface$', 'kind': 'lost', 'count': 1}])
+    cloud.configure(fail_builds={'volume': {'pattern': '^fl-vol-', 'times': 1}})
+    try:
+        (made, _w), (gone, _w2) = runner.run_steps([dict(name='fl', template=template),
+                                                     dict(name='fl', state='absent')])
+    finally:
+        cloud.configure(fail_builds={})
+        fired = [r['fired'] for r in cloud.admin('GET', '/faults')]
+        cloud.admin('POST', '/faults', [])
+    assert fired == [1, 1]
+    assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']['stack_status_reason']
+    vol = [(e['resource_action'], e['resource_status']) for e in made['events']
+           if e['resource_name'] == 'vol']
+    assert vol == [('CREATE', 'IN_PROGRESS'), ('CREATE', 'FAILED'), ('DELETE', 'IN_PROGRESS'),
+                   ('DELETE', 'COMPLETE'), ('CREATE', 'IN_PROGRESS'), ('CREATE', 'COMPLETE')]
+    reason = [e['resource_status_reason'] for e in made['events']
+              if e['resource_name'] == 'vol' and e['resource_status'] == 'FAILED'][0]
+    assert reason.startswith('ResourceInError: resources.vol: Went to status error due to "')
+    creates = [e for e in cloud.admin('GET', '/ledger')['entries']
+               if e['seq'] > mark and e['op'] == 'create']
+    assert [e['kind'] for e in creates].count('servers') == 1
+    assert [e['kind'] for e in creates].count('volumes') == 2
+    assert gone['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert ids(cloud.resources()) == before
+
+
 def test_a_second_run_is_refused_by_the_lock_and_a_token_expired_mid_run_is_renewed(cloud, tmp_path):
     """The first run holds the lock while its TestResource waits: a second run is refused at once.
     Meanwhile every token the front door has seen expires (a 401 with Keystone's message, as a
