@@ -92,14 +92,18 @@ def detach_step(server_id, volume_id, attachment_id):
             'state': 'call'}
 
 
-def nova_attach(ctx, server_id, volume_id, device):
+def nova_attach(ctx, server_id, volume_id, device, busy_raises=False):
     """POST the attachment; its id (Nova's, the volume's id), or None when
-    Nova answers 409 (busy: Heat tries again on the next poll)."""
+    Nova answers 409 (busy: Heat tries again on the next poll).  With
+    ``busy_raises`` the 409 goes up instead (a create: the engine asks find
+    whether anything was attached before it sends the POST again)."""
     kwargs = {'device': device} if device else {}
     try:
         att = sdk.call(ctx.conn.compute.create_volume_attachment, server_id, volume=volume_id,
                        retry_writes=False, **kwargs)
     except CloudConflict:
+        if busy_raises:
+            raise
         return None
     except CloudTransient:
         raise   # the engine asks find whether it was made before it asks again (create_proven)

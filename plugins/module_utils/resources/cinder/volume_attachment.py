@@ -28,12 +28,10 @@ class VolumeAttachment(ResourcePlugin):
 
     def create(self, ctx):
         p = ctx.properties
-        att_id = _common.nova_attach(ctx, p['instance_uuid'], p['volume_id'], p.get('mountpoint'))
-        if att_id is None:
-            # Nova's 409 (volume or server busy): Heat records no id either.
-            ctx.fail('Failed to attach volume %s to server %s - conflict'
-                     % (p['volume_id'], p['instance_uuid']))
-        return att_id
+        # Nova's 409 (volume or server busy) goes up: sent again (create_proven)
+        # once find shows nothing was attached
+        return _common.nova_attach(ctx, p['instance_uuid'], p['volume_id'], p.get('mountpoint'),
+                                   busy_raises=True)
 
     def check_create_complete(self, ctx):
         return _common.cinder_attach_done(ctx, ctx.properties['volume_id'])

@@ -129,3 +129,16 @@ def test_find_show_drift():
     assert Attachment().find(ctx) is None
     with pytest.raises(ResourceFailure):
         Attachment().check(ctx)
+
+
+def test_a_busy_nova_on_create_is_left_to_the_engine_to_prove_and_retry():
+    """Nova's 409 on the attach POST (a volume or server busy a moment) goes up as a conflict:
+    create_proven asks find, and sends the POST again when nothing was attached."""
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.create_attempts import (
+        create_proven)
+    ctx = _ctx()
+    compute = ctx.conn.compute
+    compute.create_volume_attachment.side_effect = [fakes.http(409, 'busy'), fakes.Obj(id='vol-1')]
+    compute.get_volume_attachment.side_effect = fakes.http(404, 'no attachment')
+    assert create_proven(Attachment(), ctx, sleep=lambda s: None) == 'vol-1'
+    assert compute.create_volume_attachment.call_count == 2
