@@ -25,7 +25,7 @@ import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from ..resources.heat.template_resource import NESTED_STACK
+from ..resources.heat.template_resource import NESTED_STACK, SECRET_OUTPUTS
 from . import stack_resource
 from .groups import GROUP_TYPES, group_type
 from .groups import attribute as group_attribute
@@ -63,7 +63,7 @@ class RowAttributes(object):
         if kind in GROUP_TYPES:
             return group_attribute(self, row, self.nests.get(row.name), key, [])
         if kind == stack_resource.STACK_TYPE:
-            return stack_resource.attribute(row, key, row.physical_name)
+            return stack_resource.attribute(self.nested_outputs(row), key, row.physical_name)
         if key.startswith('resource.'):
             parts = key.split('.', 2)
             nest = self.nests.get(row.name)
@@ -73,7 +73,7 @@ class RowAttributes(object):
             if len(parts) == 2:
                 return nest.run.reference_of(inner)
             return nest.run.attribute(inner, parts[2])
-        outputs = row.attrs or {}
+        outputs = self.nested_outputs(row)
         if key in outputs:
             return outputs[key]
         raise KeyError(key)
@@ -89,12 +89,24 @@ class RowAttributes(object):
     def attributes(self, row):
         """Every attribute of a row (get_attr without a name), computed as needed."""
         if row.facts.get(NESTED_STACK) and self._nested_kind(row) == stack_resource.STACK_TYPE:
-            return dict((key, stack_resource.attribute(row, key, row.physical_name))
+            outputs = self.nested_outputs(row)
+            return dict((key, stack_resource.attribute(outputs, key, row.physical_name))
                         for key in ('outputs', 'stack_name'))
         if row.facts.get(NESTED_STACK):
-            return dict(row.attrs or {})
+            return self.nested_outputs(row)
         plugin = self.plugin(row.type, row.name)
         return self._known(row, plugin, _all_names(plugin))
+
+    def nested_outputs(self, row):
+        """A nested stack's outputs as its parent's row keeps them (its
+        attributes), those holding a secret given back from the row's
+        encrypted data (nested_tasks: the record keeps their digests)."""
+        outputs = dict(row.attrs or {})
+        if row.secret_data:
+            secret = self.vault.decrypt(row.secret_data) or {}
+            self.note_secrets(secret.get(SECRET_OUTPUTS) or {})
+            outputs.update(secret.get(SECRET_OUTPUTS) or {})
+        return outputs
 
     def cacheable_attributes(self, plugin, ctx):
         """Attributes to keep in the row when a resource settles: those that
@@ -103,7 +115,10 @@ class RowAttributes(object):
         computed on use."""
         if ctx.live is None or plugin.secret_data:
             return None
-        return self.masker.mask(_computed(plugin, ctx, _cheap_names(plugin)))
+        got = _computed(plugin, ctx, _cheap_names(plugin))
+        masked = self.masker.mask(got)
+        # attributes holding a secret are computed on use, never cached (as _known)
+        return masked if masked == got else None
 
     def live_attribute(self, row, key):
         """An attribute the plugin never lets the cache keep, computed now
@@ -205,9 +220,11 @@ class RowAttributes(object):
         got = _computed(plugin, ctx, names)
         entry = _Known()
         entry.ctx = ctx                       # what the outputs read next comes from this read
+        # attributes holding a secret are given as computed, never cached
+        keep = keep and self.masker.mask(got) == got
         if keep:
             attrs = dict(row.attrs or {})
-            attrs.update(self.masker.mask(got))
+            attrs.update(got)
             row = self.save(row.replace(attrs=attrs), touch=False)
         else:
             entry.attrs = got

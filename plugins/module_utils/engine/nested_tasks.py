@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import NestedStackFailure
 from ..hot import functions as fns
-from ..resources.heat.template_resource import NESTED_STACK, STACK_ID_OUTPUT, stack_arn
+from ..resources.heat.template_resource import NESTED_STACK, SECRET_OUTPUTS, STACK_ID_OUTPUT, stack_arn
 from . import autoscaling, groups, nested_ends, nesting, stack_resource
 from .converge import converge_steps
 from .outputs import output_attributes, resolve_outputs
@@ -319,9 +319,13 @@ def _finish(nest):
     if row.type == autoscaling.ASG and not nest.plan.resized:
         size = len(nest.plan.names)
         data[autoscaling.SCALING] = autoscaling.finished_marks(row, want.props, size)
+    # outputs holding a secret (a generated password it gives back): digests
+    # in the attributes, the values encrypted beside them (nested_outputs)
+    hidden = dict((k, v) for k, v in values.items() if parent.masker.mask(v) != v)
     row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
                       reference_id=str(reference), attrs=parent.masker.mask(values), data=data,
-                      properties=want.masked, metadata=parent.masker.mask(want.metadata))
+                      properties=want.masked, metadata=parent.masker.mask(want.metadata),
+                      secret_data=parent.vault.encrypt({SECRET_OUTPUTS: hidden}) if hidden else None)
     row = parent.save(row)
     parent.log.resource(row, action, 'COMPLETE')
     parent.seam.publish(row)

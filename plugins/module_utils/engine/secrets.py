@@ -148,14 +148,15 @@ class Masker(object):
         self.salt = salt or ''
         # secrets the run learns as it goes (a random string made, a private
         # key), one set shared by a stack and its nested stacks' runs
-        # (nesting.child_run): masked in messages (reasons, events).  Not in
-        # stored properties and attributes: a dependent copying a generated
-        # value keeps it as Heat keeps it, and outputs read it back.
+        # (nesting.child_run): masked in messages (reasons, events) and, as
+        # hidden parameters are, in what the record keeps of properties and
+        # attributes; a value a dependent must give back (OS::Heat::Value's)
+        # is kept in its plugin data, which holds secrets encrypted.
         self.learned = set()
 
     def mask(self, value):
         """``value`` as the record keeps it (see ``mask``)."""
-        return mask(value, self.secrets, self.salt)
+        return mask(value, self.secrets | self.learned, self.salt)
 
     def text(self, text):
         """A message with every secret in it replaced by ``*****``."""

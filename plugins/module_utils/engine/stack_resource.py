@@ -108,10 +108,11 @@ def stack_fields(defn):
     return fields
 
 
-def attribute(row, key, stack_name):
-    """``outputs`` (every output) or ``stack_name``; KeyError for another."""
+def attribute(outputs, key, stack_name):
+    """``outputs`` (every output: the run's ``nested_outputs`` of the row) or
+    ``stack_name``; KeyError for another."""
     if key == 'outputs':
-        return dict(row.attrs or {})
+        return dict(outputs)
     if key == 'stack_name':
         return stack_name
     raise KeyError(key)

@@ -23,6 +23,8 @@ from ..base import ResourcePlugin
 STACK_ID_OUTPUT = 'OS::stack_id'
 # The row's data key holding the nested stack's id.
 NESTED_STACK = 'nested_stack_id'
+# the key, in a template resource's encrypted data, of its stack's outputs that hold a secret
+SECRET_OUTPUTS = 'secret_outputs'
 
 
 class TemplateResource(ResourcePlugin):

@@ -80,9 +80,19 @@ class Value(RecordOnly):
     type_name = 'OS::Heat::Value'
 
     def create(self, ctx):
+        self.update(ctx)
         return ctx.physical_name
+
+    def update(self, ctx):
+        # The value as given, in the plugin's data: where it holds a secret (a
+        # hidden parameter, a generated string it copies) the record keeps a
+        # digest in the properties and this data encrypted (run_state.save),
+        # so get_attr still gives the value, as Heat's does.
+        ctx.data['value'] = (ctx.properties or {}).get('value')
 
     def attributes(self, ctx, live, names=None):
         props = ctx.properties or {}
+        data = ctx.data or {}
+        value = data['value'] if 'value' in data else props.get('value')
         # Heat's show is None for a type without a cloud entity.
-        return {'value': typed_value(props.get('value'), props.get('type')), 'show': None}
+        return {'value': typed_value(value, props.get('type')), 'show': None}

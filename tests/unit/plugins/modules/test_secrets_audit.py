@@ -10,14 +10,11 @@ neighbours).  A canary may appear only where the user asked to see it: an
 output they declared.
 
 The canaries: a hidden parameter, an OS::Heat::RandomString value (made by
-the engine, read back from the store), a key pair's private key and the
-Swift TempURL key (the engine notes both on the connection: their plugins'
-unit tests show the noting, here the module's side), a password and a token
-in ``auth``.
-
-Not covered, a known gap: a generated value that another resource's property
-copies (a Value holding the random string) is kept in that resource's record
-as Heat keeps it (properties and attributes in clear; outputs read it back)."""
+the engine, read back from the store; copied by an OS::Heat::Value, and one
+made in a nested stack given back by its output and copied in the parent), a
+key pair's private key and the Swift TempURL key (the engine notes both on
+the connection: their plugins' unit tests show the noting, here the module's
+side), a password and a token in ``auth``."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -54,12 +51,28 @@ resources:
     properties:
       value: {str_replace: {template: "db password is $p", params: {$p: {get_param: password}}}}
       fail: {get_param: fail}
+  copy:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [pw, value]}}
+  inner: {type: inner.yaml}
+  inner_copy:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [inner, made]}}
 outputs:
   shown: {value: visible}
 '''
+INNER = '''heat_template_version: 2021-04-16
+resources:
+  secret: {type: OS::Heat::RandomString, properties: {length: 20}}
+outputs:
+  made: {value: {get_attr: [secret, value]}}
+'''
 
 # The same stack, declaring the random string as an output: the user asked.
-ASKED = TEMPLATE.replace('  shown: {value: visible}\n', '  shown: {value: {get_attr: [pw, value]}}\n')
+ASKED = TEMPLATE.replace('  shown: {value: visible}\n', '''  shown: {value: {get_attr: [pw, value]}}
+  copied: {value: {get_attr: [copy, value]}}
+  inner_copied: {value: {get_attr: [inner_copy, value]}}
+''')
 
 
 class _Conn(object):
@@ -73,6 +86,7 @@ def env(tmp_path, monkeypatch):
     monkeypatch.delenv('STACKERS_STORE_KEY', raising=False)
     template = tmp_path / 'stack.yaml'
     template.write_text(TEMPLATE)
+    (tmp_path / 'inner.yaml').write_text(INNER)
     asked = tmp_path / 'asked.yaml'
     asked.write_text(ASKED)
     return {'tmp': tmp_path, 'template': str(template), 'asked': str(asked),
@@ -95,13 +109,23 @@ def run_module(module, capsys, monkeypatch, args, conn=None, engine_notes=()):
     return exc.value.code, out.out + out.err
 
 
-def random_value(store_path, name='web'):
-    """The RandomString's value, from the store (key file beside it)."""
+def random_value(store_path, name='web', resource='pw'):
+    """A RandomString's value, from the store (key file beside it)."""
     store = Store(store_path)
     try:
         stack = store.get_stack(name)
-        rows = [r for r in store.resources(stack['id']) if r.name == 'pw' and r.secret_data]
+        rows = [r for r in store.resources(stack['id']) if r.name == resource and r.secret_data]
         return store.vault().decrypt(rows[0].secret_data)['value']
+    finally:
+        store.close()
+
+
+def inner_value(store_path, name='web'):
+    """The nested stack's RandomString value."""
+    store = Store(store_path)
+    try:
+        child = store.children(store.get_stack(name)['id'])[0]
+        return random_value(store_path, child['name'], 'secret')
     finally:
         store.close()
 
@@ -133,8 +157,8 @@ def test_audit_create_rerun_check_diff_fail_info(capsys, monkeypatch, env):
     rc, text = run_module(heat_stack, capsys, monkeypatch, base, engine_notes=secret_notes)
     assert rc == 0, text
     outputs.append(text)
-    made = random_value(env['store'])
-    assert len(made) == 24
+    made, inner = random_value(env['store']), inner_value(env['store'])
+    assert len(made) == 24 and len(inner) == 20
 
     # a rerun reads the random string back from the store (and learns it again)
     rc, text = run_module(heat_stack, capsys, monkeypatch, base, engine_notes=secret_notes)
@@ -173,20 +197,26 @@ def test_audit_create_rerun_check_diff_fail_info(capsys, monkeypatch, env):
         outputs.append(text)
 
     everything = '\n'.join(outputs)
-    assert_absent(everything, HIDDEN, PASSWORD, TOKEN, PRIVATE_KEY, TEMP_URL_KEY, made)
+    assert_absent(everything, HIDDEN, PASSWORD, TOKEN, PRIVATE_KEY, TEMP_URL_KEY, made, inner)
     # the store: no canary in clear anywhere in its files
     raw = store_bytes(env['store']).decode('latin-1')
-    assert_absent(raw, HIDDEN, PASSWORD, TOKEN, PRIVATE_KEY, TEMP_URL_KEY, made)
+    assert_absent(raw, HIDDEN, PASSWORD, TOKEN, PRIVATE_KEY, TEMP_URL_KEY, made, inner)
 
 
 def test_an_output_the_user_declared_stays_visible(capsys, monkeypatch, env):
     args = dict(name='web', template=env['asked'], store_path=env['store'], parameters={'password': HIDDEN})
     rc, text = run_module(heat_stack, capsys, monkeypatch, args, engine_notes=(PRIVATE_KEY,))
     assert rc == 0, text
-    made = random_value(env['store'])
+    made, inner = random_value(env['store']), inner_value(env['store'])
     result = json.loads(text)
     shown = dict((o['output_key'], o['output_value']) for o in result['stack']['outputs'])
-    assert shown['shown'] == made
+    # the value itself, as Heat gives it, through a Value's copy and a nested stack's output too
+    assert shown['shown'] == shown['copied'] == made and shown['inner_copied'] == inner
+    # and so again on a rerun, from the record alone
+    rc, text = run_module(heat_stack, capsys, monkeypatch, args, engine_notes=(PRIVATE_KEY,))
+    assert rc == 0 and json.loads(text)['changed'] is False, text
+    again = dict((o['output_key'], o['output_value']) for o in json.loads(text)['stack']['outputs'])
+    assert again == shown
     # what the user did not ask for is still hidden
     assert_absent(text, HIDDEN, PASSWORD, TOKEN, PRIVATE_KEY)
 

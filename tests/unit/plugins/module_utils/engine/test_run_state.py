@@ -127,7 +127,12 @@ def test_cacheable_attributes(make_run):
     ctx = ResourceContext(properties={'value': 'hunter2-secret'})
     assert run.cacheable_attributes(plugin, ctx) is None          # no live object
     ctx.live = {}
-    assert run.cacheable_attributes(plugin, ctx)['value'].startswith('<hidden:')
+    # attributes holding a secret are never cached: computed on use
+    assert run.cacheable_attributes(plugin, ctx) is None
+    assert run.cacheable_attributes(plugin, ResourceContext(properties={"value": "plain"})) is None
+    plain = ResourceContext(properties={'value': 'plain'})
+    plain.live = {}
+    assert run.cacheable_attributes(plugin, plain) == {'value': 'plain', 'show': None}
     secret_plugin = run.plugin('OS::Heat::RandomString')
     assert run.cacheable_attributes(secret_plugin, ctx) is None   # never cached
 

@@ -149,12 +149,10 @@ def _get_attr(fns):
 
 
 def test_the_attributes_of_a_row():
-    class Row(object):
-        attrs = {'a': 1}
-    assert stack_resource.attribute(Row(), 'outputs', 'n') == {'a': 1}
-    assert stack_resource.attribute(Row(), 'stack_name', 'n') == 'n'
+    assert stack_resource.attribute({'a': 1}, 'outputs', 'n') == {'a': 1}
+    assert stack_resource.attribute({'a': 1}, 'stack_name', 'n') == 'n'
     with pytest.raises(KeyError):
-        stack_resource.attribute(Row(), 'other', 'n')
+        stack_resource.attribute({'a': 1}, 'other', 'n')
 
 
 def test_check_mode_predicts_a_stack_resources_update(stacks):
