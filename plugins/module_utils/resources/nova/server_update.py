@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ...errors import CloudConflict
 from .. import sdk
 from . import common, server_build, server_network
 
@@ -218,8 +219,16 @@ def _interface_attach(ctx, port_id=None, net_id=None, fip=None, security_groups=
         attrs['net_id'] = net_id
     if fip:
         attrs['fixed_ips'] = [{'ip_address': fip}]
-    iface = sdk.call(ctx.conn.compute.create_server_interface, ctx.physical_id,
-                     retry_writes=False, **attrs)
+    try:
+        iface = sdk.call(ctx.conn.compute.create_server_interface, ctx.physical_id,
+                         retry_writes=False, **attrs)
+    except CloudConflict:
+        # "Port ... is still in use": on this server already (a run killed after
+        # the attach, or its answer lost), the attach is done; else it stands
+        port = sdk.get_or_none(ctx.conn.network.get_port, port_id) if port_id else None
+        if port is None or port.device_id != ctx.physical_id:
+            raise
+        return True
     if not port_id and security_groups:
         sdk.call(ctx.conn.network.update_port, iface.port_id, security_group_ids=security_groups)
     return True

@@ -103,3 +103,19 @@ def test_network_update_detach_then_attach(conn):
     assert Server().check_update_complete(ctx) is False   # attach called
     assert conn.compute.create_server_interface.call_args[1] == {'net_id': net2}
     assert Server().check_update_complete(ctx) is True
+
+
+def test_an_interface_already_on_the_server_is_attached(conn):
+    """A run killed after Nova attached the port (or the answer lost): Nova's 409 "Port is still
+    in use" for a port on this very server means done; on another server it stands."""
+    from openstack import exceptions as sdk_exc
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import server_update
+    ctx = _ctx(conn, {'networks'})
+    conn.compute.get_server.return_value = Obj(id=SRV, status='ACTIVE', addresses={})
+    conn.compute.create_server_interface.side_effect = sdk_exc.ConflictException('Port p2 is still in use.')
+    conn.network.get_port.return_value = Obj(id='p2', device_id=SRV)
+    assert server_update._interface_attach(ctx, port_id='p2') is True
+    conn.network.get_port.return_value = Obj(id='p2', device_id='another-server')
+    with pytest.raises(CloudConflict, match='still in use'):
+        server_update._interface_attach(ctx, port_id='p2')
