@@ -10,7 +10,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ..base import short_id
-from .common import NeutronPlugin, as_dict, lookup_id
+from ..base import TAG_STACK
+from .common import NeutronPlugin, as_dict, listed, lookup_id
 
 
 class FloatingIP(NeutronPlugin):
@@ -32,6 +33,24 @@ class FloatingIP(NeutronPlugin):
         if 'floating_subnet' in body:
             body['subnet_id'] = lookup_id(ctx, 'subnet', body.pop('floating_subnet'))
         return body
+
+    def find(self, ctx):
+        """By the stack marks, else (a create whose answer was lost, or killed
+        before the marks were set: a floating IP has no name to find it by)
+        the address Neutron gave the wanted port on that network: Neutron
+        allows one per fixed IP and network, and the port is this stack's to
+        give.  One marked by a stack is never taken."""
+        found = super(FloatingIP, self).find(ctx)
+        props = ctx.properties
+        if found is not None or not props.get('port_id'):
+            return found
+        query = {'port_id': lookup_id(ctx, 'port', props['port_id']),
+                 'floating_network_id': lookup_id(ctx, 'network', props.get('floating_network'))}
+        if props.get('fixed_ip_address'):
+            query['fixed_ip_address'] = props['fixed_ip_address']
+        ips = [ip for ip in listed(ctx.conn.network.ips, **query)
+               if not any(str(t).startswith(TAG_STACK + '=') for t in (getattr(ip, 'tags', None) or ()))]
+        return ips[0].id if len(ips) == 1 else None
 
     def update(self, ctx):
         # Heat sends the association only (dns_name/dns_domain changes are

@@ -72,3 +72,17 @@ def test_association_update_moves_to_another_floating_ip(make_ctx, conn):
     # Heat keeps the old fixed address when the new one is unset
     assert conn.network.update_ip.call_args_list[1][0] == (fid2,)
     assert conn.network.update_ip.call_args_list[1][1] == {'port_id': PORT2, 'fixed_ip_address': '10.0.0.5'}
+
+
+def test_find_takes_the_unmarked_address_of_the_wanted_port(make_ctx, conn, obj):
+    """A create whose answer was lost leaves an address with no marks (nor a name): found by the
+    port it was given on that network, unless a stack marked it."""
+    ctx = make_ctx('OS::Neutron::FloatingIP', {'floating_network': NET, 'port_id': PORT})
+    lost = obj(id=FID, tags=[])
+    conn.network.ips.side_effect = lambda **q: [] if 'tags' in q else [lost]
+    assert FloatingIP().find(ctx) == FID
+    assert conn.network.ips.call_args.kwargs == {'port_id': PORT, 'floating_network_id': NET}
+    lost.tags = ['stackers-stack-id=another']
+    assert FloatingIP().find(ctx) is None
+    bare = make_ctx('OS::Neutron::FloatingIP', {'floating_network': NET})     # no port: nothing to go by
+    assert FloatingIP().find(bare) is None
