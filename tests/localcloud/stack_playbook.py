@@ -78,6 +78,10 @@ class StackRunner(object):
     def run(self, check=False, diff=False, timeout=900, verbosity=0, **args):
         """The registered result; ``self.output`` keeps what ansible-playbook printed."""
         cmd, result_file = self.command(check=check, diff=diff, verbosity=verbosity, **args)
+        return self._play(cmd, result_file, timeout)
+
+    def _play(self, cmd, result_file, timeout):
+        """Run one ansible-playbook to its end (it must succeed) and read what it wrote."""
         proc = subprocess.run(cmd, cwd=ROOT, env=self.env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
         self.output = proc.stdout + proc.stderr
@@ -112,11 +116,7 @@ class StackRunner(object):
         with open(playbook, 'w') as f:
             f.write(_steps_playbook(modules))
         cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), playbook, '-e', '@' + extra]
-        proc = subprocess.run(cmd, cwd=ROOT, env=self.env(), capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-        with open(result_file) as f:
-            got = json.load(f)
+        got = self._play(cmd, result_file, timeout)
         return [(result, _writes_between(before, after))
                 for result, before, after in zip(got['results'], got['before'], got['after'])]
 

@@ -195,7 +195,8 @@ _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
              ('OS::Octavia::', 'load_balancer'), ('OS::Swift::', 'object_store'))
 # Services whose requests negotiate a microversion (the version document is read on first use).
 _NEGOTIATED = ('compute', 'block_storage')
-_KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()
+# keystoneauth's own errors (discovery, auth), caught where a call may raise them unwrapped
+KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()
 _REMEMBERED = weakref.WeakKeyDictionary()   # connection -> {key: value}
 _REMEMBER_LOCKS = weakref.WeakKeyDictionary()
 _REMEMBER_LOCK = threading.Lock()
@@ -257,7 +258,7 @@ def max_microversion(conn, service):
         return tuple(found) if found else None
     try:
         return remembered(conn, ('max-microversion', service), read)
-    except _KSA_ERRORS as exc:   # discovery failures keystoneauth raises as its own
+    except KSA_ERRORS as exc:   # discovery failures keystoneauth raises as its own
         mapped = translate(exc)
         raise mapped if mapped is not None else CloudError(str(exc)) from exc
 
@@ -339,7 +340,7 @@ def warm_service(conn, service):
                     proxy.get_endpoint_data()
         except CloudError:
             pass   # the handler's own call meets it again and fails with it
-        except _KSA_ERRORS:
+        except KSA_ERRORS:
             pass   # a discovery failure: the same, the handler's call reports it
         return True
     remembered(conn, ('service', service), make)

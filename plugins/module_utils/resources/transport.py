@@ -15,13 +15,12 @@ __metaclass__ = type
 import re
 
 from ..errors import CloudError, CloudTransient
-from .sdk import call, remembered
+from .sdk import KSA_ERRORS, call, remembered
 
 try:
-    from keystoneauth1 import exceptions as _ksa
     from keystoneauth1 import session as _ks_session
 except ImportError:  # pragma: no cover - keystoneauth1 comes with openstacksdk
-    _ksa = _ks_session = None
+    _ks_session = None
 try:
     from requests.adapters import HTTPAdapter
 except ImportError:  # pragma: no cover - requests comes with openstacksdk
@@ -138,6 +137,6 @@ def _first_token(keystone):
         raise
     except CloudError:
         return False
-    except (_ksa.ClientException if _ksa is not None else ()):
+    except KSA_ERRORS:
         return False
     return True
