@@ -66,8 +66,25 @@ options:
       - Directories, besides the template's own, beneath which C(get_file) and provider templates may be read
         from disk. A name that resolves elsewhere (C(../), an absolute path, a symbolic link pointing out) is
         refused naming the template's file and line; give its content in O(files) instead.
-      - No URL is ever fetched (C(http://), C(https://) ...); only C(file://) names beneath these directories.
+      - No URL is fetched unless O(files_allowed_urls) allows it; C(file://) names are read beneath these
+        directories only.
     type: list
     elements: path
+    default: []
+  files_allowed_urls:
+    description:
+      - URL prefixes (C(http://) or C(https://)) beneath which the files a template names by URL are fetched, as
+        C(openstack stack create) fetches them for Heat, before anything else is done - C(get_file) values and
+        template resources given by URL (a resource's C(type), a C(resource_registry) entry) in the template and
+        its environment files, and those the templates fetched name in turn.
+      - "A URL matches a prefix it equals or continues at a C(/): C(https://example.com/t) allows
+        C(https://example.com/t/a.yaml), never C(https://example.com/tx) nor C(https://example.com.evil/). A
+        redirect must land beneath an allowed prefix too; each file is bounded by O(max_template_size)."
+      - The contents are kept in the stack's record with the O(files) given, so later runs fetch nothing again.
+        A name given in O(files) is never fetched.
+      - Without it (the default) no URL is ever fetched; a URL the template names is refused with its file and
+        line.
+    type: list
+    elements: str
     default: []
 '''

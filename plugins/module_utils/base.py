@@ -93,6 +93,7 @@ def limits_argument_spec():
         yaql_limit_iterators=dict(type='int', default=DEFAULT_LIMITS.yaql_limit_iterators),
         yaql_memory_quota=dict(type='int', default=DEFAULT_LIMITS.yaql_memory_quota),
         files_allowed_paths=dict(type='list', elements='path', default=[]),
+        files_allowed_urls=dict(type='list', elements='str', default=[]),
     )
 
 

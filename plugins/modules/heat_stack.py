@@ -301,7 +301,7 @@ class HeatStack(StackersModule):
             clear_parameters=p['clear_parameters'], tags=p['tags'],
             max_concurrency=p['max_concurrency'], limits=limits_from(p),
             action_retry_limit=max(0, p['action_retry_limit']),
-            files_allowed_paths=p['files_allowed_paths'],
+            files_allowed_paths=p['files_allowed_paths'], files_allowed_urls=p['files_allowed_urls'],
             nested_depth=p['nested_depth'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,

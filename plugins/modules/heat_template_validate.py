@@ -191,6 +191,7 @@ class HeatTemplateValidate(StackersModule):
             checker=self.constraint_checker(),
             strict=self.params['strict'],
             limits=limits_from(self.params),
+            urls=self.params['files_allowed_urls'],
         )
 
         parameters = answer.get('Parameters') or {}

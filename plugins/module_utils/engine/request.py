@@ -67,6 +67,9 @@ class StackRequest:
     # directories get_file and provider templates may read besides the
     # template's own (hot/template.py)
     files_allowed_paths: Sequence[str] = ()
+    # URL prefixes beneath which the files a template names by URL are
+    # fetched (engine/remote_files.py); none: no URL is ever fetched
+    files_allowed_urls: Sequence[str] = ()
     # heat.conf's action_retry_limit (engine/create_attempts.py)
     action_retry_limit: int = 5
 

@@ -12,11 +12,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 from collections.abc import Mapping
 
 from .. import resources as _registry
 from ..hot import validate as _hot
+from ..hot.limits import DEFAULT as DEFAULT_LIMITS
 from . import graph as _graph
+from . import remote_files
 from .groups import GROUP_TYPES
 from .stack_resource import STACK_TYPE
 
@@ -62,10 +65,15 @@ def dependencies(stack_definition, implicit=True):
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False,
-                      limits=None):
+                      limits=None, urls=()):
     """What ``openstack orchestration template validate`` answers (with
     ``strict``: what stack create checks first); see hot/validate.py.  Types
-    are supported when the registry has a plugin for them at the call."""
+    are supported when the registry has a plugin for them at the call.  The
+    files named by URL beneath ``urls`` are fetched first (remote_files)."""
+    if urls and isinstance(template, str) and os.path.isfile(template):
+        files = dict(files or {})
+        files.update(remote_files.fetch_for_paths(template, environment, urls, files,
+                                                  limits or DEFAULT_LIMITS))
     return _hot.validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
                                   supported_types=_Supported(), dependencies=dependencies,

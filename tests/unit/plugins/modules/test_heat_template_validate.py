@@ -104,6 +104,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
         'checker': None,
         'strict': False,
         'limits': Limits(),
+        'urls': [],
     }
 
 
