@@ -159,6 +159,20 @@ def nova_detach_done(ctx, server_id, attachment_id):
     return att is None
 
 
+# How many polls in a row Nova may answer an attach or detach 409 (the
+# server or volume busy a moment) before the step fails with Heat's words:
+# a server that stays unable (a suspended one refuses a detach) must not hold
+# the run until its timeout.
+BUSY_POLLS = 30
+
+
+def _busy(ctx, step, message):
+    step['busy'] = step.get('busy', 0) + 1
+    if step['busy'] >= BUSY_POLLS:
+        ctx.fail(message)
+    return False
+
+
 def run_step(ctx, step):
     """Advance one attach/detach step; True when it is complete.  A finished
     attach records the new attachment id in step['attachment']."""
@@ -166,7 +180,8 @@ def run_step(ctx, step):
         if step['state'] == 'call':
             att_id = nova_attach(ctx, step['server'], step['volume'], step.get('device'))
             if att_id is None:
-                return False
+                return _busy(ctx, step, 'Failed to attach volume %s to server %s - conflict'
+                             % (step['volume'], step['server']))
             step['attachment'] = att_id
             step['state'] = 'cinder'
             return False
@@ -174,7 +189,9 @@ def run_step(ctx, step):
     if step['state'] == 'call':
         if nova_detach(ctx, step['server'], step['attachment']):
             step['state'] = 'cinder'
-        return False
+            return False
+        return _busy(ctx, step, 'Could not detach attachment %s from server %s.'
+                     % (step['attachment'], step['server']))
     if step['state'] == 'cinder':
         if not cinder_detach_done(ctx, step['volume'], step['server']):
             return False

@@ -142,3 +142,16 @@ def test_a_busy_nova_on_create_is_left_to_the_engine_to_prove_and_retry():
     compute.get_volume_attachment.side_effect = fakes.http(404, 'no attachment')
     assert create_proven(Attachment(), ctx, sleep=lambda s: None) == 'vol-1'
     assert compute.create_volume_attachment.call_count == 2
+
+
+def test_a_detach_nova_keeps_refusing_fails_with_heats_words():
+    """Nova refuses a detach from a suspended server (409) for good: the delete fails after
+    BUSY_POLLS looks instead of waiting for the run's timeout."""
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.cinder import _common
+    ctx = _ctx(physical_id='vol-1')
+    ctx.conn.compute.delete_volume_attachment.side_effect = fakes.http(409, 'suspended')
+    Attachment().delete(ctx)
+    with pytest.raises(ResourceFailure, match='^Could not detach attachment vol-1 from server srv-1'):
+        while not Attachment().check_delete_complete(ctx):
+            pass
+    assert ctx.conn.compute.delete_volume_attachment.call_count == _common.BUSY_POLLS
