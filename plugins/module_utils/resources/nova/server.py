@@ -13,12 +13,27 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import time
+
+from ...errors import CloudConflict, CloudTransient
 from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
 from . import common, server_attrs, server_build, server_network, server_software, server_update
 
 PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
                        'supports it. Use user_data instead.')
+# a suspend or resume refused a moment (409) or lost: asked at most this many times
+TOGGLE_TRIES = 3
+TOGGLE_BACKOFF = 1.0
+
+
+def _task_state(server):
+    """Nova's task in progress on the server (``suspending``...), or None."""
+    # an SDK Server is a dict too: its attribute first, then the API's key
+    task = getattr(server, 'task_state', None)
+    if task is None and isinstance(server, dict):
+        task = server.get('OS-EXT-STS:task_state')
+    return task
 
 
 class Server(ResourcePlugin):
@@ -202,9 +217,21 @@ class Server(ResourcePlugin):
         server = sdk.get_or_none(ctx.conn.compute.get_server, ctx.physical_id)
         if server is None:
             ctx.fail('Failed to find server %s' % ctx.physical_id)
-        # already there: nothing to ask (Heat)
-        if common.status_of(server) != target:
-            sdk.call(action, ctx.physical_id)
+        # already there: nothing to ask (Heat).  A 409 or a transient fault
+        # is looked at again: the server may be on its way (its task_state,
+        # an earlier request whose answer was lost), else the action is
+        # asked again, a bounded number of times.
+        for attempt in range(TOGGLE_TRIES):
+            if common.status_of(server) == target or (attempt and _task_state(server)):
+                return
+            try:
+                sdk.call(action, ctx.physical_id)
+                return
+            except (CloudConflict, CloudTransient):
+                if attempt + 1 >= TOGGLE_TRIES:
+                    raise
+            time.sleep(TOGGLE_BACKOFF * (attempt + 1))
+            server = sdk.call(ctx.conn.compute.get_server, ctx.physical_id)
 
     # -- reading -------------------------------------------------------------------
     def find(self, ctx):

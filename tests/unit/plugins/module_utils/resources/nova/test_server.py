@@ -199,3 +199,28 @@ def test_prefetch_looks_up_what_create_will_and_create_reuses_it(conn):
     Server().create(make_ctx(conn, T, _props(image='cirros')))
     assert conn.compute.flavors.call_count == 1 and conn.image.images.call_count == 1
     assert conn.compute.create_server.call_args.kwargs['image_id'] == IMG
+
+
+def test_a_suspend_refused_a_moment_is_asked_again_and_one_on_its_way_is_not(conn, monkeypatch):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import server as mod
+    monkeypatch.setattr(mod.time, 'sleep', lambda s: None)
+    ctx = make_ctx(conn, T, _props(), physical_id=SRV)
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='ACTIVE', task_state=None)
+    conn.compute.suspend_server.side_effect = [sdk_exc.ConflictException('busy'), None]
+    Server().suspend(ctx)
+    assert conn.compute.suspend_server.call_count == 2
+    # the first request's answer lost: the server is suspending, nothing is asked again
+    conn.compute.suspend_server.reset_mock()
+    conn.compute.suspend_server.side_effect = sdk_exc.ConflictException('busy')
+    conn.compute.get_server.side_effect = [Obj(id=SRV, name='s', status='ACTIVE', task_state=None),
+                                           Obj(id=SRV, name='s', status='ACTIVE', task_state='suspending')]
+    Server().suspend(ctx)
+    assert conn.compute.suspend_server.call_count == 1
+    # refused every time: bounded, the refusal stands
+    conn.compute.suspend_server.reset_mock()
+    conn.compute.get_server.side_effect = None
+    conn.compute.get_server.return_value = Obj(id=SRV, name='s', status='ACTIVE', task_state=None)
+    with pytest.raises(CloudConflict):
+        Server().suspend(ctx)
+    assert conn.compute.suspend_server.call_count == mod.TOGGLE_TRIES
