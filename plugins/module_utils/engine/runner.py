@@ -97,7 +97,10 @@ def _apply(env, planned):
     stack = phases.lock(env, create=fields)
     try:
         resumed = None
-        if stack['action'] == 'SUSPEND' and stack['status'] == 'COMPLETE':
+        # a stack suspended, or left part suspended (a suspend or resume that
+        # failed or was killed), is resumed first: present means running
+        if stack['action'] == 'SUSPEND' or (stack['action'] == 'RESUME' and
+                                            stack['status'] != 'COMPLETE'):
             resumed = _action(env, stack, 'RESUME')
             stack = store.stack_by_id(planned.stack_id)
         outcome = phases.converge(env, planned, stack, 'CREATE' if creating else 'UPDATE')

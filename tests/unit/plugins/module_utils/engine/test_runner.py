@@ -366,3 +366,25 @@ def test_tags_and_a_patch_update_with_cleared_parameters(stacks):
     again = stacks.run(None, existing=True, parameters={'v': 'three'})
     assert again['stack']['parameters']['v'] == 'three'
     assert stacks.run(None, existing=True, parameters={'v': 'three'})['changed'] is False
+
+
+def test_a_stack_left_part_suspended_is_resumed_by_a_present_run(stacks, monkeypatch):
+    """A suspend that failed half-way (one resource refused) leaves SUSPEND_FAILED: the next
+    present run resumes what was suspended, then updates."""
+    monkeypatch.setitem(resources.PLUGINS, TR, Recording)
+    monkeypatch.setattr(Recording, 'calls', [])
+    stacks.run(SUSPEND)
+    refused = {'a'}
+
+    def suspend(self, ctx):
+        if ctx.name in refused:
+            raise ResourceFailure('Conflict on suspend')
+        self.calls.append(('suspend', ctx.name))
+    monkeypatch.setattr(Recording, 'suspend', suspend)
+    failed = stacks.run(name='st', state='suspended')
+    assert failed['stack']['stack_status'] == 'SUSPEND_FAILED'
+    Recording.calls[:] = []
+    resumed = stacks.run(SUSPEND)
+    assert resumed['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert ('resume', 'b') in Recording.calls and ('resume', 'c') in Recording.calls
+    assert index(resumed['events'], 'st', 'RESUME', 'COMPLETE') >= 0
