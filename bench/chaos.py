@@ -364,6 +364,8 @@ def main(argv=None):
               '--fault-rate %g%s' % (seed, args.runs, args.kill_cycles, args.concurrent,
                                      args.fault_rate, ' --no-outage' if args.no_outage else ''))
     print('chaos: seed %d (replay: %s)' % (seed, replay), flush=True)
+    # a campaign stopped (SIGTERM) still stops its cloud: the finally below runs
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     workdir = tempfile.mkdtemp(prefix='chaos-')
     cloud, holder, restart, stop_cloud = _own_cloud(workdir)
     started = time.monotonic()
