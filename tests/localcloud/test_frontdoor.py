@@ -6,6 +6,7 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import os
 import random
 import time
 
@@ -177,3 +178,61 @@ def test_resources_cover_every_kind(cloud):
                  'servers', 'volumes', 'load_balancers', 'listeners', 'pools', 'members',
                  'health_monitors', 'containers', 'objects', 'keypairs', 'images', 'flavors'):
         assert isinstance(res[kind], list), kind
+
+
+def _descendants(roots):
+    """The pids of ``roots`` and every process below them (from /proc)."""
+    parents = {}
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            try:
+                with open('/proc/%s/stat' % entry) as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+    seen, todo = set(), list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid not in seen:
+            seen.add(pid)
+            todo.extend(parents.get(pid, ()))
+    return seen
+
+
+def _listening():
+    """socket inode -> (family, local address, port: /proc's hex) of every listening TCP socket."""
+    out = {}
+    for family in ('tcp', 'tcp6'):
+        with open('/proc/net/%s' % family) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[3] == '0A':                        # LISTEN
+                    out[cols[9]] = (family,) + tuple(cols[1].split(':'))
+    return out
+
+
+LOOPBACK = {('tcp', '0100007F'), ('tcp6', '00000000000000000000000001000000')}
+
+
+def test_every_socket_the_cloud_listens_on_is_on_the_loopback(cloud):
+    """The front door and every service process listen on 127.0.0.1 (the cloud's default), never
+    on every interface: nothing outside this host can reach the local cloud."""
+    listening = _listening()
+    found = []
+    for pid in _descendants([cloud.proc.pid] + list(cloud.info['pids'].values())):
+        try:
+            fds = os.listdir('/proc/%d/fd' % pid)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink('/proc/%d/fd/%s' % (pid, fd))
+            except OSError:
+                continue
+            inode = target[len('socket:['):-1] if target.startswith('socket:[') else None
+            if inode in listening:
+                found.append((pid, listening[inode]))
+    # the front door and one per service at least
+    assert len(set(a for _p, a in found)) >= len(cloud.info['services']) + 1, found
+    assert [f for f in found if f[1][:2] not in LOOPBACK] == []
