@@ -17,7 +17,7 @@ __metaclass__ = type
 import contextlib
 import json
 
-__all__ = ['patch_module_args']
+__all__ = ['patch_module_args', 'run_main']
 
 try:
     from ansible.module_utils.testing import patch_module_args
@@ -31,3 +31,15 @@ except ImportError:  # ansible-core < 2.19
         data = json.dumps({'ANSIBLE_MODULE_ARGS': args or {}}).encode('utf-8')
         with mock.patch.object(basic, '_ANSIBLE_ARGS', data):
             yield
+
+
+def run_main(module, capsys, args, check=False):
+    """``module``'s main() with ``args`` (in check mode when asked): (exit code, the JSON Ansible
+    reads from it)."""
+    import pytest
+    if check:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(SystemExit) as exc:
+            module.main()
+    return exc.value.code, json.loads(capsys.readouterr().out)

@@ -8,11 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
-
-import pytest
-
-from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
+from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack_migrate as module
@@ -26,10 +22,7 @@ outputs:
 
 
 def run_module(capsys, args):
-    with patch_module_args(args):
-        with pytest.raises(SystemExit) as exc:
-            module.main()
-    return exc.value.code, json.loads(capsys.readouterr().out)
+    return run_main(module, capsys, args)
 
 
 def test_moves_a_stack_and_refuses_both_stores_of_one_side(capsys, tmp_path, monkeypatch):

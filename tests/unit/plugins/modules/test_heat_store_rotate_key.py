@@ -9,9 +9,7 @@ __metaclass__ = type
 
 import json
 
-import pytest
-
-from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
+from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
 from ansible_collections.stackers.orchestration.plugins.modules import heat_store_rotate_key as module
 
@@ -24,12 +22,7 @@ outputs:
 
 
 def run_module(capsys, args, check=False):
-    if check:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(SystemExit) as exc:
-            module.main()
-    return exc.value.code, json.loads(capsys.readouterr().out)
+    return run_main(module, capsys, args, check=check)
 
 
 def test_rotates_and_hides_both_keys(capsys, tmp_path, monkeypatch):
