@@ -220,8 +220,10 @@ def _interface_attach(ctx, port_id=None, net_id=None, fip=None, security_groups=
     if fip:
         attrs['fixed_ips'] = [{'ip_address': fip}]
     try:
+        # an existing port's attach may be sent again after a 5xx or a lost
+        # answer (a second one is the 409 below); one by network makes a port
         iface = sdk.call(ctx.conn.compute.create_server_interface, ctx.physical_id,
-                         retry_writes=False, **attrs)
+                         retry_writes=bool(port_id), **attrs)
     except CloudConflict:
         # "Port ... is still in use": on this server already (a run killed after
         # the attach, or its answer lost), the attach is done; else it stands

@@ -119,3 +119,23 @@ def test_an_interface_already_on_the_server_is_attached(conn):
     conn.network.get_port.return_value = Obj(id='p2', device_id='another-server')
     with pytest.raises(CloudConflict, match='still in use'):
         server_update._interface_attach(ctx, port_id='p2')
+
+
+def test_an_existing_ports_attach_is_asked_again_after_a_5xx_one_by_network_is_not(conn, monkeypatch):
+    from openstack import exceptions as sdk_exc
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import server_update
+    monkeypatch.setattr(sdk.time, 'sleep', lambda s: None)
+    ctx = _ctx(conn, {'networks'})
+    conn.compute.get_server.return_value = Obj(id=SRV, status='ACTIVE', addresses={})
+    failed = sdk_exc.HttpException('injected')
+    failed.status_code = 500
+    conn.compute.create_server_interface.side_effect = [failed, Obj(port_id='p2')]
+    assert server_update._interface_attach(ctx, port_id='p2') is True
+    assert conn.compute.create_server_interface.call_count == 2
+    conn.compute.create_server_interface.reset_mock()
+    conn.compute.create_server_interface.side_effect = [failed, Obj(port_id='p3')]
+    with pytest.raises(CloudTransient):
+        server_update._interface_attach(ctx, net_id='n2')
+    assert conn.compute.create_server_interface.call_count == 1
