@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from .. import sdk
-from ...errors import ResourceFailure
+from ...errors import CloudConflict, CloudTransient, ResourceFailure
 from .common import (RAW, NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body,
                      prepare_update, raw_delete)
 
@@ -55,6 +55,10 @@ def format_rule(rule, group_id):
     return rule
 
 
+# in a group's data once its rules are set (a group a create made in part has not)
+RULES_SET = 'rules_set'
+
+
 class SecurityGroup(NeutronPlugin):
     type_name = 'OS::Neutron::SecurityGroup'
     entity = 'security_group'
@@ -77,18 +81,34 @@ class SecurityGroup(NeutronPlugin):
         ident = super(SecurityGroup, self).create(ctx)
         rules = ctx.properties.get('rules') or []
         if rules:
-            if any(r.get('direction') == 'egress' for r in rules):
-                # the POST answered the group's default rules: no GET needed
-                for rule in (ctx.live or {}).get('security_group_rules') or ():
-                    if rule.get('direction') == 'egress':
-                        raw_delete(ctx.conn, 'security_group_rule', rule['id'])
-            self._bulk(ctx, [format_rule(r, ident) for r in rules])
+            try:
+                if any(r.get('direction') == 'egress' for r in rules):
+                    # the POST answered the group's default rules: no GET needed
+                    for rule in (ctx.live or {}).get('security_group_rules') or ():
+                        if rule.get('direction') == 'egress':
+                            raw_delete(ctx.conn, 'security_group_rule', rule['id'])
+                self._bulk(ctx, [format_rule(r, ident) for r in rules])
+            except (CloudTransient, CloudConflict):
+                # the rules' requests failed or lost their answers: the group
+                # is made, check_create_complete sets its rules from what it has
+                ctx.live = None
+                return ident
             ctx.live = None   # its rule list is stale now
+        ctx.data[RULES_SET] = True
         return ident
 
     def found_is_whole(self, ctx):
-        # the group, then its rules: a group found may lack them
-        return not ctx.properties.get('rules') and super(SecurityGroup, self).found_is_whole(ctx)
+        # the group a lost answer made: check_create_complete sets its rules
+        return super(SecurityGroup, self).found_is_whole(ctx)
+
+    def check_create_complete(self, ctx):
+        """Done once the group has its rules: a group this create's requests
+        made only in part (its rules' POST failed, or the group's answer was
+        lost and find took it) gets them from what it holds (_update_rules)."""
+        if not ctx.data.get(RULES_SET):
+            self._update_rules(ctx, ctx.properties.get('rules'))
+            ctx.data[RULES_SET] = True
+        return super(SecurityGroup, self).check_create_complete(ctx)
 
     def _bulk(self, ctx, rules):
         """Every rule in one POST (Neutron's bulk create takes a list)."""

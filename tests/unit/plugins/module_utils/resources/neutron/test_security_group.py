@@ -124,3 +124,34 @@ def test_the_name_default_is_refused(make_ctx, conn):
     with pytest.raises(ResourceFailure, match='cannot be assigned the name "default"'):
         SecurityGroup().create(make_ctx('OS::Neutron::SecurityGroup', {'name': 'default'}))
     conn.network.create_security_group.assert_not_called()
+
+
+def test_rules_whose_post_failed_are_set_when_the_group_is_checked(make_ctx, conn, obj):
+    """The group is made but its rules' POST meets a 503 (or loses its answer): create gives the
+    group; check_create_complete reads what the group holds and adds only what is missing (a
+    lost answer's rules are there: nothing is posted twice).  A group taken after its own POST's
+    answer was lost (found) is completed the same way."""
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.cinder.cinder_fakes import http
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.security_group import RULES_SET
+    sdk_retries = sdk.RETRIES
+    sdk.RETRIES = 0
+    try:
+        conn.network.create_security_group.return_value = obj(id=SG, tags=[], security_group_rules=DEFAULT_RULES)
+        conn.network.create_security_group_rules.side_effect = [http(503, 'injected'), iter([])]
+        ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]})
+        assert SecurityGroup().create(ctx) == SG and RULES_SET not in ctx.data
+        ctx.physical_id = SG
+        conn.network.get_security_group.return_value = obj(id=SG, status=None, security_group_rules=DEFAULT_RULES)
+        assert SecurityGroup().check_create_complete(ctx) is True
+        assert [r['protocol'] for r in conn.network.create_security_group_rules.call_args[0][0]] == ['icmp']
+        assert ctx.data[RULES_SET] is True
+        # its rules there already (the POST's answer was lost): nothing is posted again
+        conn.network.create_security_group_rules.reset_mock()
+        icmp = {'id': 'i', 'direction': 'ingress', 'ethertype': 'IPv4', 'protocol': 'icmp', 'security_group_id': SG}
+        conn.network.get_security_group.return_value = obj(id=SG, security_group_rules=DEFAULT_RULES + [icmp])
+        found = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+        assert SecurityGroup().found_is_whole(found)
+        assert SecurityGroup().check_create_complete(found) is True
+        conn.network.create_security_group_rules.assert_not_called()
+    finally:
+        sdk.RETRIES = sdk_retries
