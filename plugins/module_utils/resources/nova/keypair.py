@@ -26,6 +26,11 @@ MICROVERSION_USER = (2, 10)
 MICROVERSION_PUBLIC_KEY = (2, 92)
 
 
+def _key_body(key):
+    """A public key's type and body (Nova may keep another comment or spacing)."""
+    return tuple(str(key or '').split()[:2])
+
+
 class KeyPair(ResourcePlugin):
     type_name = 'OS::Nova::KeyPair'
     replace_deletes_first = True
@@ -83,7 +88,16 @@ class KeyPair(ResourcePlugin):
         if not name:
             return None
         found = sdk.get_or_none(ctx.conn.compute.get_keypair, name, **self._user_kw(ctx))
-        return found.name if found is not None else None
+        if found is None:
+            return None
+        want = ctx.properties.get('public_key')
+        if want and _key_body(getattr(found, 'public_key', None)) != _key_body(want):
+            return None     # someone else's key of that name: never taken, never deleted
+        return found.name
+
+    def found_is_whole(self, ctx):
+        # one POST; with the public key given, find takes only the key that carries it
+        return bool(ctx.properties.get('public_key'))
 
     def show(self, ctx):
         if not ctx.physical_id:

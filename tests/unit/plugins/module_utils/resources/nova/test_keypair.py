@@ -76,3 +76,15 @@ def test_a_replacement_is_refused_at_create_as_the_preflight_would(conn):
         KeyPair().create(ctx)
     assert str(err.value) == 'The public_key property is required by the nova API version currently used.'
     conn.compute.create_keypair.assert_not_called()
+
+
+def test_find_takes_a_key_of_that_name_only_when_it_carries_the_public_key_given(conn):
+    """After a lost answer the key found by name is this create's when it carries the public key
+    sent (then it is whole: one POST); one of that name with another key is someone else's."""
+    ctx = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k', 'public_key': 'ssh-ed25519 AAAA me@host'})
+    conn.compute.get_keypair.return_value = Obj(name='k', public_key='ssh-ed25519 AAAA other-comment\n')
+    assert KeyPair().find(ctx) == 'k' and KeyPair().found_is_whole(ctx)
+    conn.compute.get_keypair.return_value = Obj(name='k', public_key='ssh-ed25519 BBBB')
+    assert KeyPair().find(ctx) is None
+    generated = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k'})
+    assert not KeyPair().found_is_whole(generated)     # its private key was in the lost answer
