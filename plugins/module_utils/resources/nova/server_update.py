@@ -14,10 +14,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import time
+
 from ...errors import CloudConflict
 from .. import sdk
 from . import common, server_build, server_network
 
+# An attach of a free port that Nova refuses (409) is asked again on the next
+# poll up to BUSY_LIMIT times; a metadata set refused, BUSY_TRIES times.
+ATTACH_BUSY = 'attach_busy'
+BUSY_LIMIT = 30
+BUSY_TRIES = 3
 # Polls of an interface check before Heat's InterfaceDetach/AttachFailed.
 INTERFACE_CHECKS = 120
 
@@ -75,7 +82,16 @@ def update_metadata(ctx, server, metadata):
     current = getattr(server, 'metadata', None) or {}
     for key in sorted(set(current) - set(want)):
         sdk.delete_quietly(ctx.conn.compute.delete_server_metadata, server, [key])
-    sdk.call(ctx.conn.compute.set_server_metadata, server, **want)
+    # a 409 is Nova's moment (the server busy, locked a moment): the same keys
+    # are set again, a bounded number of times
+    for attempt in range(BUSY_TRIES):
+        try:
+            sdk.call(ctx.conn.compute.set_server_metadata, server, **want)
+            return
+        except CloudConflict:
+            if attempt + 1 >= BUSY_TRIES:
+                raise
+            time.sleep(1.0 + attempt)
 
 
 def _network_steps(ctx, old, new):
@@ -226,11 +242,18 @@ def _interface_attach(ctx, port_id=None, net_id=None, fip=None, security_groups=
                          retry_writes=bool(port_id), **attrs)
     except CloudConflict:
         # "Port ... is still in use": on this server already (a run killed after
-        # the attach, or its answer lost), the attach is done; else it stands
+        # the attach, or its answer lost), the attach is done; a port no device
+        # holds met a moment's refusal (the server busy): asked again on the
+        # next poll, a bounded number of times; else the refusal stands
         port = sdk.get_or_none(ctx.conn.network.get_port, port_id) if port_id else None
-        if port is None or port.device_id != ctx.physical_id:
+        if port is not None and port.device_id == ctx.physical_id:
+            return True
+        busy = ctx.data.get(ATTACH_BUSY, 0) + 1
+        if port is None or port.device_id or busy >= BUSY_LIMIT:
             raise
-        return True
+        ctx.data[ATTACH_BUSY] = busy
+        return False
+    ctx.data.pop(ATTACH_BUSY, None)
     if not port_id and security_groups:
         sdk.call(ctx.conn.network.update_port, iface.port_id, security_group_ids=security_groups)
     return True

@@ -119,6 +119,12 @@ def test_an_interface_already_on_the_server_is_attached(conn):
     conn.network.get_port.return_value = Obj(id='p2', device_id='another-server')
     with pytest.raises(CloudConflict, match='still in use'):
         server_update._interface_attach(ctx, port_id='p2')
+    # a free port refused a moment: asked again on the next poll, a bounded number of times
+    conn.network.get_port.return_value = Obj(id='p2', device_id='')
+    assert server_update._interface_attach(ctx, port_id='p2') is False
+    ctx.data[server_update.ATTACH_BUSY] = server_update.BUSY_LIMIT - 1
+    with pytest.raises(CloudConflict):
+        server_update._interface_attach(ctx, port_id='p2')
 
 
 def test_an_existing_ports_attach_is_asked_again_after_a_5xx_one_by_network_is_not(conn, monkeypatch):
@@ -139,3 +145,20 @@ def test_an_existing_ports_attach_is_asked_again_after_a_5xx_one_by_network_is_n
     with pytest.raises(CloudTransient):
         server_update._interface_attach(ctx, net_id='n2')
     assert conn.compute.create_server_interface.call_count == 1
+
+
+def test_metadata_refused_a_moment_is_set_again(conn, monkeypatch):
+    from openstack import exceptions as sdk_exc
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import server_update
+    monkeypatch.setattr(server_update.time, 'sleep', lambda s: None)
+    server = Obj(id=SRV, metadata={'stackers-stack-id': 'sid', 'stackers-resource': 'res'})
+    ctx = _ctx(conn, {'metadata'}, metadata={'v': '2'})
+    conn.compute.set_server_metadata.side_effect = [sdk_exc.ConflictException('busy'), None]
+    server_update.update_metadata(ctx, server, {'v': '2'})
+    assert conn.compute.set_server_metadata.call_count == 2
+    conn.compute.set_server_metadata.reset_mock()
+    conn.compute.set_server_metadata.side_effect = sdk_exc.ConflictException('locked')
+    with pytest.raises(CloudConflict):
+        server_update.update_metadata(ctx, server, {'v': '2'})
+    assert conn.compute.set_server_metadata.call_count == server_update.BUSY_TRIES
