@@ -244,7 +244,24 @@ class Campaign(object):
             self.judge(after, name + ' deleted')
 
     # -- 3. concurrency ------------------------------------------------------------------------
+    def raise_quotas(self, stacks):
+        """Room in the project for ``stacks`` multi-tier stacks at once (the local cloud's default
+        quotas hold 10 volumes and a few routers: a campaign measures the engine, not them)."""
+        conn = self.cloud.sdk()
+        try:
+            project = conn.current_project_id
+            room = max(10, 4 * stacks)
+            conn.set_volume_quotas(project, volumes=room, gigabytes=10 * room, snapshots=room)
+            conn.set_network_quotas(project, network=room, subnet=room, port=4 * room, router=room,
+                                    floatingip=room, security_group=room,
+                                    security_group_rule=10 * room)
+            conn.set_compute_quotas(project, instances=room, cores=4 * room, ram=2048 * room,
+                                    key_pairs=10 * room)
+        finally:
+            conn.close()
+
     def phase_concurrent(self, count):
+        self.raise_quotas(count)
         after = self.mark()
         names = ['chaosc%d-%d' % (self.seed % 10000, i) for i in range(count)]
         for state in ('present', 'absent'):

@@ -90,7 +90,12 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         return Decision(CREATE, reason='adopt')
     if not created(row):
         return Decision(CREATE)
-    if row.status == 'IN_PROGRESS' and row.action == 'CREATE':
+    if row.action == 'CREATE' and (row.status == 'IN_PROGRESS' or
+                                   (row.status == 'FAILED' and row.physical_id is None)):
+        # a create killed, or failed before it recorded an id (its answer
+        # lost, the cloud gone): what it made is found by the physical name
+        # or the marks and taken, as the create's own (a router interface, a
+        # floating IP, cannot coexist with a second of theirs)
         return Decision(CREATE, reason='resume')
     if getattr(plugin, 'never_update', False) and row.type == defn.type and \
             row.status == 'COMPLETE':
@@ -107,6 +112,11 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         if row.action == 'CHECK' or plugin.needs_replace_failed(ctx):
             reason = '%s_%s' % (row.action, row.status)
             return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
+        if not changed:
+            # fine after all: updated as Heat updates a FAILED resource it
+            # keeps, which settles it (COMPLETE, its reference id known to
+            # its dependents); not the user's update, so never restricted
+            return Decision(UPDATE, reason='%s_%s' % (row.action, row.status))
     if stack_updated and getattr(plugin, 'replace_on_stack_update', False) and \
             row.status == 'COMPLETE':
         # Heat's UpdateWaitConditionHandle: every update of its stack replaces it

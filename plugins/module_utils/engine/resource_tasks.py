@@ -116,7 +116,9 @@ def _create(step, role, resume=None):
     changes = dict(properties=want.masked, metadata=run.masker.mask(want.metadata),
                    requires=step.requires)
     if resume is not None:
-        row = resume.replace(**changes)
+        # (a FAILED create's row too: in progress again)
+        row = resume.replace(action='CREATE', status='IN_PROGRESS', status_reason='state changed',
+                             **changes)
     else:
         row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=run.stack['id'], name=want.name,
                           role=role, type=defn.type,

@@ -104,7 +104,18 @@ def test_failed_resource_replaced_unless_plugin_says_usable():
             assert ctx.physical_id == 'pid' and ctx.name == 'r'
             return False
     assert decide(defn(), failed, Reusable(), props(value='b')).action == UPDATE
-    assert decide(defn(), failed, Reusable(), props(value='a')).action == KEEP
+    # unchanged, it is still updated (settled: COMPLETE with its reference id), never kept FAILED,
+    # and that is not the user's update (restricted_actions do not refuse it)
+    kept = decide(defn(), failed, Reusable(), props(value='a'), restricted=('update',))
+    assert (kept.action, kept.reason) == (UPDATE, 'UPDATE_FAILED')
+
+
+def test_a_create_that_failed_before_recording_an_id_is_resumed():
+    """Its object, if the create made one (an answer lost, the cloud gone), is found and taken."""
+    failed = row(action='CREATE', status='FAILED', value='a')
+    failed = failed.replace(physical_id=None)
+    d = decide(defn(), failed, TestResource(), props(value='a'))
+    assert (d.action, d.reason) == (CREATE, 'resume')
 
 
 def test_check_failed_always_replaced():

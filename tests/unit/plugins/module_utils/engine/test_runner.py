@@ -388,3 +388,41 @@ def test_a_stack_left_part_suspended_is_resumed_by_a_present_run(stacks, monkeyp
     assert resumed['stack']['stack_status'] == 'UPDATE_COMPLETE'
     assert ('resume', 'b') in Recording.calls and ('resume', 'c') in Recording.calls
     assert index(resumed['events'], 'st', 'RESUME', 'COMPLETE') >= 0
+
+
+class HalfMade(TestResource):
+    """A create that makes its object, then loses the answer (find sees it, but the type does not
+    say one request made it whole): the resource fails with no id recorded."""
+    cloud = {}
+    creates = []
+    deletes = []
+
+    def create(self, ctx):
+        from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+        HalfMade.creates.append(ctx.physical_name)
+        HalfMade.cloud[ctx.physical_name] = 'id-%d' % len(HalfMade.creates)
+        if len(HalfMade.creates) == 1:
+            raise CloudTransient('answer lost')
+        return HalfMade.cloud[ctx.physical_name]
+
+    def find(self, ctx):
+        return HalfMade.cloud.get(ctx.physical_name)
+
+    def delete(self, ctx):
+        HalfMade.deletes.append(ctx.physical_id)
+
+
+def test_a_create_that_failed_before_recording_its_id_is_taken_by_the_rerun(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, HalfMade)
+    for name in ('cloud', 'creates', 'deletes'):
+        monkeypatch.setattr(HalfMade, name, type(getattr(HalfMade, name))())
+    text = 'resources:\n  a: {type: OS::Heat::TestResource, properties: {value: x}}\n'
+    failed = stacks.run(text)
+    assert failed['stack']['stack_status'] == 'CREATE_FAILED'
+    assert stacks.rows()['a'].physical_id is None
+    again = stacks.run(text)
+    assert again['stack']['stack_status'] == 'UPDATE_COMPLETE', again['stack']
+    # found by its physical name and taken: no second create, nothing deleted
+    assert len(HalfMade.creates) == 1 and HalfMade.deletes == []
+    row = stacks.rows()['a']
+    assert (row.status, row.physical_id) == ('COMPLETE', 'id-1')
