@@ -247,9 +247,9 @@ class Campaign(object):
     def raise_quotas(self, stacks):
         """Room in the project for ``stacks`` multi-tier stacks at once (the local cloud's default
         quotas hold 10 volumes and a few routers: a campaign measures the engine, not them)."""
-        conn = self.cloud.sdk()
+        project = self.cloud.sdk().current_project_id      # the project the stacks run in
+        conn = self.cloud.sdk('localcloud-admin')            # quotas are the admin's to set
         try:
-            project = conn.current_project_id
             room = max(10, 4 * stacks)
             conn.set_volume_quotas(project, volumes=room, gigabytes=10 * room, snapshots=room)
             conn.set_network_quotas(project, network=room, subnet=room, port=4 * room, router=room,
