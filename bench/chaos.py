@@ -44,6 +44,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(1, HERE)
 import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
 import chaos_judge as cj  # noqa: E402
+from chaos_judge import losses, table  # noqa: E402,F401  (chaos.losses: the short form's test)
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(HERE, 'results', 'chaos.json')
@@ -306,40 +307,6 @@ class Campaign(object):
                                   'clear_failure': clear, 'rerun_converged': ok}
         print('  outage: the run ended after %.0fs: %s; rerun %s' % (
             failed_after, answer, 'converged' if ok else 'NOT converged'), flush=True)
-
-
-def losses(figures):
-    """The loss figures (each must be 0)."""
-    out = {'orphans': len(figures['orphans']), 'duplicates': len(figures['duplicates']),
-           'lost_or_inconsistent': len(figures['lost']) + len(figures['unconverged']),
-           'concurrent_incomplete': figures['concurrent'] - figures['concurrent_completed']}
-    outage = figures.get('outage')
-    if outage is not None:
-        out['outage_unclear'] = 0 if outage['clear_failure'] and outage['rerun_converged'] else 1
-    return out
-
-
-def table(figures, scale, seed):
-    rows = [('runs (lifecycles)', figures['runs']),
-            ('completed with no help', '%d (%.0f%%)' % (figures['completed_unaided'],
-                                                        100.0 * figures['completed_unaided'] / max(1, figures['runs']))),
-            ('faults injected', figures['faults_injected']),
-            ('kills (SIGKILL)', figures['kills']),
-            ('failures with no clear reason', len(figures['unclear_failures'])),
-            ('stacks at once (processes)', '%d/%d complete' % (figures['concurrent_completed'],
-                                                               figures['concurrent'])),
-            ('orphaned cloud resources', len(figures['orphans'])),
-            ('duplicates', len(figures['duplicates'])),
-            ('lost or inconsistent records', len(figures['lost']) + len(figures['unconverged'])),
-            ('worst recovery time', '%.1f s' % figures['worst_recovery_s'])]
-    if figures.get('outage'):
-        rows.append(('cloud stopped mid-run: failed after', '%.0f s, rerun %s' % (
-            figures['outage']['failed_within_s'],
-            'converged' if figures['outage']['rerun_converged'] else 'did NOT converge')))
-    width = max(len(r[0]) for r in rows)
-    lines = ['chaos campaign: scale %s, seed %s' % (scale, seed)]
-    lines += ['| %s | %s |' % (k.ljust(width), v) for k, v in rows]
-    return '\n'.join(lines)
 
 
 def _own_cloud(workdir):

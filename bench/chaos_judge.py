@@ -12,7 +12,8 @@ The judge compares three things after a window of work (ledger entries after a s
 - what the store records that the cloud no longer holds.
 A live thing the store does not know is a *duplicate* when the store records another thing of
 the same stack and resource (the same ``<stack>-<resource>-`` name), else an *orphan*.  A
-recorded thing of a kind the cloud lists that the cloud does not hold is *lost*.
+recorded thing of a kind the cloud lists that the cloud does not hold is *lost*.  The campaign's
+figures (``losses``, each of which must be 0, and the printed ``table``) are read here too.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -96,6 +97,42 @@ def judge(ledger, resources, store_paths, after=0):
         if kind is not None and pid not in live[kind]:
             lost.append('%s %s (%s) recorded, not in the cloud' % (kind, pid, pname))
     return {'orphans': orphans, 'duplicates': duplicates, 'lost': lost}
+
+
+# -- the figures ---------------------------------------------------------------------------------
+
+def losses(figures):
+    """The loss figures (each must be 0)."""
+    out = {'orphans': len(figures['orphans']), 'duplicates': len(figures['duplicates']),
+           'lost_or_inconsistent': len(figures['lost']) + len(figures['unconverged']),
+           'concurrent_incomplete': figures['concurrent'] - figures['concurrent_completed']}
+    outage = figures.get('outage')
+    if outage is not None:
+        out['outage_unclear'] = 0 if outage['clear_failure'] and outage['rerun_converged'] else 1
+    return out
+
+
+def table(figures, scale, seed):
+    rows = [('runs (lifecycles)', figures['runs']),
+            ('completed with no help', '%d (%.0f%%)' % (figures['completed_unaided'],
+                                                        100.0 * figures['completed_unaided'] / max(1, figures['runs']))),
+            ('faults injected', figures['faults_injected']),
+            ('kills (SIGKILL)', figures['kills']),
+            ('failures with no clear reason', len(figures['unclear_failures'])),
+            ('stacks at once (processes)', '%d/%d complete' % (figures['concurrent_completed'],
+                                                               figures['concurrent'])),
+            ('orphaned cloud resources', len(figures['orphans'])),
+            ('duplicates', len(figures['duplicates'])),
+            ('lost or inconsistent records', len(figures['lost']) + len(figures['unconverged'])),
+            ('worst recovery time', '%.1f s' % figures['worst_recovery_s'])]
+    if figures.get('outage'):
+        rows.append(('cloud stopped mid-run: failed after', '%.0f s, rerun %s' % (
+            figures['outage']['failed_within_s'],
+            'converged' if figures['outage']['rerun_converged'] else 'did NOT converge')))
+    width = max(len(r[0]) for r in rows)
+    lines = ['chaos campaign: scale %s, seed %s' % (scale, seed)]
+    lines += ['| %s | %s |' % (k.ljust(width), v) for k, v in rows]
+    return '\n'.join(lines)
 
 
 # -- one engine action in a child process ------------------------------------------------------
