@@ -97,6 +97,25 @@ def limits_argument_spec():
     )
 
 
+def url_opener(params):
+    """``opener(url, timeout)`` for the files a template names by URL
+    (engine/remote_files.py): Ansible's ``open_url`` with the task's TLS
+    options (certificates verified unless ``validate_certs`` is false,
+    ``ca_cert``, ``client_cert`` / ``client_key``).  Its own failures come
+    back as OSError, the one kind the engine expects of an opener."""
+    from ansible.module_utils import urls
+
+    def opener(url, timeout):
+        verify = params.get('validate_certs')
+        try:
+            return urls.open_url(url, timeout=timeout, validate_certs=verify is not False,
+                                 ca_path=params.get('ca_cert'), client_cert=params.get('client_cert'),
+                                 client_key=params.get('client_key'), http_agent='stackers.orchestration')
+        except (urls.ConnectionError, urls.SSLValidationError) as exc:
+            raise OSError(str(exc)) from None
+    return opener
+
+
 def limits_from(params):
     """The engine's Limits from the options of ``limits_argument_spec``."""
     return Limits(max_template_size=params['max_template_size'],

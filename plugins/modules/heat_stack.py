@@ -87,10 +87,10 @@ options:
     default: 10
   action_retry_limit:
     description:
-      - How many times a resource whose object goes to an error status while it is created (a server or volume in
-        C(ERROR): Heat's C(ResourceInError)) is deleted and created again before its create fails, as Heat's
+      - "How many times a resource whose object goes to an error status while it is created (a server or volume in
+        C(ERROR), Heat's C(ResourceInError)) is deleted and created again before its create fails, as Heat's
         C(action_retry_limit) in C(heat.conf). Each try waits 2**n seconds and up to 2 more; the events show
-        C(CREATE_FAILED), C(DELETE_IN_PROGRESS), C(DELETE_COMPLETE) and C(CREATE_IN_PROGRESS) again.
+        C(CREATE_FAILED), C(DELETE_IN_PROGRESS), C(DELETE_COMPLETE) and C(CREATE_IN_PROGRESS) again."
       - When every try is spent, the first failure is the resource's. C(0) never retries.
       - A refused request or an invalid property is never retried this way.
     type: int
@@ -231,6 +231,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     hidden_parameters,
     limits_argument_spec,
     limits_from,
+    url_opener,
 )
 
 try:
@@ -302,6 +303,7 @@ class HeatStack(StackersModule):
             max_concurrency=p['max_concurrency'], limits=limits_from(p),
             action_retry_limit=max(0, p['action_retry_limit']),
             files_allowed_paths=p['files_allowed_paths'], files_allowed_urls=p['files_allowed_urls'],
+            url_opener=url_opener(p),
             nested_depth=p['nested_depth'], store_path=p['store_path'], store_url=p['store_url'],
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,

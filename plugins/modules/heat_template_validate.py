@@ -137,6 +137,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     hidden_parameters,
     limits_argument_spec,
     limits_from,
+    url_opener,
 )
 
 try:
@@ -192,6 +193,7 @@ class HeatTemplateValidate(StackersModule):
             strict=self.params['strict'],
             limits=limits_from(self.params),
             urls=self.params['files_allowed_urls'],
+            opener=url_opener(self.params),
         )
 
         parameters = answer.get('Parameters') or {}

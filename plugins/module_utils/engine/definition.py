@@ -28,13 +28,14 @@ ENV_SECTIONS = ('parameters', 'parameter_defaults')
 
 
 def read_inputs(template, environment=(), parameters=None, files=None, *, limits=DEFAULT_LIMITS,
-                urls=()):
+                urls=(), opener=None):
     """The user's inputs (paths) → the record's form of them, each file
     within ``limits.max_template_size`` (read no further than one byte past
     it: a 1 GB file costs no more than a small one) and the whole within
     ``limits.max_json_body_size``, as Heat's API would refuse them.  The
     files they name by URL beneath ``urls`` (files_allowed_urls) are fetched
-    into ``files``, as python-heatclient sends them (remote_files)."""
+    with ``opener`` into ``files``, as python-heatclient sends them
+    (remote_files)."""
     size = limits.max_template_size
     if not isinstance(template, (str, bytes, os.PathLike)) or not os.path.isfile(template):
         raise StackersError('The template file %s cannot be read' % (template,))
@@ -52,7 +53,7 @@ def read_inputs(template, environment=(), parameters=None, files=None, *, limits
     # for this run only; ``stored()`` drops it.
     files = dict(files or {})
     files.update(remote_files.fetch_allowed([tdoc.data] + [e['data'] for e in envs], urls, files,
-                                            limits))
+                                            limits, opener=opener))
     inputs = {'template': text, 'template_file': os.path.abspath(template), 'environment': envs,
               'parameters': dict(parameters or {}), 'files': files, '_docs': docs,
               '_template_doc': tdoc}

@@ -97,7 +97,8 @@ def _inputs(env, stack):
     given = None
     if request.template is not None:
         given = defs.read_inputs(request.template, request.environment, request.parameters,
-                                 request.files, limits=request.limits, urls=request.files_allowed_urls)
+                                 request.files, limits=request.limits, urls=request.files_allowed_urls,
+                                 opener=request.url_opener)
     if request.existing and stack is not None and stack.get('definition'):
         given = given or {'parameters': dict(request.parameters or {}),
                           'files': dict(request.files or {})}

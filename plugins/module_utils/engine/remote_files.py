@@ -17,6 +17,11 @@ the stored definition fetches nothing.
 Bounds: each file ``max_template_size`` (read no further than one byte past
 it), a redirect only to an allowed URL, templates fetched by URL walked for
 their own URLs no deeper than ``max_nested_stack_depth``.
+
+The engine never imports Ansible, and does not open URLs on its own: the
+caller gives ``opener(url, timeout)`` (the modules: Ansible's ``open_url``
+with the task's TLS options, base.url_opener), answering a response with
+``geturl()`` and ``read(n)`` or raising OSError.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,11 +29,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import base64
-from urllib import error as urlerror
 from urllib import parse as urlparse
-from urllib import request as urlrequest
 
-from ..errors import TemplateError
+from ..errors import StackersError, TemplateError
 from ..hot import loader
 
 FETCH_TIMEOUT = 30
@@ -80,14 +83,15 @@ def urls_in(data):
     return [(u, t) for u, t in found if urlparse.urlsplit(u).scheme in _SCHEMES]
 
 
-def fetch_allowed(docs, prefixes, files, limits, opener=None):
+def fetch_allowed(docs, prefixes, files, limits, *, opener=None):
     """name -> content of every allowed URL that ``docs`` (template and
     environment data) name and ``files`` lacks, and of those the templates
     fetched name in turn.  A URL that is not allowed is left out: the
     template's get_file refuses it, naming where it is written."""
     if not prefixes:
         return {}
-    opener = opener or urlrequest.urlopen
+    if opener is None:
+        raise StackersError('files_allowed_urls is given but this caller has no way to fetch URLs')
     fetched = {}
     todo = [(url, is_tmpl, 0) for doc in docs for url, is_tmpl in urls_in(doc)]
     while todo:
@@ -104,13 +108,13 @@ def fetch_allowed(docs, prefixes, files, limits, opener=None):
 
 def _fetch(url, prefixes, size, opener):
     try:
-        with opener(urlrequest.Request(url, headers={'Accept': '*/*'}), timeout=FETCH_TIMEOUT) as resp:
+        with opener(url, FETCH_TIMEOUT) as resp:
             final = resp.geturl()
             if final != url and not allowed(final, prefixes):
                 raise TemplateError('get_file: %s redirects to %s, which files_allowed_urls does '
                                     'not allow' % (url, final))
             raw = resp.read(size + 1)
-    except (urlerror.URLError, OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:      # urllib's URLError and HTTPError are OSErrors
         raise TemplateError('Could not fetch %s: %s' % (url, getattr(exc, 'reason', None) or exc))
     if len(raw) > size:
         raise TemplateError('%s is larger than %d bytes (max_template_size)' % (url, size))
@@ -121,11 +125,11 @@ def _fetch(url, prefixes, size, opener):
         return base64.b64encode(raw).decode('ascii')
 
 
-def fetch_for_paths(template, environment, prefixes, files, limits):
+def fetch_for_paths(template, environment, prefixes, files, limits, *, opener=None):
     """``fetch_allowed`` for a template and environment files given by path
     (heat_template_validate, which reads them itself)."""
     if not prefixes:
         return {}
     docs = [loader.load_file(path, max_size=limits.max_template_size)
             for path in [template] + list(environment or ())]
-    return fetch_allowed([d.data for d in docs], prefixes, files, limits)
+    return fetch_allowed([d.data for d in docs], prefixes, files, limits, opener=opener)

@@ -70,6 +70,8 @@ class StackRequest:
     # URL prefixes beneath which the files a template names by URL are
     # fetched (engine/remote_files.py); none: no URL is ever fetched
     files_allowed_urls: Sequence[str] = ()
+    # opener(url, timeout) fetching them (the module's: Ansible's open_url)
+    url_opener: Any = None
     # heat.conf's action_retry_limit (engine/create_attempts.py)
     action_retry_limit: int = 5
 

@@ -27,8 +27,8 @@ import time
 import uuid
 from typing import Any, List
 
-from ..errors import (CloudConflict, CloudError, CloudNotFound, CloudTransient, NestedStackFailure,
-                      ResourceFailure, StackersError)
+from ..errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailure, ResourceFailure,
+                      StackersError)
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
 from . import hooks

@@ -65,7 +65,7 @@ def dependencies(stack_definition, implicit=True):
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False,
-                      limits=None, urls=()):
+                      limits=None, urls=(), opener=None):
     """What ``openstack orchestration template validate`` answers (with
     ``strict``: what stack create checks first); see hot/validate.py.  Types
     are supported when the registry has a plugin for them at the call.  The
@@ -73,7 +73,7 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     if urls and isinstance(template, str) and os.path.isfile(template):
         files = dict(files or {})
         files.update(remote_files.fetch_for_paths(template, environment, urls, files,
-                                                  limits or DEFAULT_LIMITS))
+                                                  limits or DEFAULT_LIMITS, opener=opener))
     return _hot.validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
                                   supported_types=_Supported(), dependencies=dependencies,

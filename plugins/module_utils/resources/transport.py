@@ -75,11 +75,11 @@ def transport_retry():
     last try the last answer is handed up as it came (``raise_on_status``
     off), so the SDK turns it into its usual exception and ``call`` decides."""
     return StackRetry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
-                 status=TRANSPORT_RETRIES, other=0, redirect=False,
-                 allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
-                 backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
-                 respect_retry_after_header=True, raise_on_status=False,
-                 raise_on_redirect=False)
+                      status=TRANSPORT_RETRIES, other=0, redirect=False,
+                      allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
+                      backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
+                      respect_retry_after_header=True, raise_on_status=False,
+                      raise_on_redirect=False)
 
 
 def steady_session(conn):

@@ -2,7 +2,8 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """engine/remote_files.py: files named by URL, fetched only beneath the allowed prefixes (a
-server on 127.0.0.1 stands for the web)."""
+server on 127.0.0.1 stands for the web), with the modules' opener (base.url_opener: Ansible's
+open_url)."""
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -12,10 +13,12 @@ import threading
 
 import pytest
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import url_opener
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import remote_files as rf
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError, TemplateError
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.limits import Limits
 
+OPENER = url_opener({'validate_certs': True})
 PAGES = {
     '/t/boot.sh': '#!/bin/sh\necho booted\n',
     '/t/inner.txt': 'inner content',
@@ -86,27 +89,27 @@ def test_only_allowed_urls_are_fetched_and_fetched_templates_are_walked(web):
     doc = {'resources': {'n': {'type': base + '/t/nested.yaml'},
                          'b': {'properties': {'s': {'get_file': base + '/t/boot.sh'}}},
                          'o': {'properties': {'s': {'get_file': base + '/other/secret.txt'}}}}}
-    got = rf.fetch_allowed([doc], [base + '/t'], {}, Limits())
+    got = rf.fetch_allowed([doc], [base + '/t'], {}, Limits(), opener=OPENER)
     assert got == {base + '/t/nested.yaml': PAGES['/t/nested.yaml'] % {'base': base},
                    base + '/t/boot.sh': PAGES['/t/boot.sh'], base + '/t/inner.txt': 'inner content'}
     assert '/other/secret.txt' not in seen
     # a name given in files is never fetched; no prefix: nothing is
     seen[:] = []
-    assert rf.fetch_allowed([doc], [base + '/t'], dict(got), Limits()) == {}
-    assert rf.fetch_allowed([doc], [], {}, Limits()) == {} and seen == []
+    assert rf.fetch_allowed([doc], [base + '/t'], dict(got), Limits(), opener=OPENER) == {}
+    assert rf.fetch_allowed([doc], [], {}, Limits(), opener=OPENER) == {} and seen == []
 
 
 def test_a_redirect_out_of_the_prefixes_and_a_file_too_big_are_refused(web):
     base, _seen = web
     moved = {'x': {'get_file': base + '/t/moved'}}
     with pytest.raises(TemplateError, match='redirects to .*/other/secret.txt'):
-        rf.fetch_allowed([moved], [base + '/t'], {}, Limits())
+        rf.fetch_allowed([moved], [base + '/t'], {}, Limits(), opener=OPENER)
     big = {'x': {'get_file': base + '/t/big'}}
     with pytest.raises(TemplateError, match='larger than 1000 bytes'):
-        rf.fetch_allowed([big], [base + '/t'], {}, Limits(max_template_size=1000))
+        rf.fetch_allowed([big], [base + '/t'], {}, Limits(max_template_size=1000), opener=OPENER)
     gone = {'x': {'get_file': base + '/t/none'}}
     with pytest.raises(TemplateError, match='Could not fetch .*/t/none'):
-        rf.fetch_allowed([gone], [base + '/t'], {}, Limits())
+        rf.fetch_allowed([gone], [base + '/t'], {}, Limits(), opener=OPENER)
 
 
 def test_a_stack_reads_a_fetched_file_and_its_record_keeps_it(web, stacks):
@@ -117,7 +120,7 @@ def test_a_stack_reads_a_fetched_file_and_its_record_keeps_it(web, stacks):
     with pytest.raises(StackersError, match='cannot fetch'):
         stacks.run(text)              # no allow-list: no URL
     assert seen == []
-    made = stacks.run(text, files_allowed_urls=[base + '/t/'])
+    made = stacks.run(text, files_allowed_urls=[base + '/t/'], url_opener=OPENER)
     assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']
     assert made['stack']['outputs'][0]['output_value'] == PAGES['/t/boot.sh']
     store = stacks.store()
@@ -125,3 +128,8 @@ def test_a_stack_reads_a_fetched_file_and_its_record_keeps_it(web, stacks):
         assert store.get_stack('st')['definition']['files'][base + '/t/boot.sh'] == PAGES['/t/boot.sh']
     finally:
         store.close()
+
+
+def test_no_opener_no_fetch():
+    with pytest.raises(StackersError, match='no way to fetch'):
+        rf.fetch_allowed([{'x': {'get_file': 'http://h/t/a'}}], ['http://h/t'], {}, Limits())

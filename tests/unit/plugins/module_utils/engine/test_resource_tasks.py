@@ -13,8 +13,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.plan
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.scheduler import RELEASE
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
-    CloudConflict, CloudError, CloudNotFound, CloudTransient, ResourceFailure, StackersError, StoreError)
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
+    CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
 TR = 'OS::Heat::TestResource'

@@ -14,7 +14,7 @@ import sqlite3
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError, ResourceFailure
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
 from .conftest import FAILING, index, resource_events
