@@ -144,6 +144,15 @@ def status_of(server):
     return (status or '').split('(')[0]
 
 
+def task_state(server):
+    """Nova's task in progress on the server (``suspending``, ``deleting``...), or None."""
+    # an SDK Server is a dict too: its attribute first, then the API's key
+    task = getattr(server, 'task_state', None)
+    if task is None and isinstance(server, dict):
+        task = server.get('OS-EXT-STS:task_state')
+    return task
+
+
 def fault_of(server):
     fault = server.get('fault') if isinstance(server, dict) else getattr(server, 'fault', None)
     return fault or {}

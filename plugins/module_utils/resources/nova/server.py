@@ -27,15 +27,6 @@ TOGGLE_TRIES = 3
 TOGGLE_BACKOFF = 1.0
 
 
-def _task_state(server):
-    """Nova's task in progress on the server (``suspending``...), or None."""
-    # an SDK Server is a dict too: its attribute first, then the API's key
-    task = getattr(server, 'task_state', None)
-    if task is None and isinstance(server, dict):
-        task = server.get('OS-EXT-STS:task_state')
-    return task
-
-
 class Server(ResourcePlugin):
     type_name = 'OS::Nova::Server'
     poll_interval = 2.0
@@ -178,7 +169,7 @@ class Server(ResourcePlugin):
         return True
 
     def _delete_done(self, ctx, server):
-        if getattr(server, 'task_state', None) == 'deleting':
+        if common.task_state(server) == 'deleting':
             return False
         status = common.status_of(server)
         if status == 'DELETED':
@@ -222,7 +213,7 @@ class Server(ResourcePlugin):
         # an earlier request whose answer was lost), else the action is
         # asked again, a bounded number of times.
         for attempt in range(TOGGLE_TRIES):
-            if common.status_of(server) == target or (attempt and _task_state(server)):
+            if common.status_of(server) == target or (attempt and common.task_state(server)):
                 return
             try:
                 sdk.call(action, ctx.physical_id)

@@ -176,7 +176,7 @@ def _check_verify_resize(ctx, step):
         return True
     if status == 'VERIFY_RESIZE':
         return False
-    task = getattr(server, 'task_state', None)
+    task = common.task_state(server)
     if task is not None and 'resize' in task:
         return False
     ctx.unknown_status('Confirm resize for server %s failed' % ctx.physical_id, status)
