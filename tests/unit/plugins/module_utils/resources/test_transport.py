@@ -7,11 +7,25 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import threading
 
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import transport
+
+
+@contextlib.contextmanager
+def _serving(handler):
+    """A server on 127.0.0.1 answering with ``handler`` for the block: its base URL."""
+    import http.server
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield 'http://127.0.0.1:%d' % server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def _keystone_connection():
@@ -81,19 +95,14 @@ def test_steady_retries_a_503_of_a_get_through_a_real_session():
             self.wfile.write(body)
         do_GET = do_POST = _answer
 
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Flaky)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with _serving(Flaky) as base:
         conn = _keystone_connection()
         transport.steady_session(conn)
-        url = 'http://127.0.0.1:%d/v3' % server.server_address[1]
+        url = base + '/v3'
         got = conn.session.get(url, authenticated=False, raise_exc=False)
         assert got.status_code == 200 and Flaky.seen == ['GET', 'GET']
         posted = conn.session.post(url, json={}, authenticated=False, raise_exc=False)
         assert posted.status_code == 503 and Flaky.seen == ['GET', 'GET', 'POST']
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_an_action_puts_lost_answer_is_not_sent_again_a_states_is():
@@ -112,21 +121,16 @@ def test_an_action_puts_lost_answer_is_not_sent_again_a_states_is():
             self.rfile.read(int(self.headers.get('Content-Length') or 0))
             self.close_connection = True   # done, then hung up before answering: a lost answer
 
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Lost)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with _serving(Lost) as root:
         from keystoneauth1 import exceptions as ksa
         conn = _keystone_connection()
         transport.steady_session(conn)
-        base = 'http://127.0.0.1:%d/v2.0/routers/r1' % server.server_address[1]
+        base = root + '/v2.0/routers/r1'
         with pytest.raises(ksa.ConnectFailure):
             conn.session.put(base + '/add_router_interface', json={'subnet_id': 's'}, authenticated=False)
         assert Lost.seen == ['/v2.0/routers/r1/add_router_interface']
         with pytest.raises(ksa.ConnectFailure):
             conn.session.put(base, json={'router': {}}, authenticated=False)
         assert Lost.seen[1:] == ['/v2.0/routers/r1'] * (1 + transport.TRANSPORT_RETRIES)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert transport.ACTION_PUT.search('/v2.0/routers/r/remove_router_interface?x=1')
     assert not transport.ACTION_PUT.search('/v2.0/routers/r/add_router_interfaces')
