@@ -330,11 +330,15 @@ class Handler(BaseHTTPRequestHandler):
         if inject is not None and inject != 'lost':
             state.count_status(key, inject or None)
             return self._fault(inject)
-        status, sent, data = self._forward(port, body, lose=inject == 'lost')
-        state.count_status(key, None if inject == 'lost' else status)
-        state.count_bytes(key, sent)
         under = path[len(prefix):] or '/'
-        state.ledger.record(self.command, route_template(stype, under), under, status, body, data)
+
+        def answered(status, data):
+            # counted before the client hears it: whoever reads the ledger or the counts after its
+            # answer (a test, the campaign's judge) sees this request in them
+            state.count_status(key, None if inject == 'lost' else status)
+            state.ledger.record(self.command, route_template(stype, under), under, status, body, data)
+
+        state.count_bytes(key, self._forward(port, body, answered, lose=inject == 'lost'))
 
     def _fault(self, status):
         if status == 0:
@@ -349,11 +353,13 @@ class Handler(BaseHTTPRequestHandler):
                                        'message': 'localcloud: injected fault'}},
                     extra=[('Retry-After', '0')] if status == 503 else ())
 
-    def _forward(self, port, body, lose=False):
-        """Relay the request: (status answered, size of the answer's body sent back, the body of
-        a POST's answer for the ledger).  ``lose``: the service does the request and its answer
-        is dropped with the connection, as when a network fails after the request went out."""
+    def _forward(self, port, body, answered, lose=False):
+        """Relay the request and return the size of the answer's body sent back; ``answered(status,
+        body of a POST's answer)`` is told before the client is.  ``lose``: the service does the
+        request and its answer is dropped with the connection, as when a network fails after the
+        request went out."""
         conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
+        told = False
         try:
             conn.connect()
             conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -372,9 +378,11 @@ class Handler(BaseHTTPRequestHandler):
             if not no_body and (length is None or self.command == 'POST' or lose):
                 data = resp.read()   # a POST's answer is small: the ledger reads its id
                 length = str(len(data))
+            answered(resp.status, data)
+            told = True
             if lose:
                 self._fault(0)
-                return resp.status, 0, data
+                return 0
             self.send_response_only(resp.status, resp.reason)
             for k, v in headers:
                 self.send_header(k, v)
@@ -384,10 +392,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header('Content-Length', '0')
             self.end_headers()
             if no_body:
-                return resp.status, 0, None
+                return 0
             if data is not None:
                 self.wfile.write(data)
-                return resp.status, len(data), data
+                return len(data)
             remaining = int(length)
             while remaining > 0:
                 chunk = resp.read(min(remaining, 1 << 16))
@@ -397,10 +405,12 @@ class Handler(BaseHTTPRequestHandler):
                 remaining -= len(chunk)
             if remaining:
                 self.close_connection = True
-            return resp.status, int(length) - remaining, None
+            return int(length) - remaining
         except (OSError, http.client.HTTPException) as exc:
+            if not told:
+                answered(502, None)
             self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
-            return 502, 0, None
+            return 0
         finally:
             conn.close()
 
