@@ -16,6 +16,8 @@ import sqlite3
 import sys
 import time
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lc_helpers import ROOT, ids, wait_for  # noqa: E402
 from stack_playbook import StackRunner, write_calls  # noqa: E402
@@ -409,7 +411,7 @@ def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path)
     """As AWX runs jobs (ansible-runner, the role's playbook, store_url): a job SIGKILLed mid-create, then on
     another node a job that converges after the lease with no duplicate and reaches the servers from an inventory
     source; two jobs started together on two nodes: one proceeds, the other fails at once naming the holder; a
-    job on the first node reruns with no cloud write; then delete."""
+    job on the first node reruns with no cloud write; the store's key rotated; then delete."""
     import threading
     container = 'stackers-state-%d' % os.getpid()
     url = 'swift://%s/jobs' % container
@@ -472,10 +474,26 @@ def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path)
     assert rerun['changed'] is False and rerun['stack']['outputs'] == made['stack']['outputs']
     assert dict((r, n) for r, n in write_calls(cloud.stats()).items() if ' object-store ' not in r) == {}
     assert not _swift_lock(conn, container, lock)
-    # delete in-process (an ansible-playbook start costs ~10 s on this machine)
+    # the store's key rotated on the real Swift (in-process, as the next two steps): the outputs read
+    # with the new key only
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.info import InfoRequest, info
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.rotate_swift import rotate_swift_key
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
+    store = SwiftStore(url, conn)
+    try:
+        counts = rotate_swift_key(store, 'awx-store-test-key', 'awx-store-rotated')
+    finally:
+        store.close()
+    assert counts['stacks'] == 1 and counts['secrets'] >= 2, counts
+    shown = info(InfoRequest('awx', store_url=url, store_key='awx-store-rotated'), conn)
+    assert shown['stack']['outputs'] == made['stack']['outputs']
+    with pytest.raises(StoreError, match='cannot be decrypted'):
+        info(InfoRequest('awx', store_url=url, store_key='awx-store-test-key'), conn)
+    # delete in-process (an ansible-playbook start costs ~10 s on this machine)
     gone = runner.run(runner.StackRequest('awx', state='absent', store_url=url,
-                                          store_key='awx-store-test-key'), conn)
+                                          store_key='awx-store-rotated'), conn)
     assert gone['changed'] is True
     names = [o.name for o in conn.object_store.objects(container)]
     assert names and all(n.startswith('jobs/versions/awx/') or n.startswith('jobs/awx.lock.claims/')

@@ -78,7 +78,7 @@ def _move(request, source, target, stack):
     source.lock(request.name, owner, lock_ttl(), alive=owner_alive)
     try:
         record = export(source, source.get_stack(request.name))
-        _recrypt(record, _source_vaults(source, request.store_key), target.vault(request.store_key))
+        recrypt_record(record, _source_vaults(source, request.store_key), target.vault(request.store_key))
         _import(target, record, owner)
         result['resources'] = len(record['resources'])
         result['events'] = len(record['events'])
@@ -112,14 +112,25 @@ def _decrypt(vaults, token):
     return vaults[-1].decrypt(token)
 
 
-def _recrypt(record, before, after):
+def recrypt_record(record, before, after):
+    """Every encrypted value of an exported ``record`` (store_swift.export)
+    decrypted with the first of the vaults ``before`` that can, and encrypted
+    with ``after`` (None: decrypted only, to prove the keys, and left as it
+    was).  Returns how many values it holds."""
+    count = [0]
+
     def again(token):
-        return None if token is None else after.encrypt(_decrypt(before, token))
+        if token is None:
+            return None
+        count[0] += 1
+        value = _decrypt(before, token)
+        return token if after is None else after.encrypt(value)
     for one in record['stacks']:
         one['secrets'] = again(one.get('secrets'))
         one['outputs'] = again(one.get('outputs'))
     for row in record['resources']:
         row['secret_data'] = again(row.get('secret_data'))
+    return count[0]
 
 
 def _import(target, record, owner):

@@ -350,6 +350,17 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
             self._versions[name] = number
             return
 
+    def versions(self, name):
+        """The object names of stack ``name``'s kept versions, oldest first."""
+        return sorted(n for n, _hash in self._list(self._name('versions', name, '')))
+
+    def read_version(self, obj):
+        return self._get(obj)[0]
+
+    def write_version(self, obj, record):
+        """A kept version written again (key rotation, under the stack's lock)."""
+        self._put(obj, record)
+
     # -- the lock (store_swift_lock.py) ---------------------------------------------
     def lock(self, name, owner, ttl, alive=None, create=None):
         self._take(name, owner, ttl, alive)
