@@ -115,10 +115,15 @@ class RowAttributes(object):
         computed on use."""
         if ctx.live is None or plugin.secret_data:
             return None
-        got = _computed(plugin, ctx, _cheap_names(plugin))
-        masked = self.masker.mask(got)
-        # attributes holding a secret are computed on use, never cached (as _known)
-        return masked if masked == got else None
+        return self._secret_free(plugin, _computed(plugin, ctx, _cheap_names(plugin)))
+
+    def _secret_free(self, plugin, got):
+        """``got`` when the record may cache it, else None: attributes of a
+        plugin with secret data, or holding a secret, are computed on use,
+        never cached (_known also lets a row with a cache keep them masked)."""
+        if plugin.secret_data or self.masker.mask(got) != got:
+            return None
+        return got
 
     def live_attribute(self, row, key):
         """An attribute the plugin never lets the cache keep, computed now
@@ -214,14 +219,12 @@ class RowAttributes(object):
         plugin, ctx = self._read_live(row)
         if ctx.live is None:
             return
-        keep = not plugin.secret_data
-        if keep and row.attrs is None:
+        if not plugin.secret_data and row.attrs is None:
             names = _first_cache(plugin, names)
         got = _computed(plugin, ctx, names)
         entry = _Known()
         entry.ctx = ctx                       # what the outputs read next comes from this read
-        # attributes holding a secret are given as computed, never cached
-        keep = keep and self.masker.mask(got) == got
+        keep = self._secret_free(plugin, got) is not None
         if keep:
             attrs = dict(row.attrs or {})
             attrs.update(got)

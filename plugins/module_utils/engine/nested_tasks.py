@@ -321,9 +321,10 @@ def _finish(nest):
         data[autoscaling.SCALING] = autoscaling.finished_marks(row, want.props, size)
     # outputs holding a secret (a generated password it gives back): digests
     # in the attributes, the values encrypted beside them (nested_outputs)
-    hidden = dict((k, v) for k, v in values.items() if parent.masker.mask(v) != v)
+    masked = dict((k, parent.masker.mask(v)) for k, v in values.items())
+    hidden = dict((k, v) for k, v in values.items() if masked[k] != v)
     row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
-                      reference_id=str(reference), attrs=parent.masker.mask(values), data=data,
+                      reference_id=str(reference), attrs=masked, data=data,
                       properties=want.masked, metadata=parent.masker.mask(want.metadata),
                       secret_data=parent.vault.encrypt({SECRET_OUTPUTS: hidden}) if hidden else None)
     row = parent.save(row)
