@@ -78,6 +78,10 @@ class Campaign(object):
                         'duplicates': [], 'lost': [], 'unconverged': [], 'worst_recovery_s': 0.0, 'concurrent': 0,
                         'concurrent_completed': 0, 'outage': None}
         self.carried = []
+        self.progress = lambda phase: None     # main() writes the figures so far
+        # how long each kill moment's action ran when a kill came too late: later kills of that
+        # moment fall inside it (a kill after the action ended tests nothing)
+        self.durations = {}
 
     # -- helpers -----------------------------------------------------------------------------
     def action(self, name, state='present', parameters=None, **extra):
@@ -178,7 +182,13 @@ class Campaign(object):
         return failure
 
     def phase_faults(self, runs):
-        stats0 = self.cloud.stats().get('injected', {})
+        base = self.figures['faults_injected']
+        stats0 = sum(self.cloud.stats().get('injected', {}).values())
+
+        def count_faults():
+            now = sum(self.cloud.stats().get('injected', {}).values())
+            self.figures['faults_injected'] = base + now - stats0
+
         for index in range(runs):
             failure = self.lifecycle(index)
             self.figures['runs'] += 1
@@ -189,14 +199,22 @@ class Campaign(object):
                 self.figures['failed_runs'].append({'run': index, 'step': step, 'answer': answer})
             print('  lifecycle %d: %s' % (index, 'ok' if failure is None else
                                           'failed at %s: %s' % failure), flush=True)
-        stats1 = self.cloud.stats().get('injected', {})
-        self.figures['faults_injected'] += sum(stats1.values()) - sum(stats0.values())
+            if index % 10 == 9:
+                count_faults()
+                self.progress('faults: %d of %d lifecycles' % (index + 1, runs))
+        count_faults()
 
     # -- 2. kills ------------------------------------------------------------------------------
-    def kill_during(self, action, window):
-        """Start ``action`` in a child, SIGKILL it after a random moment of ``window`` seconds."""
+    def kill_during(self, action, window, moment=None):
+        """Start ``action`` in a child, SIGKILL it after a random moment of ``window`` seconds,
+        shortened to the part of it the moment's action is known to run for."""
         proc = cj.start_child(self.cloud, action, self.log)
-        delay = self.rng.uniform(*window)
+        started = time.monotonic()
+        low, high = window
+        known = self.durations.get(moment)
+        if known:
+            high = max(low + 0.2, min(high, 0.9 * known))
+        delay = self.rng.uniform(low, high)
         try:
             proc.wait(delay)
         except subprocess.TimeoutExpired:
@@ -204,8 +222,11 @@ class Campaign(object):
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             self.figures['kills'] += 1
+            landed = self.figures.setdefault('kills_by_moment', {})
+            landed[moment] = landed.get(moment, 0) + 1
         else:
             self.figures['kills_missed'] += 1    # it had finished: the rerun still runs
+            self.durations[moment] = time.monotonic() - started
         proc.wait(60)
         if proc.stdout is not None:
             proc.stdout.close()
@@ -234,7 +255,7 @@ class Campaign(object):
                 if moment == 'rollback':
                     # an update that fails (a port refused) and rolls back: killed during either
                     self.cloud.admin('POST', '/faults', ROLLBACK_FAULT)
-                delay = self.kill_during(action, window)
+                delay = self.kill_during(action, window, moment)
                 self.cloud.admin('POST', '/faults', [])
                 state = 'absent' if moment == 'delete' else 'present'
                 ok = self.converge(name, converged_params, state)
@@ -354,27 +375,39 @@ def main(argv=None):
     cloud, holder, restart, stop_cloud = _own_cloud(workdir)
     started = time.monotonic()
     campaign = Campaign(cloud, workdir, seed, fault_rate=args.fault_rate)
+
+    def write(phase):
+        """The figures so far: a campaign cut short (a session's end, a SIGKILL) still leaves
+        them, marked with the phase it had reached."""
+        out = {'seed': seed, 'scale': scale, 'args': vars(args), 'replay': replay,
+               'wall_s': round(time.monotonic() - started, 1), 'losses': losses(campaign.figures),
+               'figures': campaign.figures, 'phase': phase,
+               'finished': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()) if phase == 'done' else None}
+        os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
+        with open(RESULTS + '.part', 'w') as f:
+            json.dump(out, f, indent=1, sort_keys=True, default=str)
+        os.replace(RESULTS + '.part', RESULTS)
+        return out
+
+    campaign.progress = write
     try:
         cloud.configure(build_seconds={'server': 1, 'volume': 0.5})
         print('1. faults: %d lifecycles' % args.runs, flush=True)
         campaign.phase_faults(args.runs)
+        write('kills')
         print('2. kills: %d cycles of 5' % args.kill_cycles, flush=True)
         campaign.phase_kills(args.kill_cycles)
+        write('concurrent')
         print('3. %d stacks at once' % args.concurrent, flush=True)
         campaign.phase_concurrent(args.concurrent)
         if not args.no_outage:
+            write('outage')
             print('4. the cloud stopped mid-run', flush=True)
             campaign.phase_outage(restart)
     finally:
         stop_cloud(holder['proc'])
-    figures = campaign.figures
-    lost = losses(figures)
-    out = {'seed': seed, 'scale': scale, 'args': vars(args), 'replay': replay,
-           'wall_s': round(time.monotonic() - started, 1), 'losses': lost, 'figures': figures,
-           'finished': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}
-    os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
-    with open(RESULTS, 'w') as f:
-        json.dump(out, f, indent=1, sort_keys=True, default=str)
+    out = write('done')
+    figures, lost = campaign.figures, out['losses']
     print(table(figures, scale, seed))
     print('wall time %.0f s; figures in %s' % (out['wall_s'], os.path.relpath(RESULTS, ROOT)))
     if any(lost.values()):

@@ -1,0 +1,76 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The chaos campaign's kill timing and its figures written as it goes (no cloud: the child is a
+``sleep`` and the cloud answers nothing)."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'bench'))
+import chaos  # noqa: E402
+import chaos_judge as cj  # noqa: E402
+
+
+def test_a_kill_that_came_too_late_brings_the_next_ones_inside_the_action(monkeypatch, tmp_path):
+    # every action lasts 0.4 s: the first kill (window 1.0-1.5 s) misses it, and from then on the
+    # window shrinks to what the action was seen to last, so the kills land
+    monkeypatch.setattr(cj, 'start_child', lambda cloud, action, log: subprocess.Popen(
+        ['sleep', '0.4'], stdout=subprocess.PIPE, text=True))
+    campaign = chaos.Campaign(None, str(tmp_path), 7)
+    campaign.kill_during({}, (1.0, 1.5), 'delete')
+    assert campaign.figures['kills'] == 0 and campaign.figures['kills_missed'] == 1
+    assert 0.3 < campaign.durations['delete'] < 0.9
+    delays = [campaign.kill_during({}, (0.05, 6.0), 'delete') for _ in range(4)]
+    assert all(d < 0.9 * campaign.durations['delete'] for d in delays)
+    assert campaign.figures['kills'] == 4 and campaign.figures['kills_by_moment'] == {'delete': 4}
+    # another moment keeps the whole window until it too is seen to end early
+    assert 'create' not in campaign.durations
+
+
+def test_the_table_says_how_many_kills_came_after_the_action_had_ended():
+    figures = {'runs': 2, 'completed_unaided': 2, 'faults_injected': 5, 'kills': 48,
+               'kills_missed': 3, 'unclear_failures': [], 'concurrent_completed': 2,
+               'concurrent': 2, 'orphans': [], 'duplicates': [], 'lost': [], 'unconverged': [],
+               'worst_recovery_s': 1.0}
+    row = [line for line in cj.table(figures, 1, 9).splitlines() if 'kills' in line]
+    assert row and row[0].endswith('| 48 (3 more came after the action had ended) |')
+
+
+def test_figures_so_far_survive_a_campaign_cut_short(monkeypatch, tmp_path):
+    results = tmp_path / 'results' / 'chaos.json'
+    monkeypatch.setattr(chaos, 'RESULTS', str(results))
+
+    class Cloud(object):
+        port = 1
+
+        def configure(self, **_):
+            pass
+
+        def stats(self):
+            return {'injected': {'503': 3}}
+
+    def own_cloud(workdir):
+        return Cloud(), {'proc': None}, None, lambda proc: None
+
+    def lifecycle(self, index):
+        if index == 10:
+            raise KeyboardInterrupt       # the session ends here
+        return None
+
+    monkeypatch.setattr(chaos, '_own_cloud', own_cloud)
+    monkeypatch.setattr(chaos.Campaign, 'lifecycle', lifecycle)
+    try:
+        chaos.main(['--seed', '5', '--runs', '20'])
+    except KeyboardInterrupt:
+        pass
+    out = json.loads(results.read_text())
+    assert out['phase'] == 'faults: 10 of 20 lifecycles' and out['finished'] is None
+    assert out['figures']['runs'] == 10 and out['figures']['completed_unaided'] == 10
+    assert out['seed'] == 5 and '--seed 5' in out['replay']
