@@ -19,7 +19,7 @@ After each converged point and each delete the judge compares ledger, cloud and 
 duplicates, lost records.  Writes bench/results/chaos.json and prints the table.
 
     .venv/bin/python bench/chaos.py [--runs N] [--kill-cycles N] [--concurrent N] [--seed S]
-                                    [--fault-rate 0.05] [--no-outage]
+                                    [--fault-rate 0.05] [--no-outage] [--phases kills,faults,...]
     CHAOS_SCALE=k multiplies runs, kill cycles and concurrency (default scale 1: ~15 min here).
 """
 
@@ -55,6 +55,7 @@ CHANGES = {'inplace': {'web_version': 'v2'}, 'on': {'second_on_net2': True},
            'off': {'second_on_net2': False}, 'fail_builds': {'server': 'server1', 'volume': 'vol1'}}
 # a rollback is forced by refusing the replacement's new port
 ROLLBACK_FAULT = [{'method': 'POST', 'path': '/ports$', 'status': 400, 'count': 1}]
+PHASES = ('faults', 'kills', 'concurrent', 'outage')
 MOMENTS = ('create', 'update', 'replace', 'rollback', 'delete')
 # Share of lifecycles in which one server or volume goes to ERROR while building: ~5% of the
 # template's 4 server and volume builds.
@@ -363,11 +364,21 @@ def main(argv=None):
     p.add_argument('--seed', type=int, default=None)
     p.add_argument('--fault-rate', type=float, default=0.05)
     p.add_argument('--no-outage', action='store_true')
+    # the order of the phases (all four by default): a long campaign that may be cut short can
+    # run its short phases first; the figures are written after each
+    p.add_argument('--phases', default=','.join(PHASES),
+                   type=lambda v: [x for x in v.split(',') if x],
+                   help='comma-separated, from %s' % ','.join(PHASES))
     args = p.parse_args(argv)
+    unknown = set(args.phases) - set(PHASES)
+    if unknown:
+        p.error('unknown phases %s (choose from %s)' % (sorted(unknown), ','.join(PHASES)))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
     replay = ('.venv/bin/python bench/chaos.py --seed %d --runs %d --kill-cycles %d --concurrent %d '
-              '--fault-rate %g%s' % (seed, args.runs, args.kill_cycles, args.concurrent,
-                                     args.fault_rate, ' --no-outage' if args.no_outage else ''))
+              '--fault-rate %g%s%s' % (seed, args.runs, args.kill_cycles, args.concurrent,
+                                       args.fault_rate, ' --no-outage' if args.no_outage else '',
+                                       '' if args.phases == list(PHASES)
+                                       else ' --phases ' + ','.join(args.phases)))
     print('chaos: seed %d (replay: %s)' % (seed, replay), flush=True)
     # a campaign stopped (SIGTERM) still stops its cloud: the finally below runs
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -390,20 +401,21 @@ def main(argv=None):
         return out
 
     campaign.progress = write
+    steps = {'faults': ('1. faults: %d lifecycles' % args.runs,
+                        lambda: campaign.phase_faults(args.runs)),
+             'kills': ('2. kills: %d cycles of 5' % args.kill_cycles,
+                       lambda: campaign.phase_kills(args.kill_cycles)),
+             'concurrent': ('3. %d stacks at once' % args.concurrent,
+                            lambda: campaign.phase_concurrent(args.concurrent)),
+             'outage': ('4. the cloud stopped mid-run', lambda: campaign.phase_outage(restart))}
+    if args.no_outage:
+        args.phases = [x for x in args.phases if x != 'outage']
     try:
         cloud.configure(build_seconds={'server': 1, 'volume': 0.5})
-        print('1. faults: %d lifecycles' % args.runs, flush=True)
-        campaign.phase_faults(args.runs)
-        write('kills')
-        print('2. kills: %d cycles of 5' % args.kill_cycles, flush=True)
-        campaign.phase_kills(args.kill_cycles)
-        write('concurrent')
-        print('3. %d stacks at once' % args.concurrent, flush=True)
-        campaign.phase_concurrent(args.concurrent)
-        if not args.no_outage:
-            write('outage')
-            print('4. the cloud stopped mid-run', flush=True)
-            campaign.phase_outage(restart)
+        for phase in args.phases:
+            write(phase)
+            print(steps[phase][0], flush=True)
+            steps[phase][1]()
     finally:
         stop_cloud(holder['proc'])
     out = write('done')

@@ -74,3 +74,20 @@ def test_figures_so_far_survive_a_campaign_cut_short(monkeypatch, tmp_path):
     assert out['phase'] == 'faults: 10 of 20 lifecycles' and out['finished'] is None
     assert out['figures']['runs'] == 10 and out['figures']['completed_unaided'] == 10
     assert out['seed'] == 5 and '--seed 5' in out['replay']
+
+
+def test_phases_run_in_the_order_asked_and_the_replay_says_it(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(chaos, 'RESULTS', str(tmp_path / 'chaos.json'))
+    ran = []
+    for phase in ('faults', 'kills', 'concurrent', 'outage'):
+        monkeypatch.setattr(chaos.Campaign, 'phase_' + phase,
+                            lambda self, *a, _p=phase: ran.append(_p))
+    monkeypatch.setattr(chaos, '_own_cloud', lambda workdir: (
+        type('Cloud', (), {'configure': lambda self, **_: None})(), {'proc': None}, None,
+        lambda proc: None))
+    assert chaos.main(['--seed', '3', '--phases', 'kills,outage,faults']) == 0
+    assert ran == ['kills', 'outage', 'faults']
+    assert '--phases kills,outage,faults' in capsys.readouterr().out
+    ran[:] = []
+    assert chaos.main(['--seed', '3', '--no-outage']) == 0
+    assert ran == ['faults', 'kills', 'concurrent']
