@@ -83,6 +83,8 @@ class Campaign(object):
         # how long each kill moment's action ran when a kill came too late: later kills of that
         # moment fall inside it (a kill after the action ended tests nothing)
         self.durations = {}
+        # the latest moment at which a child was killed before it had sent any request
+        self.quiet = {}
 
     # -- helpers -----------------------------------------------------------------------------
     def action(self, name, state='present', parameters=None, **extra):
@@ -208,23 +210,32 @@ class Campaign(object):
     # -- 2. kills ------------------------------------------------------------------------------
     def kill_during(self, action, window, moment=None):
         """Start ``action`` in a child, SIGKILL it after a random moment of ``window`` seconds,
-        shortened to the part of it the moment's action is known to run for."""
+        narrowed to the part of it in which the moment's action is known to talk to the cloud."""
+        sent = self.cloud.stats()['requests']
         proc = cj.start_child(self.cloud, action, self.log)
         started = time.monotonic()
         low, high = window
-        known = self.durations.get(moment)
-        if known:
-            high = max(low + 0.2, min(high, 0.9 * known))
-        delay = self.rng.uniform(low, high)
+        if moment in self.durations:
+            high = min(high, 0.9 * self.durations[moment])
+        if moment in self.quiet:
+            low = max(low, self.quiet[moment] + 0.2)
+        delay = self.rng.uniform(low, max(low + 0.2, high))
         try:
             proc.wait(delay)
         except subprocess.TimeoutExpired:
             pass     # still running, as wanted
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
-            self.figures['kills'] += 1
-            landed = self.figures.setdefault('kills_by_moment', {})
-            landed[moment] = landed.get(moment, 0) + 1
+            if self.cloud.stats()['requests'] > sent:
+                self.figures['kills'] += 1
+                landed = self.figures.setdefault('kills_by_moment', {})
+                landed[moment] = landed.get(moment, 0) + 1
+            else:
+                # killed while it was still starting (Python's imports): nothing of the action
+                # had happened, so it is not counted; later kills come after that moment
+                self.figures['kills_before_any_request'] = \
+                    self.figures.get('kills_before_any_request', 0) + 1
+                self.quiet[moment] = max(self.quiet.get(moment, 0.0), delay)
         else:
             self.figures['kills_missed'] += 1    # it had finished: the rerun still runs
             self.durations[moment] = time.monotonic() - started

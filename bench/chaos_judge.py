@@ -117,8 +117,9 @@ def table(figures, scale, seed):
             ('completed with no help', '%d (%.0f%%)' % (figures['completed_unaided'],
                                                         100.0 * figures['completed_unaided'] / max(1, figures['runs']))),
             ('faults injected', figures['faults_injected']),
-            ('kills (SIGKILL)', '%d (%d more came after the action had ended)' % (
-                figures['kills'], figures.get('kills_missed', 0))),
+            ('kills (SIGKILL)', '%d (not counted: %d after the action had ended, %d before its '
+                                 'first request)' % (figures['kills'], figures.get('kills_missed', 0),
+                                                     figures.get('kills_before_any_request', 0))),
             ('failures with no clear reason', len(figures['unclear_failures'])),
             ('stacks at once (processes)', '%d/%d complete' % (figures['concurrent_completed'],
                                                                figures['concurrent'])),

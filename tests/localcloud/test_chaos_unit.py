@@ -18,12 +18,30 @@ import chaos  # noqa: E402
 import chaos_judge as cj  # noqa: E402
 
 
+class _Counter(object):
+    """A cloud whose request count grows each time it is read while ``talking``: the child
+    has sent requests by the time it is killed."""
+
+    def __init__(self):
+        self.requests = 0
+        self.talking = True
+
+    def stats(self):
+        if self.talking:
+            self.requests += 1
+        return {'requests': self.requests}
+
+
+def _sleeping_children(monkeypatch, seconds):
+    monkeypatch.setattr(cj, 'start_child', lambda cloud, action, log: subprocess.Popen(
+        ['sleep', str(seconds)], stdout=subprocess.PIPE, text=True))
+
+
 def test_a_kill_that_came_too_late_brings_the_next_ones_inside_the_action(monkeypatch, tmp_path):
     # every action lasts 0.4 s: the first kill (window 1.0-1.5 s) misses it, and from then on the
     # window shrinks to what the action was seen to last, so the kills land
-    monkeypatch.setattr(cj, 'start_child', lambda cloud, action, log: subprocess.Popen(
-        ['sleep', '0.4'], stdout=subprocess.PIPE, text=True))
-    campaign = chaos.Campaign(None, str(tmp_path), 7)
+    _sleeping_children(monkeypatch, 0.4)
+    campaign = chaos.Campaign(_Counter(), str(tmp_path), 7)
     campaign.kill_during({}, (1.0, 1.5), 'delete')
     assert campaign.figures['kills'] == 0 and campaign.figures['kills_missed'] == 1
     assert 0.3 < campaign.durations['delete'] < 0.9
@@ -34,13 +52,28 @@ def test_a_kill_that_came_too_late_brings_the_next_ones_inside_the_action(monkey
     assert 'create' not in campaign.durations
 
 
-def test_the_table_says_how_many_kills_came_after_the_action_had_ended():
+def test_a_kill_before_the_child_sent_anything_is_not_counted_and_later_ones_come_later(
+        monkeypatch, tmp_path):
+    _sleeping_children(monkeypatch, 3)
+    cloud = _Counter()
+    cloud.talking = False            # the child is still importing: no request reached the cloud
+    campaign = chaos.Campaign(cloud, str(tmp_path), 7)
+    first = campaign.kill_during({}, (0.1, 0.3), 'create')
+    assert campaign.figures['kills'] == 0 and campaign.figures['kills_before_any_request'] == 1
+    assert campaign.quiet['create'] == first
+    cloud.talking = True
+    later = campaign.kill_during({}, (0.1, 0.3), 'create')
+    assert later >= first + 0.2 and campaign.figures['kills'] == 1
+
+
+def test_the_table_says_which_kills_were_not_counted():
     figures = {'runs': 2, 'completed_unaided': 2, 'faults_injected': 5, 'kills': 48,
-               'kills_missed': 3, 'unclear_failures': [], 'concurrent_completed': 2,
+               'kills_missed': 3, 'kills_before_any_request': 2, 'unclear_failures': [], 'concurrent_completed': 2,
                'concurrent': 2, 'orphans': [], 'duplicates': [], 'lost': [], 'unconverged': [],
                'worst_recovery_s': 1.0}
     row = [line for line in cj.table(figures, 1, 9).splitlines() if 'kills' in line]
-    assert row and row[0].endswith('| 48 (3 more came after the action had ended) |')
+    assert row and row[0].endswith(
+        '| 48 (not counted: 3 after the action had ended, 2 before its first request) |')
 
 
 def test_figures_so_far_survive_a_campaign_cut_short(monkeypatch, tmp_path):
