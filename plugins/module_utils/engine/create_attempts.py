@@ -16,12 +16,21 @@ Two different things fail a create, and each has its own rule:
   deletes it and creates it again, after 2**n seconds plus up to 2 s
   (``retry_delay``); resource_tasks walks that loop, and this module says
   which failures it covers (``in_error``).
+
+A create resumed from a run that died (SIGKILL, a lost host) has a third
+hazard: that run's last request may still be in the cloud's hands, so an
+object it asked for can appear after the rerun has looked for it.  The rerun
+waits until ``RESUME_SETTLE`` seconds have passed since the dead run wrote the
+row (``settle``) before it looks, and looks again before each new object the
+action_retry_limit loop makes, so such an object is taken rather than made a
+second time (a server's second build would meet the first holding its port).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import calendar
 import random
 import time
 
@@ -36,6 +45,11 @@ CREATE_BACKOFF = 1.0
 # heat.conf's action_retry_limit: how many times an object that went to an
 # error status is deleted and created again (0: never).
 ACTION_RETRY_LIMIT = 5
+# How long after a dead run's last record of a create the rerun waits before
+# it looks for what that create made: a request the dead run sent is handled
+# by then (an API answers a create in well under this; the build itself may
+# go on, but the object is listed once the request is handled).
+RESUME_SETTLE = 10.0
 
 
 def create_proven(plugin, ctx, sleep=time.sleep):
@@ -67,6 +81,22 @@ def create_proven(plugin, ctx, sleep=time.sleep):
                 raise                     # half-made, or someone else's name
             attempt += 1
             sleep(CREATE_BACKOFF * attempt)
+
+
+def settle(row, now=time.time):
+    """Seconds to wait before looking for what the create recorded in ``row``
+    made: a row IN_PROGRESS was written by a run that died in the middle of
+    its create (a live run holds the lock), whose request may still be in
+    flight; 0 once RESUME_SETTLE has passed since (or for a create that
+    failed: its run saw the request end)."""
+    if row is None or row.status != 'IN_PROGRESS' or not row.updated_time:
+        return 0.0
+    try:
+        written = calendar.timegm(time.strptime(row.updated_time, '%Y-%m-%dT%H:%M:%SZ'))
+    except ValueError:
+        return 0.0
+    # +1: the record's time has whole seconds
+    return max(0.0, min(RESUME_SETTLE, written + 1 + RESUME_SETTLE - now()))
 
 
 def _finds(plugin):

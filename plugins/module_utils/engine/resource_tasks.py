@@ -32,7 +32,7 @@ from ..errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailu
 from ..resources.base import physical_name
 from ..resources.sdk import translate, warm
 from . import hooks
-from .create_attempts import create_proven, in_error, retry_delay
+from .create_attempts import create_proven, in_error, retry_delay, settle
 from .hooks import HookPending
 from .planner import CREATE, KEEP, REPLACE, UNFINISHED, UPDATE, Desired, decide_desired, desired
 from .records import CURRENT, NEW, OLD, ResourceRow
@@ -175,6 +175,9 @@ def _build(step, made, resume):
     run, plugin = step.run, step.plugin
     row, ctx = made
     first, count = None, 0
+    wait = settle(resume)
+    if wait:
+        yield wait           # the dead run's last request is handled by then
     while True:
         if ctx.physical_id is None:
             if resume is not None:
@@ -205,7 +208,9 @@ def _build(step, made, resume):
         run.log.resource(row, 'CREATE', 'IN_PROGRESS')
         ctx = _context(run, row, step.want.props, action='CREATE')
         made[:] = [row, ctx]
-        resume = None
+        # a resumed create keeps ``resume``, so it looks again: what the dead
+        # run's request made may have appeared since (and may be why ours
+        # failed: it holds the port)
 
 
 def _finish(run, row, ctx, later):
@@ -355,6 +360,9 @@ def delete_row(run, row, policy=None):
     ctx = _context(run, row, action='DELETE')
     if row.role == CURRENT:
         hooks.hold(run, row.name, 'pre-delete', row, row.type)
+    wait = settle(row) if ctx.physical_id is None and row.physical_name else 0.0
+    if wait:
+        yield wait    # a dead run's create: its request is handled by then
     row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
     run.log.resource(row, 'DELETE', 'IN_PROGRESS')
     try:

@@ -143,7 +143,7 @@ class SecurityGroup(NeutronPlugin):
             wanted.extend(dict(r) for r in DEFAULT_EGRESS)
         return [(rule_key(r), r) for r in (format_rule(r, ctx.physical_id) for r in wanted)]
 
-    def _update_rules(self, ctx, rules):
+    def _update_rules(self, ctx, rules, again=True):
         desired = self.desired(ctx, rules)
         desired_keys = set(k for k, _r in desired)
         live = self.show(ctx) or {}
@@ -153,9 +153,17 @@ class SecurityGroup(NeutronPlugin):
             if key not in desired_keys:
                 raw_delete(ctx.conn, 'security_group_rule', rule['id'])
         missing = desired_keys - current_keys
-        if missing:
-            self._bulk(ctx, [r for k, r in desired if k in missing])
         ctx.live = None
+        if missing:
+            try:
+                self._bulk(ctx, [r for k, r in desired if k in missing])
+            except CloudConflict:
+                # "rule already exists": another request made it after the
+                # group was read (a dead run's, still in flight).  Neutron's
+                # bulk create is all or nothing: read again, post what is missing.
+                if not again:
+                    raise
+                self._update_rules(ctx, rules, again=False)
 
     def delete(self, ctx):
         # Neutron deletes a group's rules with the group: Heat's rule-by-rule

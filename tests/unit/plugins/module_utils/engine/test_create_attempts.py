@@ -155,3 +155,17 @@ def test_retry_delay_is_heats_backoff():
     delays = [ca.retry_delay(n, rng) for n in (1, 2, 3, 5)]
     for n, delay in zip((1, 2, 3, 5), delays):
         assert 2 ** n <= delay < 2 ** n + 2
+
+
+def test_settle_waits_after_a_dead_runs_record_of_a_create_only():
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
+    at = 1796357823.0            # 2026-12-04T04:17:03Z
+    row = ResourceRow(uuid='u', stack_id='s', name='a', role='current', type='T',
+                      action='CREATE', status='IN_PROGRESS', updated_time='2026-12-04T04:17:03Z')
+    assert ca.settle(row, now=lambda: at) == ca.RESUME_SETTLE          # capped
+    assert ca.settle(row, now=lambda: at + 4.0) == pytest.approx(ca.RESUME_SETTLE - 3.0)
+    assert ca.settle(row, now=lambda: at + 60) == 0.0
+    # a create that failed saw its request end; no row, no time: nothing to wait for
+    assert ca.settle(row.replace(status='FAILED'), now=lambda: at) == 0.0
+    assert ca.settle(None) == 0.0 and ca.settle(row.replace(updated_time=None)) == 0.0
+    assert ca.settle(row.replace(updated_time='yesterday')) == 0.0

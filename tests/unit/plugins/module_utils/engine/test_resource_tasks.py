@@ -161,7 +161,10 @@ def test_delete_row_finds_an_uncommitted_create(make_run, monkeypatch):
     row = run.save(ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current',
                                type=TR, physical_name='st-a-xyz', action='CREATE',
                                status='IN_PROGRESS'))
-    drive(rt.delete_row(run, row))
+    gen = rt.delete_row(run, row)
+    # the dead run's create may still be in the cloud's hands: wait before looking
+    assert 9 <= next(gen) <= 10 and Recording.found == []
+    drive(gen)
     assert Recording.found == ['st-a-xyz'] and Recording.deleted == [('a', 'found-id')]
     assert run.rows == {} and run.store.resources(run.stack['id']) == []
     assert [(e['resource_action'], e['resource_status']) for e in run.log.events] == [
@@ -481,3 +484,31 @@ def test_only_an_object_in_error_is_made_again(make_run):
         drive(rt.apply_resource(run, 'a'))
     assert [(e['resource_action'], e['resource_status']) for e in run.log.events] == [
         ('CREATE', 'IN_PROGRESS'), ('CREATE', 'FAILED')]
+
+
+class Late(Flaky):
+    """What a dead run asked for appears late: find sees nothing at first, then the object that
+    run's request made (it holds the port, so our own build goes to ERROR meanwhile)."""
+    appears = []
+
+    def find(self, ctx):
+        Flaky.calls.append(('find', ctx.physical_name))
+        return Late.appears.pop(0) if Late.appears else None
+
+
+def test_a_create_resumed_from_a_dead_run_waits_for_its_request_and_looks_again(
+        monkeypatch, make_run):
+    run = _flaky(monkeypatch, make_run, errors=1)
+    monkeypatch.setitem(resources.PLUGINS, TR, Late)
+    monkeypatch.setattr(Late, 'appears', [None, 'dead-run-obj'])
+    # the dead run wrote the row (IN_PROGRESS, its physical name) just now
+    run.save(ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current', type=TR,
+                         physical_name='st-a-xyz', action='CREATE', status='IN_PROGRESS'))
+    gen = rt.apply_resource(run, 'a')
+    first = next(gen)
+    # RESUME_SETTLE after the dead run's record, before any look
+    assert isinstance(first, float) and 9 <= first <= 10 and Flaky.calls == []
+    row, _later = _waits(gen)
+    assert Flaky.calls == [('find', 'st-a-xyz'), ('create', None), ('delete', 'obj-1'),
+                           ('find', 'st-a-xyz')]
+    assert (row.status, row.physical_id) == ('COMPLETE', 'dead-run-obj')

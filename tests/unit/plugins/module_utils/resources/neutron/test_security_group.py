@@ -155,3 +155,28 @@ def test_rules_whose_post_failed_are_set_when_the_group_is_checked(make_ctx, con
         conn.network.create_security_group_rules.assert_not_called()
     finally:
         sdk.RETRIES = sdk_retries
+
+
+def test_a_rule_that_appears_while_the_group_is_completed_is_not_posted_twice(make_ctx, conn, obj):
+    """A rerun after a SIGKILL reads the group, then the dead run's rules POST (still in flight)
+    lands: our POST meets "rule already exists" (409).  Neutron's bulk create is all or nothing,
+    so the group is read again and only what is still missing would be posted; a second conflict
+    is the cloud's answer."""
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.cinder.cinder_fakes import http
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
+    icmp = {'id': 'i', 'direction': 'ingress', 'ethertype': 'IPv4', 'protocol': 'icmp', 'security_group_id': SG}
+    exists = 'Security group rule already exists. Rule id is i.'
+    conn.network.get_security_group.side_effect = [
+        obj(id=SG, status=None, security_group_rules=DEFAULT_RULES),
+        obj(id=SG, status=None, security_group_rules=DEFAULT_RULES + [icmp]),
+        obj(id=SG, status=None, security_group_rules=DEFAULT_RULES + [icmp])]
+    conn.network.create_security_group_rules.side_effect = [http(409, exists)]
+    ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+    assert SecurityGroup().check_create_complete(ctx) is True
+    assert conn.network.create_security_group_rules.call_count == 1
+    conn.network.get_security_group.side_effect = None
+    conn.network.get_security_group.return_value = obj(id=SG, status=None, security_group_rules=DEFAULT_RULES)
+    conn.network.create_security_group_rules.side_effect = [http(409, exists), http(409, exists)]
+    again = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+    with pytest.raises(CloudConflict, match='already exists'):
+        SecurityGroup().check_create_complete(again)
