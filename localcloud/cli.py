@@ -71,13 +71,15 @@ def main(argv=None):
         return 2
     port = sock.getsockname()[1]
     knobs_file = os.path.join(state_dir, 'knobs.json')
+    listeners = {}
     plan = plan_mod.build(args.host, port, state_dir, knobs_file, with_heat=args.with_heat,
                           only=args.services.split(',') if args.services else None,
-                          guests=args.guests)
+                          guests=args.guests, listeners=listeners)
     with open(os.path.join(state_dir, 'plan.json'), 'w') as f:
         json.dump(plan, f, indent=1)
     state = State(args.latency_ms, args.fault_rate, args.seed)
-    sup = Supervisor(plan, os.path.abspath(args.clouds_yaml), state, builds=args.builds)
+    sup = Supervisor(plan, os.path.abspath(args.clouds_yaml), state, builds=args.builds,
+                     listeners=listeners)
     routes = [(s['prefix'], s['type'], s['port']) for s in plan['services'].values()]
     door = FrontDoor(sock, routes, state, admin=sup)
     stop = threading.Event()

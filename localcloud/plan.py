@@ -32,15 +32,22 @@ START_ORDER = ['keystone', 'nova', 'neutron', 'octavia', 'cinder', 'glance', 'sw
 PROCESS_OF = {'placement': 'nova'}
 
 
-def free_port(host='127.0.0.1'):
+def listen(host='127.0.0.1', backlog=128):
+    """A socket bound to a free port and listening, kept open until the service that serves it
+    has it.  Picking a free port, closing it and binding again later (in the service process,
+    tens of seconds on) races: any outgoing connection of the machine may take that ephemeral
+    port in between, and two clouds started at once may pick the same one.  The socket is made
+    here and handed down (``Supervisor.spawn`` passes it; ``_base.inherited`` takes it)."""
     s = socket.socket()
     s.bind((host, 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    s.listen(backlog)
+    return s
 
 
-def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None, guests=False):
+def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None, guests=False,
+          listeners=None):
+    """The plan; ``listeners`` (a dict) receives each service's listening socket by name."""
+    listeners = {} if listeners is None else listeners
     public_root = 'http://%s:%d' % (host, front_port)
     names = [n for n in SERVICES if with_heat or n != 'heat']
     if only:
@@ -50,7 +57,8 @@ def build(host, front_port, state_dir, knobs_file, with_heat=False, only=None, g
     catalog = []
     for name in names:
         prefix, stype, cname, tail = SERVICES[name]
-        port = free_port()
+        listeners[name] = listen()
+        port = listeners[name].getsockname()[1]
         internal_root = 'http://127.0.0.1:%d' % port
         services[name] = {
             'name': name, 'port': port, 'prefix': prefix, 'type': stype,

@@ -18,6 +18,7 @@ import time
 
 from localcloud import admin as admin_mod
 from localcloud import guests
+from localcloud.services._base import LISTEN_FDS
 
 _PR_SET_PDEATHSIG = 1
 
@@ -47,9 +48,11 @@ def http_status(port, path, timeout=2.0):
 
 class Supervisor(admin_mod.Admin):
 
-    def __init__(self, plan, clouds_yaml, state, builds=None):
+    def __init__(self, plan, clouds_yaml, state, builds=None, listeners=None):
         admin_mod.Admin.__init__(self, plan, state)
         self.clouds_yaml = clouds_yaml
+        # service name -> its listening socket, made with the plan (plan.listen says why)
+        self.listeners = dict(listeners or {})
         self.procs = {}
         self.started = {}
         self.ready_at = {}
@@ -69,6 +72,7 @@ class Supervisor(admin_mod.Admin):
         env['OS_CLIENT_CONFIG_FILE'] = os.devnull   # a stray clouds.yaml must not steer services
         env['LOCALCLOUD_KNOBS'] = self.plan['knobs_file']
         env.pop(guests.ENV, None)
+        env.pop(LISTEN_FDS, None)
         if self.plan.get('guests_dir'):
             env[guests.ENV] = self.plan['guests_dir']   # --guests: read by Nova's fake driver
         return env
@@ -79,11 +83,24 @@ class Supervisor(admin_mod.Admin):
         log = open(self.log_path(name), 'ab')
         cmd = [sys.executable, '-m', 'localcloud.services.' + name,
                os.path.join(self.plan['state_dir'], 'plan.json')]
+        fds = self.listen_fds(name)
+        if fds:
+            env[LISTEN_FDS] = json.dumps(fds)
         self.started[name] = time.time()
         self.procs[name] = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
-            cwd=self.plan['state_dir'], preexec_fn=_die_with_parent, start_new_session=True)
+            cwd=self.plan['state_dir'], preexec_fn=_die_with_parent, start_new_session=True,
+            pass_fds=tuple(fds.values()))
         log.close()
+        # the child holds them now; once it dies its ports refuse connections, as they did
+        # when each service bound its own (a listening copy here would leave callers hanging)
+        for svc in fds:
+            self.listeners.pop(svc).close()
+
+    def listen_fds(self, process):
+        """{service: fd} of the listening sockets a process serves (nova's holds placement's)."""
+        return {svc: sock.fileno() for svc, sock in sorted(self.listeners.items())
+                if self.plan['services'][svc]['process'] == process}
 
     def probes(self):
         """(service, port, path) per service: any HTTP answer there means the process serves."""

@@ -19,6 +19,8 @@ import threading
 import time
 
 T0 = time.time()
+# set by the supervisor: {service: fd} of the listening sockets it made for this process
+LISTEN_FDS = 'LOCALCLOUD_LISTEN_FDS'
 
 
 def run(main):
@@ -208,13 +210,36 @@ def serve(app, port, prefix='', name='service', host='127.0.0.1', background=Fal
         allow_reuse_address = True
         request_queue_size = 128
 
-    httpd = make_server(host, port, prefixed(app, prefix), server_class=Server, handler_class=Handler)
+    sock = inherited(name)
+    if sock is None:
+        httpd = make_server(host, port, prefixed(app, prefix), server_class=Server,
+                            handler_class=Handler)
+    else:
+        # the supervisor's socket, already bound and listening (plan.listen says why)
+        httpd = Server(sock.getsockname(), Handler, bind_and_activate=False)
+        httpd.socket.close()
+        httpd.socket = sock
+        httpd.server_address = sock.getsockname()
+        httpd.server_name = socket.getfqdn(httpd.server_address[0])
+        httpd.server_port = httpd.server_address[1]
+        httpd.setup_environ()
+        httpd.set_app(prefixed(app, prefix))
+        port = httpd.server_port
     ready(name, port)
     if background:
         thread = threading.Thread(target=httpd.serve_forever, name=name, daemon=True)
         thread.start()
         return thread
     httpd.serve_forever()
+
+
+def inherited(name, environ=None):
+    """The listening socket the supervisor handed this process for service ``name``, or None
+    (a service started by hand binds its plan's port itself)."""
+    fds = json.loads((os.environ if environ is None else environ).get(LISTEN_FDS) or '{}')
+    if name not in fds:
+        return None
+    return socket.socket(fileno=fds[name])
 
 
 def ready(name, port):

@@ -220,8 +220,11 @@ def main():
     etc = os.path.join(state, 'etc')
     devices = os.path.join(state, 'node')
     os.makedirs(os.path.join(devices, 'd1'), exist_ok=True)
-    from localcloud.plan import free_port
-    ports = {kind: free_port() for kind in ('account', 'container', 'object')}
+    from localcloud.plan import listen
+    # bound now and kept (plan.listen says why a port picked and bound later can be taken)
+    listeners = {kind: listen() for kind in ('account', 'container', 'object')}
+    listeners['proxy'] = _base.inherited('swift')
+    ports = {kind: sock.getsockname()[1] for kind, sock in listeners.items() if kind != 'proxy'}
     _base.write_file(os.path.join(etc, 'swift.conf'), SWIFT_CONF)
     confs = []
     for kind, port in ports.items():
@@ -238,6 +241,7 @@ def main():
     from swift.common import utils
     utils.monkey_patch()
     import eventlet
+    from eventlet import greenio
     from swift.common import wsgi
     # run_server() selects the eventlet hub; doing that from a green thread orphans the main
     # greenlet, so pick it once here and let later calls through only in fresh (tpool) threads
@@ -251,7 +255,9 @@ def main():
     threads = []
     for section, path in confs:
         conf, logger, log_name = wsgi._initrp(path, section, verbose=True)
-        sock = wsgi.get_socket(conf)
+        raw = listeners.get(section[:-len('-server')])
+        # eventlet serves green sockets; wrapping is what eventlet.listen() does to a new one
+        sock = wsgi.get_socket(conf) if raw is None else greenio.GreenSocket(raw)
         threads.append(eventlet.spawn(wsgi.run_server, conf, logger, sock,
                                       global_conf={'log_name': log_name}))
         eventlet.sleep(0)
