@@ -20,6 +20,7 @@ duplicates, lost records.  Writes bench/results/chaos.json and prints the table.
 
     .venv/bin/python bench/chaos.py [--runs N] [--kill-cycles N] [--concurrent N] [--seed S]
                                     [--fault-rate 0.05] [--no-outage] [--phases kills,faults,...]
+                                    [--results bench/results/chaos.json]
     CHAOS_SCALE=k multiplies runs, kill cycles and concurrency (default scale 1: ~15 min here).
 """
 
@@ -380,7 +381,11 @@ def main(argv=None):
     p.add_argument('--phases', default=','.join(PHASES),
                    type=lambda v: [x for x in v.split(',') if x],
                    help='comma-separated, from %s' % ','.join(PHASES))
+    # two campaigns side by side (two seeds, two clouds) each write their own figures
+    p.add_argument('--results', default=None, help='where the figures go (default %s)'
+                   % os.path.relpath(RESULTS, ROOT))
     args = p.parse_args(argv)
+    results = os.path.abspath(args.results or RESULTS)
     unknown = set(args.phases) - set(PHASES)
     if unknown:
         p.error('unknown phases %s (choose from %s)' % (sorted(unknown), ','.join(PHASES)))
@@ -405,10 +410,10 @@ def main(argv=None):
                'wall_s': round(time.monotonic() - started, 1), 'losses': losses(campaign.figures),
                'figures': campaign.figures, 'phase': phase,
                'finished': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()) if phase == 'done' else None}
-        os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
-        with open(RESULTS + '.part', 'w') as f:
+        os.makedirs(os.path.dirname(results), exist_ok=True)
+        with open(results + '.part', 'w') as f:
             json.dump(out, f, indent=1, sort_keys=True, default=str)
-        os.replace(RESULTS + '.part', RESULTS)
+        os.replace(results + '.part', results)
         return out
 
     campaign.progress = write
@@ -432,7 +437,7 @@ def main(argv=None):
     out = write('done')
     figures, lost = campaign.figures, out['losses']
     print(table(figures, scale, seed))
-    print('wall time %.0f s; figures in %s' % (out['wall_s'], os.path.relpath(RESULTS, ROOT)))
+    print('wall time %.0f s; figures in %s' % (out['wall_s'], os.path.relpath(results, ROOT)))
     if any(lost.values()):
         print('chaos: LOSSES %s\n  orphans %s\n  duplicates %s\n  lost %s\n  unconverged %s\n'
               'replay: %s' % (lost, figures['orphans'], figures['duplicates'], figures['lost'],

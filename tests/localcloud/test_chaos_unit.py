@@ -124,3 +124,18 @@ def test_phases_run_in_the_order_asked_and_the_replay_says_it(monkeypatch, tmp_p
     ran[:] = []
     assert chaos.main(['--seed', '3', '--no-outage']) == 0
     assert ran == ['faults', 'kills', 'concurrent']
+
+
+def test_results_go_where_asked_so_two_campaigns_can_run_side_by_side(monkeypatch, tmp_path):
+    monkeypatch.setattr(chaos, 'RESULTS', str(tmp_path / 'default.json'))
+    for phase in ('faults', 'kills', 'concurrent', 'outage'):
+        monkeypatch.setattr(chaos.Campaign, 'phase_' + phase, lambda self, *a: None)
+    monkeypatch.setattr(chaos, '_own_cloud', lambda workdir: (
+        type('Cloud', (), {'configure': lambda self, **_: None})(), {'proc': None}, None,
+        lambda proc: None))
+    mine = tmp_path / 'side' / 'b.json'
+    assert chaos.main(['--seed', '7', '--phases', 'faults', '--results', str(mine)]) == 0
+    out = json.loads(mine.read_text())
+    assert out['seed'] == 7 and out['phase'] == 'done'
+    assert not (tmp_path / 'default.json').exists()
+    assert '--results' not in out['replay']     # a replay writes to the default place
