@@ -97,7 +97,9 @@ def engine_run(cloud, name, store, state, template=None, parameters=None):
     try:
         result = runner.run(runner.StackRequest(
             name, state=state, template=template, parameters=parameters, store_path=store,
-            timeout=1800), conn)
+            # the 10,000-resource stack is past Heat's default max_resources_per_stack (1000),
+            # as an operator running such stacks raises it: no limit here
+            timeout=1800, max_resources=-1), conn)
     finally:
         conn.close()
     stack = result.get('stack') or {}

@@ -227,3 +227,19 @@ def test_poll_rates_leave_the_login_out_and_divide_by_the_pending():
     r = deployments.rates({'HEAD object-store /v1/{id}/{c}/{o}': 25,
                            'POST identity /v3/auth/tokens': 1}, 10.0, 5)
     assert (r['requests'], r['per_s'], r['per_s_per_deployment']) == (25, 2.5, 0.5)
+
+
+def test_the_benchs_runs_lift_heats_resource_limit_for_the_10000_resource_stack(monkeypatch):
+    """The big scenario's stacks hold up to 10,000 resources, past Heat's default
+    max_resources_per_stack (1000): each run lifts it, or the scenario fails before any call."""
+    from stack import runs
+    seen = []
+    monkeypatch.setattr(runs.runner, 'run', lambda request, conn: seen.append(request) or {})
+
+    class Cloud(object):
+        def sdk(self):
+            return type('Conn', (), {'close': lambda self: None})()
+    runs.engine_run(Cloud(), 'big10000', '/nowhere.sqlite', 'present', template='t.yaml')
+    assert seen[0].max_resources == -1 and seen[0].limits.max_resources_per_stack == -1
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import nesting
+    nesting._check_total(10002, seen[0].max_resources, ('resources',))     # no error
