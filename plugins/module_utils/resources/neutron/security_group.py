@@ -157,10 +157,12 @@ class SecurityGroup(NeutronPlugin):
         if missing:
             try:
                 self._bulk(ctx, [r for k, r in desired if k in missing])
-            except CloudConflict:
+            except (CloudConflict, CloudTransient):
                 # "rule already exists": another request made it after the
-                # group was read (a dead run's, still in flight).  Neutron's
-                # bulk create is all or nothing: read again, post what is missing.
+                # group was read (a dead run's, still in flight); or a 5xx or
+                # a lost answer, after which the rules may or may not be made.
+                # Neutron's bulk create is all or nothing and refuses a rule
+                # twice: read again, post what is missing, once.
                 if not again:
                     raise
                 self._update_rules(ctx, rules, again=False)

@@ -180,3 +180,38 @@ def test_a_rule_that_appears_while_the_group_is_completed_is_not_posted_twice(ma
     again = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
     with pytest.raises(CloudConflict, match='already exists'):
         SecurityGroup().check_create_complete(again)
+
+
+def test_rules_whose_second_post_meets_a_5xx_are_read_again_and_posted_once_more(make_ctx, conn, obj):
+    """The chaos campaign's one failure of this kind: the group's rules POST failed at create, and
+    the POST that completes them at check_create_complete met a 503 too.  Its rules may or may not
+    be made (bulk create is all or nothing): the group is read again and only what is missing is
+    posted, once; a third failure is the cloud's answer, naming it."""
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.cinder.cinder_fakes import http
+    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudTransient
+    sdk_retries = sdk.RETRIES
+    sdk.RETRIES = 0
+    try:
+        conn.network.get_security_group.return_value = obj(id=SG, status=None, security_group_rules=DEFAULT_RULES)
+        conn.network.create_security_group_rules.side_effect = [http(503, 'injected'), iter([])]
+        ctx = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+        assert SecurityGroup().check_create_complete(ctx) is True
+        assert conn.network.create_security_group_rules.call_count == 2
+        assert conn.network.get_security_group.call_count == 2
+        # the 503's request made the rule after all: the second read shows it, nothing is posted
+        icmp = {'id': 'i', 'direction': 'ingress', 'ethertype': 'IPv4', 'protocol': 'icmp', 'security_group_id': SG}
+        conn.network.create_security_group_rules.reset_mock()
+        conn.network.get_security_group.side_effect = [
+            obj(id=SG, status=None, security_group_rules=DEFAULT_RULES),
+            obj(id=SG, status=None, security_group_rules=DEFAULT_RULES + [icmp])]
+        conn.network.create_security_group_rules.side_effect = [http(503, 'injected')]
+        made = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+        assert SecurityGroup().check_create_complete(made) is True
+        assert conn.network.create_security_group_rules.call_count == 1
+        conn.network.get_security_group.side_effect = None
+        conn.network.create_security_group_rules.side_effect = [http(503, 'injected'), http(503, 'injected')]
+        again = make_ctx('OS::Neutron::SecurityGroup', {'rules': [{'protocol': 'icmp'}]}, physical_id=SG)
+        with pytest.raises(CloudTransient, match='injected'):
+            SecurityGroup().check_create_complete(again)
+    finally:
+        sdk.RETRIES = sdk_retries
