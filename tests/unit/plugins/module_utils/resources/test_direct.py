@@ -159,3 +159,39 @@ def test_objects_without_weak_references_stay_on_the_proxy_path():
     thing.service_type = 'network'
     direct.learn(thing, None)
     assert direct.sender(thing) is None
+
+
+def test_direct_requests_carry_what_the_session_and_the_environment_give(server, monkeypatch):
+    """The direct path prepares its requests itself (requests' prepared-request
+    usage): the session's own headers go with each, and the environment's
+    proxy is honoured, as Session.request would merge them.  Here the cloud's
+    host is a name that resolves nowhere, reached through the proxy in
+    ``http_proxy`` (the test server, which sees the absolute URL)."""
+    port = server.httpd.server_address[1]
+    monkeypatch.setenv('http_proxy', 'http://127.0.0.1:%d' % port)
+    monkeypatch.delenv('no_proxy', raising=False)
+    monkeypatch.delenv('NO_PROXY', raising=False)
+    proxy = _proxy('http://neutron.invalid:9696/networking/v2.0')
+    proxy.session.session.headers['X-Session-Wide'] = 'kept'
+    sdk.request_json(proxy, 'GET', '/networks/n1')
+    sdk.request_json(proxy, 'POST', '/networks', {'network': {'name': 'b'}}, retry_writes=False)
+    assert _CountingProxy.through == 1
+    first, post = server.seen
+    assert post['path'] == 'http://neutron.invalid:9696/networking/v2.0/networks'
+    assert post['body'] == {'network': {'name': 'b'}}
+    assert post['headers']['X-Session-Wide'] == 'kept'
+    assert post['headers']['X-Auth-Token'] == 'tok-1'
+    assert post['headers']['User-Agent'] == first['headers']['User-Agent']
+    # the session's defaults requests adds, each request, as Session.request does
+    for key in ('Accept-Encoding', 'Connection'):
+        assert post['headers'][key] == first['headers'][key]
+
+
+def test_a_session_holding_cookies_sends_them_with_each_direct_request(server):
+    """A load balancer's cookie: the session's jar goes with every request."""
+    proxy = _proxy(server.url)
+    sdk.request_json(proxy, 'GET', '/networks/n1')
+    proxy.session.session.cookies.set('lb', 'node-2', domain='127.0.0.1', path='/')
+    sdk.request_json(proxy, 'GET', '/networks/n1')
+    assert _CountingProxy.through == 1
+    assert server.seen[-1]['headers'].get('Cookie') == 'lb=node-2'
