@@ -104,8 +104,13 @@ def default_store_path():
     return os.path.join(base, 'stackers', 'stacks.sqlite')
 
 
+# One encoder for every column: json.dumps with arguments builds a new
+# JSONEncoder per call, and a create writes five JSON columns per save.
+_ENCODER = json.JSONEncoder(sort_keys=True, default=str)
+
+
 def _dumps(value):
-    return None if value is None else json.dumps(value, sort_keys=True, default=str)
+    return None if value is None else _ENCODER.encode(value)
 
 
 def _loads(text):

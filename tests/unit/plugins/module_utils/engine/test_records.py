@@ -47,3 +47,19 @@ def test_rows_index_by_name_follows_every_change():
     assert rows.pop('missing', None) is None
     with pytest.raises(KeyError):
         rows.pop('missing')
+
+
+def test_replace_is_dataclasses_replace():
+    """The row's own replace (no per-call introspection) makes what
+    dataclasses.replace makes, leaves the original as it was, and refuses a
+    name that is no field."""
+    row = ResourceRow(uuid='u1', name='a', type='OS::Heat::None', data={'k': 1},
+                      requires=['b'], status='IN_PROGRESS')
+    changed = row.replace(status='COMPLETE', physical_id='p1')
+    assert changed == dataclasses.replace(row, status='COMPLETE', physical_id='p1')
+    assert changed is not row and row.status == 'IN_PROGRESS' and row.physical_id is None
+    assert changed.data is row.data and changed.requires == ['b']
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changed.status = 'FAILED'
+    with pytest.raises(TypeError, match='no field colour'):
+        row.replace(colour='red')
