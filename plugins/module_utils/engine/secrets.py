@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import json
 import os
+import threading
 
 from ..errors import StoreError
 
@@ -111,19 +112,97 @@ def digest(value, salt):
 def mask(value, secrets, salt):
     """``value`` with every string that is, or contains, one of ``secrets``
     replaced by its digest (the whole string: a secret spliced into a
-    user_data script makes the script secret)."""
-    if not secrets:
+    user_data script makes the script secret).  ``secrets``: strings, or a
+    ``Finder`` of them."""
+    finder = secrets if isinstance(secrets, Finder) else Finder(secrets)
+    if not finder:
         return value
+    return _mask(value, finder, salt)
+
+
+def _mask(value, finder, salt):
     if isinstance(value, str):
-        for secret in secrets:
-            if secret and secret in value:
-                return digest(value, salt)
-        return value
+        return digest(value, salt) if finder.found(value) else value
     if isinstance(value, dict):
-        return dict((k, mask(v, secrets, salt)) for k, v in value.items())
+        return dict((k, _mask(v, finder, salt)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return [mask(v, secrets, salt) for v in value]
+        return [_mask(v, finder, salt) for v in value]
     return value
+
+
+class Finder(object):
+    """Whether a string holds any of a growing set of secrets, at a cost that
+    does not grow with their number.  Looking for each secret in turn made
+    masking quadratic: every RandomString of a stack is a secret, and every
+    value the run stores is masked (at 5,000 resources the masking took a
+    fifth of a rerun's CPU, seventeen times what it took at 1,000).
+
+    Secrets of ``HEAD`` characters or more are indexed by their first
+    ``HEAD``: a string is walked once, each position looked up.  Shorter ones
+    (a hidden parameter such as a PIN) are few, and each is looked for.  A
+    short string among few long secrets is searched for each of them, which
+    is quicker than the walk then."""
+
+    HEAD = 8
+
+    def __init__(self, secrets=()):
+        self.seen = set()
+        self.short = []
+        self.heads = {}      # first HEAD characters -> the secrets starting so
+        self.longs = 0
+        for secret in secrets:
+            self.add(secret)
+
+    def __bool__(self):
+        return bool(self.seen)
+
+    def add(self, secret):
+        if not secret or secret in self.seen:
+            return
+        self.seen.add(secret)
+        if len(secret) < self.HEAD:
+            self.short.append(secret)
+        else:
+            self.heads.setdefault(secret[:self.HEAD], []).append(secret)
+            self.longs += 1
+
+    def found(self, text):
+        if text in self.seen:
+            return True
+        for secret in self.short:
+            if secret in text:
+                return True
+        if not self.longs or len(text) < self.HEAD:
+            return False
+        # one search per secret costs about (50 + len) ns, the walk 150 ns a character
+        if self.longs * (50 + len(text)) < 150 * len(text):
+            return any(secret in text for group in self.heads.values() for secret in group)
+        heads, size = self.heads, self.HEAD
+        for i in range(len(text) - size + 1):
+            group = heads.get(text[i:i + size])
+            if group and any(text.startswith(secret, i) for secret in group):
+                return True
+        return False
+
+
+class Learned(set):
+    """The secrets a run learns as it goes: a set that only grows and keeps
+    the order they came in, so a ``Finder`` catches up on the new ones alone."""
+
+    def __init__(self, values=()):
+        super(Learned, self).__init__()
+        self.order = []
+        self.update(values)
+
+    def add(self, value):
+        if value not in self:
+            super(Learned, self).add(value)
+            self.order.append(value)
+
+    def update(self, *iterables):
+        for values in iterables:
+            for value in values:
+                self.add(value)
 
 
 def secret_strings(values):
@@ -152,14 +231,37 @@ class Masker(object):
         # hidden parameters are, in what the record keeps of properties and
         # attributes; a value a dependent must give back (OS::Heat::Value's)
         # is kept in its plugin data, which holds secrets encrypted.
-        self.learned = set()
+        self.learned = Learned()
+        self._finder = None      # (the learned set it follows, how far, Finder)
+        self._lock = threading.Lock()
+
+    def finder(self):
+        """A Finder of every secret known now (hidden values and learned)."""
+        learned = self.learned
+        with self._lock:
+            follows, done, finder = self._finder or (None, 0, None)
+            if follows is not learned:
+                # the first call, or a nested run given its parent's set
+                finder, done = Finder(self.secrets), 0
+            order = getattr(learned, 'order', None)
+            if order is None:            # a plain set assigned: taken whole
+                for value in list(learned):
+                    finder.add(value)
+            else:
+                for value in order[done:]:
+                    finder.add(value)
+                done = len(order)
+            self._finder = (learned, done, finder)
+            return finder
 
     def mask(self, value):
         """``value`` as the record keeps it (see ``mask``)."""
-        return mask(value, self.secrets | self.learned, self.salt)
+        return mask(value, self.finder(), self.salt)
 
     def text(self, text):
         """A message with every secret in it replaced by ``*****``."""
+        if not self.finder().found(text):
+            return text
         for secret in self.secrets | self.learned:
             if secret and secret in text:
                 text = text.replace(secret, '*****')

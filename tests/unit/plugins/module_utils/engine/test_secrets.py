@@ -112,3 +112,48 @@ def test_masker_masks_values_with_the_salt_and_messages_with_stars():
     assert masker.text('bad value hunter2 here') == 'bad value ***** here'
     nothing = sec.Masker()
     assert nothing.mask('hunter2') == 'hunter2' and nothing.text('hunter2') == 'hunter2'
+
+
+def test_finder_answers_as_looking_for_each_secret_would():
+    """Many secrets (the walk over the string) and few (a search per secret),
+    short and long, at the start, middle and end of strings, and strings
+    that share a secret's first characters without holding it."""
+    import random
+    rng = random.Random(7)
+    alphabet = 'abcdefgh0123'
+
+    def word(n):
+        return ''.join(rng.choice(alphabet) for _ in range(n))
+    for count in (1, 3, 40, 400):
+        secrets = set(word(rng.choice((1, 4, 7, 8, 9, 32))) for _ in range(count)) | {''}
+        finder = sec.Finder(secrets)
+        some = sorted(s for s in secrets if s)
+        texts = ['', 'x', word(5), word(300)] + [
+            rng.choice(('', word(3))) + s + rng.choice(('', word(50))) for s in rng.sample(some, min(20, len(some)))]
+        texts += [s[:-1] + 'Z' for s in some[:20] if len(s) >= 8]      # a near miss
+        texts += [word(rng.choice((8, 12, 40, 2000))) for _ in range(100)]
+        for text in texts:
+            assert finder.found(text) == any(s in text for s in secrets if s), (count, text)
+    # at the very start and end of a string, among enough secrets that the string is walked
+    finder = sec.Finder(['k%07d' % i for i in range(300)])
+    for text in ('k0000299', 'k0000299' + 'z' * 40, 'z' * 40 + 'k0000299', 'z' * 40 + 'k000029'):
+        assert finder.found(text) == ('k0000299' in text), text
+
+
+def test_masker_follows_what_the_run_learns_and_its_nested_runs_share_it():
+    masker = sec.Masker(['hunter2'], 'salt')
+    value = {'k': 'token=abcdefghijkl', 'n': 'plain'}
+    assert masker.mask(value) == value
+    masker.learned.update(['abcdefghijkl'])
+    assert masker.mask(value) == {'k': sec.digest('token=abcdefghijkl', 'salt'), 'n': 'plain'}
+    assert masker.text('got token=abcdefghijkl') == 'got token=*****'
+    child = sec.Masker(list(masker.secrets), 'salt')
+    child.learned = masker.learned                     # as nesting.child_run shares it
+    masker.learned.update(['s%030d' % i for i in range(200)])
+    assert child.mask('x s%030d y' % 150) == sec.digest('x s%030d y' % 150, 'salt')
+    assert child.mask('x hunter2') == sec.digest('x hunter2', 'salt')
+    assert child.mask('x abcdefghijkl') != 'x abcdefghijkl'
+    assert masker.mask('x s%030d' % 199) != 'x s%030d' % 199
+    plain = sec.Masker(['hunter2'], 'salt')
+    plain.learned = {'qwertyuiop'}                      # a plain set: taken whole
+    assert plain.text('a qwertyuiop b') == 'a ***** b'
