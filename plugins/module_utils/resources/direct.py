@@ -27,7 +27,8 @@ That last call is made as requests documents its prepared requests: what
 ``merge_environment_settings``) is taken once per endpoint, then each
 request is a ``Request(...).prepare()`` given to ``Session.send``.  Merging
 again at every request (settings dicts rebuilt, the environment's proxy
-variables and ~/.netrc read) cost a fifth of each request's CPU.  A session
+variables and ~/.netrc read) cost a third of each request's CPU (0.85 ms
+against 0.56 ms, measured in a loop of POSTs to a local server).  A session
 with something to merge per request (cookies it was sent, its own ``auth``
 or ``params``, a netrc entry for the host) keeps ``Session.request``.
 
