@@ -49,9 +49,12 @@ import logging
 import threading
 import weakref
 
-import requests
-from requests.structures import CaseInsensitiveDict
-from requests.utils import get_netrc_auth
+try:
+    import requests
+    from requests.structures import CaseInsensitiveDict
+    from requests.utils import get_netrc_auth
+except ImportError:  # pragma: no cover - keystoneauth's dependency: present wherever a request is sent
+    requests = CaseInsensitiveDict = get_netrc_auth = None
 
 # Services whose raw-JSON calls may go direct: Neutron's, which take no
 # microversion header nor any other header the proxy adds.

@@ -123,15 +123,15 @@ def test_finder_answers_as_looking_for_each_secret_would():
     alphabet = 'abcdefgh0123'
 
     def word(n):
-        return ''.join(rng.choice(alphabet) for _ in range(n))
+        return ''.join(rng.choice(alphabet) for _i in range(n))
     for count in (1, 3, 40, 400):
-        secrets = set(word(rng.choice((1, 4, 7, 8, 9, 32))) for _ in range(count)) | {''}
+        secrets = set(word(rng.choice((1, 4, 7, 8, 9, 32))) for _i in range(count)) | {''}
         finder = sec.Finder(secrets)
         some = sorted(s for s in secrets if s)
         texts = ['', 'x', word(5), word(300)] + [
             rng.choice(('', word(3))) + s + rng.choice(('', word(50))) for s in rng.sample(some, min(20, len(some)))]
         texts += [s[:-1] + 'Z' for s in some[:20] if len(s) >= 8]      # a near miss
-        texts += [word(rng.choice((8, 12, 40, 2000))) for _ in range(100)]
+        texts += [word(rng.choice((8, 12, 40, 2000))) for _i in range(100)]
         for text in texts:
             assert finder.found(text) == any(s in text for s in secrets if s), (count, text)
     # at the very start and end of a string, among enough secrets that the string is walked
