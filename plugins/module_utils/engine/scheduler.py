@@ -215,7 +215,10 @@ class Scheduler(object):
                         expired or not (ready[False] or ready[True])):
                     break
                 wait_for = self.heartbeat_interval
-                if timers:
+                if timers and free(timers[0][2] in local):
+                    # (a due poll whose lane is full waits for one of its steps
+                    # to end: timing out at once, the walk spun on the CPU
+                    # until then)
                     wait_for = min(wait_for, max(0.0, timers[0][0] - self.clock()))
                 if self.deadline is not None:
                     wait_for = min(wait_for, max(0.0, self.deadline - self.clock()))

@@ -316,3 +316,27 @@ def test_work_left_after_a_release_stays_in_its_lane():
     assert all(o.status == DONE for o in out.values())
     # a's work left ran on the local lane, not once the cloud's slot came free
     assert ends['a'] < ends['c'] - 0.25
+
+
+def test_a_due_poll_whose_lane_is_full_waits_without_spinning():
+    """One slot: a node's poll falls due while another node's step holds the
+    slot for half a second.  The walk waits for that step to end; it used to
+    time its wait out at once and loop, reading the clock hundreds of
+    thousands of times (and spending the CPU of a busy loop)."""
+    reads = [0]
+
+    def clock():
+        reads[0] += 1
+        return time.monotonic()
+
+    def holds_the_slot():
+        time.sleep(0.5)
+        return
+        yield
+
+    def polls_once():
+        yield 0.01
+    out = Scheduler(max_concurrency=1, clock=clock).run(
+        {'a': set(), 'b': set()}, {'a': polls_once, 'b': holds_the_slot})
+    assert [out['a'].status, out['b'].status] == [DONE, DONE]
+    assert reads[0] < 50
