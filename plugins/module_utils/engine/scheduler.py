@@ -133,7 +133,6 @@ class Scheduler(object):
         # set and removed a waiter on each of them at every wake-up (4% of the
         # engine's CPU in a 1,000-resource create, profiled).
         ended = queue.SimpleQueue()   # (node, generator, future) of steps that ended
-        running = [0]         # steps submitted and not yet taken from ``ended``
         timers = []           # heap of (due, tiebreak, node, generator)
         released = set()      # nodes whose dependents have been let start
         starting = set()      # cloud nodes running their first step
@@ -162,7 +161,6 @@ class Scheduler(object):
 
         def submit(node, gen):
             used[node in local] += 1
-            running[0] += 1
             future = pools[node in local].submit(_step, gen)
             future.add_done_callback(lambda f, n=node, g=gen: ended.put((n, g, f)))
 
@@ -211,7 +209,8 @@ class Scheduler(object):
                         finish(node, Outcome(TIMED_OUT))
                     timers = []
                     later.clear()
-                if not running[0] and not timers and not later and (
+                running = used[False] + used[True]   # submitted, not yet taken from ``ended``
+                if not running and not timers and not later and (
                         expired or not (ready[False] or ready[True])):
                     break
                 wait_for = self.heartbeat_interval
@@ -222,9 +221,8 @@ class Scheduler(object):
                     wait_for = min(wait_for, max(0.0, timers[0][0] - self.clock()))
                 if self.deadline is not None:
                     wait_for = min(wait_for, max(0.0, self.deadline - self.clock()))
-                if running[0]:
+                if running:
                     for node, gen, future in _take(ended, wait_for):
-                        running[0] -= 1
                         used[node in local] -= 1
                         starting.discard(node)
                         kind, value = future.result()
