@@ -27,7 +27,7 @@ import contextlib
 
 from ..hot import functions as fns
 from ..resources.base import ResourceContext
-from ..resources.sdk import warm
+from ..resources.sdk import later_services, warm, warm_service
 
 # Lookups are a handful of GETs; more threads would only compete with the
 # scheduler's for the same cloud.
@@ -85,18 +85,46 @@ def _ask(plugin, ctx):
         pass
 
 
+def _later(conn, types):
+    """(function, args) reading the version documents that resources of
+    ``types`` read only in their polls, after a first call to another
+    service: a volume attachment's first call is Nova's and its polls read
+    Cinder's document, which nothing else had read when a stack delete's
+    attachments looked (two GETs on the way to their servers' deletes)."""
+    services = sorted(set(svc for t in types for svc in later_services(t)))
+    return [(warm_service, (conn, svc)) for svc in services]
+
+
 @contextlib.contextmanager
-def started(run):
-    """Ask the lookups of ``run``'s creates on a small pool while the body
-    runs; the pool is waited for when it ends."""
-    todo = lookups(run) if run.conn is not None and run.sd is not None else []
+def _pool(todo):
     if not todo:
         yield
         return
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(WORKERS, len(todo)))
     try:
-        for plugin, ctx in todo:
-            pool.submit(_ask, plugin, ctx)
+        for fn, args in todo:
+            pool.submit(fn, *args)
         yield
     finally:
         pool.shutdown(wait=True)
+
+
+def started(run):
+    """Ask the lookups of ``run``'s creates on a small pool while the body
+    runs; the pool is waited for when it ends."""
+    if run.conn is None or run.sd is None:
+        return _pool([])
+    todo = lookups(run)
+    types = set(ctx.type_name for _plugin, ctx in todo)
+    types.update(run.sd.resources[name].type for name in run.sd.resources
+                 if run.current(name) is None)
+    return _pool([(_ask, item) for item in todo] + _later(run.conn, types))
+
+
+def deleting(run, rows):
+    """``started`` for a walk deleting ``rows``: the documents their polls
+    read after a first call elsewhere (only rows with a cloud object: the
+    others make no call)."""
+    if run.conn is None:
+        return _pool([])
+    return _pool(_later(run.conn, [row.type for row in rows if row.physical_id is not None]))

@@ -21,7 +21,7 @@ import uuid
 
 from ..errors import StackNotFound, StackTimeout
 from ..resources import transport
-from . import hooks, phases, rollback
+from . import hooks, phases, prefetch, rollback
 from .collector import spaced_collections
 from .converge import action_steps, delete_steps
 from .phases import owner_alive
@@ -132,7 +132,8 @@ def _delete(env, stack):
     run_ = StackRun(store, env.vault, env.conn, stack, None)
     run_.hook_registry = hooks.stored_registry(stack.get('definition'))
     try:
-        status, reason = phases.walk(env, run_, 'DELETE', delete_steps(run_, {}))
+        with prefetch.deleting(run_, run_.rows.values()):
+            status, reason = phases.walk(env, run_, 'DELETE', delete_steps(run_, {}))
         store.update_stack(stack['id'], status=status, status_reason=reason)
         if status == 'FAILED':
             hooks.forget(store, stack['id'])

@@ -190,6 +190,8 @@ def delete_quietly(fn, *args, **kwargs):
 # A volume attachment is made and removed through Nova (and watched through
 # Cinder, whose document the volume polls read first: poll_batch).
 _FIRST = {'OS::Cinder::VolumeAttachment': 'compute'}
+# Services a type's polls read after its first call went to another one.
+_LATER = {'OS::Cinder::VolumeAttachment': ('block_storage',)}
 _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
              ('OS::Cinder::', 'block_storage'), ('OS::Glance::', 'image'),
              ('OS::Octavia::', 'load_balancer'), ('OS::Swift::', 'object_store'))
@@ -328,6 +330,12 @@ def warm(conn, type_name):
         (svc for prefix, svc in _SERVICES if type_name.startswith(prefix)), None)
     if service is not None:
         warm_service(conn, service)
+
+
+def later_services(type_name):
+    """The services ``type_name``'s polls read after its first call went to
+    another service (``warm`` reads that first one's document)."""
+    return _LATER.get(type_name, ())
 
 
 def warm_service(conn, service):

@@ -89,3 +89,35 @@ def test_no_connection_no_lookups(make_run, monkeypatch):
     with prefetch.started(run):
         pass
     assert asked == []      # (the failures of a lookup are swallowed: count the asks)
+
+
+ATTACHED = '''resources:
+  att:
+    type: OS::Cinder::VolumeAttachment
+    properties: {instance_uuid: srv-1, volume_id: vol-1}
+'''
+
+
+def test_an_attachment_to_create_has_cinder_read_beside_the_body(make_run):
+    # its first call is Nova's, its polls read Cinder's version document
+    run, _graph = make_run(ATTACHED)
+    run.conn = mock.MagicMock(name='conn')
+    with prefetch.started(run):
+        pass
+    run.conn.block_storage.get_endpoint_data.assert_called_once_with()
+
+
+def test_a_delete_reads_what_its_attachments_polls_need_and_only_for_cloud_objects(make_run):
+    run, _graph = make_run(ATTACHED)
+    conn = mock.MagicMock(name='conn')
+    run.conn = conn
+    row = mock.Mock(type='OS::Cinder::VolumeAttachment', physical_id=None)
+    with prefetch.deleting(run, [row]):
+        pass
+    conn.block_storage.get_endpoint_data.assert_not_called()     # nothing in the cloud
+    row.physical_id = 'vol-1'
+    other = mock.Mock(type='OS::Nova::Server', physical_id='srv-1')
+    with prefetch.deleting(run, [row, other]):
+        pass
+    conn.block_storage.get_endpoint_data.assert_called_once_with()
+    conn.compute.get_endpoint_data.assert_not_called()   # the server's own first call reads it

@@ -242,26 +242,51 @@ def test_retain_added_to_a_kept_resource_is_remembered(stacks, monkeypatch):
 
 
 def test_poll_delay_backs_off_with_the_wait_up_to_the_plugins_cap():
-    # short looks first, then a quarter of the time already waited, never above the cap
+    # short looks first, then 15% of the time already waited, never above the cap
     assert rt.poll_delay(0.0, 2.0, 0.0) == pytest.approx(0.25)
-    assert 0.75 * 1.0 <= rt.poll_delay(4.0, 2.0, 0.0) <= 1.0 + 0.75
+    assert 0.6 / 2 <= rt.poll_delay(4.0, 2.0, 0.0) <= 0.6 + 0.5
     assert rt.poll_delay(60.0, 2.0, 0.0) <= 2.0 * 0.75 + 2.0
     assert rt.poll_delay(0.0, 0, 5.0) == 0.0         # a plugin that polls at once
     # the same wait from different moments lands on one shared tick
     a = 10.03 + rt.poll_delay(3.0, 2.0, 10.03)
-    b = 10.31 + rt.poll_delay(3.1, 2.0, 10.31)
+    b = 10.10 + rt.poll_delay(3.07, 2.0, 10.10)
     assert a == pytest.approx(b)
 
 
-def test_poll_looks_sooner_than_the_cap_while_a_resource_is_young():
-    waited, now, looks = 0.0, 1000.0, []
-    while waited < 3.0:
-        step = rt.poll_delay(waited, 2.0, now)
-        now, waited = now + step, waited + step
-        looks.append(waited)
-    # a 3 s build is seen within a quarter (+ a tick) of its end, in fewer than 12 looks
-    assert looks[-1] - 3.0 <= 0.25 * 3.0 + 0.5 and len(looks) < 12
-    assert all(b > a for a, b in zip(looks, looks[1:]))
+def _looks(build, start, answer=0.15):
+    """(how late the answer that shows a ``build``-second transition done
+    comes, how many looks it took) for a poll starting at clock ``start``
+    against a cloud answering each look in ``answer`` seconds, as _poll
+    asks poll_delay."""
+    looked = start + rt.poll_delay(0.0, 2.0, start)
+    looks = 1
+    while looked + answer / 2 - start < build:
+        now = looked + answer
+        looked = now + rt.poll_delay(looked - start, 2.0, now, looked=looked)
+        looks += 1
+    return looked + answer - (start + build), looks
+
+
+@pytest.mark.parametrize('build,late,most', [(3.0, 0.35, 12), (4.5, 0.4, 15), (60.0, 1.3, 48)])
+def test_poll_sees_a_build_soon_after_it_ends_in_few_looks(build, late, most):
+    # over start moments spread across the ticks: the mean lateness and the
+    # most looks (waits of a quarter of the time waited, counted from each
+    # answer, saw builds of 3 and 4.5 s ~0.65 s late, in half as many looks)
+    runs = [_looks(build, 1000.0 + i * 0.0173) for i in range(400)]
+    assert sum(r[0] for r in runs) / len(runs) <= late
+    assert max(r[1] for r in runs) <= most
+    assert all(r[0] >= 0 for r in runs)
+
+
+def test_poll_waits_are_counted_from_the_looks_start():
+    # a look on the 0.25 s tick at 100.0 answered 0.19 s later: the next look
+    # is on the next tick, not one skipped for the answer's time
+    assert 100.19 + rt.poll_delay(0.5, 2.0, 100.19, looked=100.0) == pytest.approx(100.25)
+    assert 100.2 + rt.poll_delay(0.7, 2.0, 100.2) == pytest.approx(100.5)
+    # an answer that leaves less than MIN_GAP before that tick: the one after
+    assert 100.23 + rt.poll_delay(0.5, 2.0, 100.23, looked=100.0) == pytest.approx(100.5)
+    # an answer slower than the wait: the first tick at least MIN_GAP away
+    assert 101.3 + rt.poll_delay(0.5, 2.0, 101.3, looked=100.0) == pytest.approx(101.5)
 
 
 class Slow(TestResource):
