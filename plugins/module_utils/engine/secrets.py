@@ -231,9 +231,19 @@ class Masker(object):
         # hidden parameters are, in what the record keeps of properties and
         # attributes; a value a dependent must give back (OS::Heat::Value's)
         # is kept in its plugin data, which holds secrets encrypted.
-        self.learned = Learned()
+        self._learned = Learned()
         self._finder = None      # (the learned set it follows, how far, Finder)
         self._lock = threading.Lock()
+
+    @property
+    def learned(self):
+        return self._learned
+
+    @learned.setter
+    def learned(self, values):
+        """A Learned is shared as it is (a nested run's, nesting.child_run);
+        other values are copied into one, whose order the Finder follows."""
+        self._learned = values if isinstance(values, Learned) else Learned(values)
 
     def finder(self):
         """A Finder of every secret known now (hidden values and learned)."""
@@ -243,14 +253,9 @@ class Masker(object):
             if follows is not learned:
                 # the first call, or a nested run given its parent's set
                 finder, done = Finder(self.secrets), 0
-            order = getattr(learned, 'order', None)
-            if order is None:            # a plain set assigned: taken whole
-                for value in list(learned):
-                    finder.add(value)
-            else:
-                for value in order[done:]:
-                    finder.add(value)
-                done = len(order)
+            for value in learned.order[done:]:
+                finder.add(value)
+            done = len(learned.order)
             self._finder = (learned, done, finder)
             return finder
 

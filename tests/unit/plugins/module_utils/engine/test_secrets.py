@@ -155,5 +155,7 @@ def test_masker_follows_what_the_run_learns_and_its_nested_runs_share_it():
     assert child.mask('x abcdefghijkl') != 'x abcdefghijkl'
     assert masker.mask('x s%030d' % 199) != 'x s%030d' % 199
     plain = sec.Masker(['hunter2'], 'salt')
-    plain.learned = {'qwertyuiop'}                      # a plain set: taken whole
+    plain.learned = {'qwertyuiop'}                      # a plain set: copied into a Learned
     assert plain.text('a qwertyuiop b') == 'a ***** b'
+    plain.learned.add('asdfghjkl')
+    assert plain.text('asdfghjkl') == '*****'
