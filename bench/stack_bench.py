@@ -24,6 +24,9 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    10,000 resources (``--big-sizes``) on a cloud answering in ``--latency-ms``: peak RSS, CPU per
    resource, growth, and the rerun's calls per route (bench/stack/big.py).  ``--python`` runs these
    children under another virtualenv's Python (its openstacksdk), e.g. .venv-compat-low/bin/python.
+   ``--compare-python`` (by default .venv-compat-low's Python when `make compat-venv-low` made it)
+   runs the largest size once more under that Python and prints each phase's ratio to the first
+   (the lowest supported openstacksdk against the newest).
 
 3. Peers (bench/peers/compare.py): our engine in-process vs the local cloud's real Heat service
    (convergence), and our heat_stack module in ansible-playbook vs a playbook of openstack.cloud
@@ -84,6 +87,7 @@ from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(ROOT, 'bench', 'results', 'stack_bench.json')
+COMPARE_PYTHON = os.path.join(ROOT, '.venv-compat-low', 'bin', 'python')
 SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'deployments', 'all')
 
 
@@ -109,6 +113,9 @@ def main(argv):
                     help='composition: ResourceGroup members, comma-separated (50,500)')
     ap.add_argument('--python', default=None,
                     help="scale children's Python (another virtualenv's openstacksdk)")
+    ap.add_argument('--compare-python', default=COMPARE_PYTHON if os.path.exists(COMPARE_PYTHON)
+                    else None, help='scale10k: the largest size again under this Python (default: '
+                    '.venv-compat-low/bin/python when it exists); "" for none')
     ap.add_argument('--latency-ms', type=int, default=20)
     ap.add_argument('--repeat', type=int, default=1, help='critical path runs')
     ap.add_argument('--template', default=MULTI_TIER)

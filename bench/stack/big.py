@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import argparse
 import re
 
 from .scale import growth, run_sizes
@@ -138,3 +139,21 @@ def scenario_big(cloud, workdir, args, out):
     print('  peak RSS %.0f MB (limit %.0f): %s; rerun list calls bounded: %s'
           % (checks['peak_rss_mb'], RSS_LIMIT_MB, 'ok' if checks['rss_within_1gb'] else 'OVER',
              'yes' if bounded else 'NO'))
+    if getattr(args, 'compare_python', None):
+        out['big']['compared'] = compare_versions(cloud, workdir, args, biggest)
+
+
+def compare_versions(cloud, workdir, args, newest):
+    """The largest size again, its child under ``args.compare_python`` (another virtualenv: the
+    lowest supported openstacksdk), on the same cloud right after: each phase's wall time and
+    CPU as ratios to this Python's run (the issue's target: within 1.2)."""
+    other = argparse.Namespace(**dict(vars(args), python=args.compare_python))
+    low = run_sizes(cloud, workdir, other, [newest['resources']], 'big', print_big_row)[-1]
+    ratios = dict((key, {'wall': low[key]['wall_s'] / newest[key]['wall_s'],
+                         'cpu': low[key]['cpu_s'] / newest[key]['cpu_s']})
+                  for key in ('create', 'rerun', 'delete'))
+    print('  openstacksdk %s / %s at %d resources: %s' % (
+        low.get('openstacksdk'), newest.get('openstacksdk'), newest['resources'], ', '.join(
+            '%s wall %.2f CPU %.2f' % (key, ratios[key]['wall'], ratios[key]['cpu'])
+            for key in ('create', 'rerun', 'delete'))))
+    return {'run': low, 'ratios': ratios}
