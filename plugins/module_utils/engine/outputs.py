@@ -10,6 +10,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ..errors import StackersError
+from . import graph as graphs
+from .nesting import once
 from .seam import attribute_functions
 
 
@@ -35,6 +37,59 @@ def _attribute_uses(snippet, uses):
                 uses[name] = None
             elif uses.get(name, ()) is not None:
                 uses.setdefault(name, set()).add(attr)
+
+
+# -- reading the outputs' attributes again, during the walk -----------------------
+#
+# A value a resource cached when it settled may move once later resources
+# exist: a network's subnets once its subnets are made, a port's device once
+# its server is, a server's addresses once a floating IP is bound to its port.
+# What moves an object is what names it (a subnet names its network, a
+# server its port) or what names the same thing it does (a floating IP and a
+# server naming one port).  So the outputs' reads of a resource are a step
+# of the walk after the resource and those ("changers"), not a round after
+# the whole walk: the multi-tier stack's port and floating IP reads went
+# beside its volume attachments instead of after them, the last 0.1 s of its
+# create.  A read that fails here is left to finish, which reads what no
+# step read; a run that changed neither the resource nor a changer reads
+# nothing for it (its cached values cannot have moved).
+
+def changers(graph, name):
+    """The resources whose create or update may move ``name``'s attributes:
+    those requiring it, and those requiring something it requires."""
+    requires = dict((node, graphs.resource_requires(graph, node)) for node in graph.nodes
+                    if not graphs.is_hub(graph, node))
+    mine = requires.get(name, set())
+    return set(other for other, reqs in requires.items()
+               if other != name and (name in reqs or reqs & mine))
+
+
+def refresh_steps(run, graph, deps, work):
+    """Add to the walk (``deps``, ``work``) one step per resource the outputs
+    read an attribute of, after it and its changers."""
+    uses = output_attributes(run.sd)
+    # Deleting moves attributes too (a removed subnet leaves its network's
+    # list): every delete of the walk and the changers' cleanups go first.
+    deletes = set(key for key in deps if len(key) == 2 and key[0] == 'del')
+    removed = set(run.rows[key[1]].name for key in deletes if key[1] in run.rows)
+    for name in sorted(uses):
+        if ('res', name) not in deps:
+            continue
+        moving = changers(graph, name)
+        key = ('outputs', name)
+        deps[key] = set(step for other in moving | set([name])
+                        for step in (('res', other), ('cleanup', other))
+                        if step in deps) | deletes
+        work[key] = once(_read_again, run, name, uses[name], moving | removed)
+
+
+def _read_again(run, name, names, moving):
+    if run.log.changed_resources([name] + sorted(moving)):
+        try:
+            run.refresh_attributes({name: names})
+        except StackersError:
+            return    # finish reads it (and says what failed, if it fails again)
+    run.outputs_read.add(name)
 
 
 def resolve_outputs(run):

@@ -35,6 +35,7 @@ from . import autoscaling
 from . import definition as defs
 from . import graph as _graph
 from . import hooks, nested_ends, nested_tasks, nesting, prefetch
+from .outputs import refresh_steps
 from .preflight import preflight
 from .converge import converge_steps, local_steps
 from .records import NEW, OLD
@@ -254,6 +255,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
         nests = plan_nests(request, planned.sd, store, stack['id'])
     nested_tasks.attach(env, run, nests, deps, work)
     nested_ends.attach_deletes(env, run, deps, work)
+    refresh_steps(run, planned.graph, deps, work)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
     nested_ends.settle(run, outcomes)
@@ -344,8 +346,11 @@ def finish(env, outcome, *, outputs=True):
     if outputs and run.sd is not None:
         from .outputs import output_attributes, resolve_outputs
         if run.log.changed_resources():
-            # Something changed: the attributes the outputs read are read again once.
-            run.refresh_attributes(output_attributes(run.sd))
+            # Something changed: the attributes the outputs read are read again
+            # once (those the walk's own steps read already are not).
+            uses = output_attributes(run.sd)
+            run.refresh_attributes(dict((name, names) for name, names in uses.items()
+                                        if name not in run.outputs_read))
         out = resolve_outputs(run)
         store.update_stack(stack_id, outputs=run.vault.encrypt(out))
     store.update_stack(stack_id, action=outcome.action, status=outcome.status,

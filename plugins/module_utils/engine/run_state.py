@@ -62,6 +62,8 @@ class StackRun(RowAttributes):
         self.rows = Rows()              # uuid -> ResourceRow (this run's view of the record)
         self._attr_cache = {}           # uuid -> _Known: a row's attributes learnt in this run
         self.decisions = {}             # name -> planner Decision
+        # resources whose output attributes this run has settled (outputs.refresh_steps)
+        self.outputs_read = set()
         self.seam = Seam(definition, self)
         # Nested stacks (engine/nesting.py): name -> Nest of each template
         # resource of this stack; the types that are templates.

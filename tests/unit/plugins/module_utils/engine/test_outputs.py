@@ -5,6 +5,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import time
+
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.outputs import resolve_outputs
 
 TEMPLATE = '''
@@ -128,3 +130,68 @@ def test_outputs_read_again_only_the_attributes_they_name(stacks, monkeypatch):
     assert sorted(_Growing.shows) == ['a', 'b']       # one read each
     refreshed = [item for item in _Asked.asked if item[0] in ('a', 'b')][-2:]
     assert sorted(refreshed) == [('a', ['output']), ('b', ['output', 'show'])]
+
+
+def test_changers_are_what_names_a_resource_or_names_what_it_names(make_run):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.outputs import changers
+    _run, graph = make_run('''
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}
+  port: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}
+  server: {type: OS::Nova::Server, properties: {image: i, flavor: f, networks: [{port: {get_resource: port}}]}}
+  fip: {type: OS::Neutron::FloatingIP, properties: {floating_network: public, port_id: {get_resource: port}}}
+  other: {type: OS::Neutron::Net}
+''')
+    assert changers(graph, 'net') == {'subnet', 'port'}
+    assert changers(graph, 'port') == {'server', 'fip', 'subnet'}
+    # a floating IP bound to its port; the port too (both need the subnet: Heat's implicit edge)
+    assert changers(graph, 'server') == {'fip', 'port'}
+    assert changers(graph, 'other') == set()
+
+
+class _Timed(_Growing):
+    """_Growing whose creates take ``SLOW[name]`` seconds; ``log`` keeps the order."""
+
+    SLOW = {'b': 0.1, 'c': 0.5}
+    log = []
+
+    def create(self, ctx):
+        time.sleep(self.SLOW.get(ctx.name, 0.0))
+        _Timed.log.append('made ' + ctx.name)
+        return _Growing.create(self, ctx)
+
+    def show(self, ctx):
+        _Timed.log.append('read ' + ctx.name)
+        return {'output': 'later'}
+
+
+TIMED = '''
+resources:
+  a: {type: OS::Heat::TestResource}
+  b: {type: OS::Heat::TestResource, depends_on: [a], properties: {value: %s}}
+  c: {type: OS::Heat::TestResource, properties: {value: %s}}
+outputs:
+  seen: {value: {get_attr: [a, output]}}
+'''
+
+
+def test_outputs_read_a_resource_again_once_what_may_move_it_is_made(stacks, monkeypatch):
+    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Timed)
+    _Timed.log = []
+    first = stacks.run(TIMED % ('b1', 'c1'))
+    # a is read again after b (which names it), beside c: not after the whole walk
+    assert _Timed.log.index('read a') > _Timed.log.index('made b')
+    assert _Timed.log.index('read a') < _Timed.log.index('made c')
+    assert _Timed.log.count('read a') == 1
+    assert [o['output_value'] for o in first['stack']['outputs']] == ['later']
+    # c changed, and nothing that names a: a's values cannot have moved
+    _Timed.log = []
+    second = stacks.run(TIMED % ('b1', 'c2'))
+    assert second['changed'] is True and 'read a' not in _Timed.log
+    assert [o['output_value'] for o in second['stack']['outputs']] == ['later']
+    # b changed: a is read again
+    _Timed.log = []
+    stacks.run(TIMED % ('b2', 'c2'))
+    assert _Timed.log.count('read a') == 1

@@ -68,6 +68,14 @@ def test_preflight_refuses_as_heat_validate_does(conn, newest, props, refused):
     assert KeyPair().preflight(conn, props) == refused
 
 
+def test_a_key_pair_with_its_public_key_asks_nova_nothing_before_it_is_made(conn):
+    assert KeyPair().preflight(conn, {'name': 'k', 'public_key': 'ssh-ed25519 X'}) is None
+    conn.compute.get_endpoint_data.assert_not_called()
+    conn.compute.get_endpoint_data.return_value = _EndpointData((2, 96))
+    assert KeyPair().preflight(conn, {'name': 'k', 'public_key': 'p', 'type': 'ssh'}) is None
+    assert conn.compute.get_endpoint_data.called        # a type depends on the version
+
+
 def test_a_replacement_is_refused_at_create_as_the_preflight_would(conn):
     # The run's preflight skips key pairs the record holds; their replacement checks at create.
     conn.compute.get_endpoint_data.return_value = _EndpointData((2, 96))
