@@ -98,7 +98,8 @@ def _terminate(signum, _frame):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--scenario', choices=SCENARIOS, default='all')
-    ap.add_argument('--peer-rounds', type=int, default=2, help='peers: alternating rounds')
+    ap.add_argument('--peer-rounds', type=int, default=3,
+                    help='peers: alternating rounds (medians: one slow round moves no ratio)')
     ap.add_argument('--peers', default=None,
                     help='peers: only these (comma-separated keys, e.g. engine,heat: a quicker look '
                          'at one pair)')
@@ -117,7 +118,8 @@ def main(argv):
                     else None, help='scale10k: the largest size again under this Python (default: '
                     '.venv-compat-low/bin/python when it exists); "" for none')
     ap.add_argument('--latency-ms', type=int, default=20)
-    ap.add_argument('--repeat', type=int, default=1, help='critical path runs')
+    ap.add_argument('--repeat', type=int, default=3,
+                    help='critical path runs (their ratios are noisy: the spread is printed)')
     ap.add_argument('--template', default=MULTI_TIER)
     ap.add_argument('--json', default=RESULTS)
     ap.add_argument('--child-scale', type=int, help=argparse.SUPPRESS)
