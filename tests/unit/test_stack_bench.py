@@ -243,3 +243,34 @@ def test_the_benchs_runs_lift_heats_resource_limit_for_the_10000_resource_stack(
     assert seen[0].max_resources == -1 and seen[0].limits.max_resources_per_stack == -1
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine import nesting
     nesting._check_total(10002, seen[0].max_resources, ('resources',))     # no error
+
+
+def test_the_call_timed_bound_costs_a_chain_at_its_own_answers(tmp_path):
+    """Two subnets posted at once: one answered in 0.5 s (on the chain), the other in 0.1 s.
+    The route's mean (0.3 s) under-costs the chain; the call-timed bound takes the chain's
+    own answer (the quickest of its route sent while it was in progress: here only its own)."""
+    from stack import critical
+    path = tmp_path / 't.yaml'
+    path.write_text('heat_template_version: 2021-04-16\nresources:\n'
+                    '  net: {type: OS::Neutron::Net}\n'
+                    '  a: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}\n'
+                    '  b: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.1.0/24}}\n')
+    sd, graph = costs.stack_definition(str(path))
+    url = 'http://127.0.0.1:1/networking/v2.0/'
+    t0 = 100.0
+    ph = {'_t0': t0, '_requests': [
+        (t0 + 0.00, t0 + 0.05, 'POST', 'http://127.0.0.1:1/identity/v3/auth/tokens'),
+        (t0 + 0.05, t0 + 0.25, 'POST', url + 'networks'),
+        (t0 + 0.30, t0 + 0.80, 'POST', url + 'subnets'),
+        (t0 + 0.90, t0 + 1.00, 'POST', url + 'subnets')],
+        '_events': [(t0 + 0.05, 'net', 'OS::Neutron::Net', 'CREATE', 'IN_PROGRESS'),
+                    (t0 + 0.26, 'net', 'OS::Neutron::Net', 'CREATE', 'COMPLETE'),
+                    (t0 + 0.29, 'a', 'OS::Neutron::Subnet', 'CREATE', 'IN_PROGRESS'),
+                    (t0 + 0.81, 'a', 'OS::Neutron::Subnet', 'CREATE', 'COMPLETE'),
+                    (t0 + 0.85, 'b', 'OS::Neutron::Subnet', 'CREATE', 'IN_PROGRESS'),
+                    (t0 + 1.01, 'b', 'OS::Neutron::Subnet', 'CREATE', 'COMPLETE')]}
+    prof = critical.profile(ph, sd, graph, 'create', 0.02, {})
+    assert prof['observed_bound_s'] == pytest.approx(0.05 + 0.2 + 0.3)
+    assert prof['call_timed_bound_s'] == pytest.approx(0.05 + 0.2 + 0.5)
+    assert prof['call_timed_chain'] == ['net', 'a']
+    assert critical._spread([1.2, 1.0, 1.1, 3.0]) == (1.0, pytest.approx(1.15), 3.0)
