@@ -195,3 +195,21 @@ def test_outputs_read_a_resource_again_once_what_may_move_it_is_made(stacks, mon
     _Timed.log = []
     stacks.run(TIMED % ('b2', 'c2'))
     assert _Timed.log.count('read a') == 1
+
+
+def test_a_resource_with_many_changers_is_left_to_finish(make_run):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import outputs
+    count = outputs.MAX_CHANGERS + 2
+    ports = ''.join('  p%d: {type: OS::Neutron::Port, properties: {network: {get_resource: net}}}\n' % i
+                    for i in range(count))
+    run, graph = make_run('resources:\n  net: {type: OS::Neutron::Net}\n' + ports +
+                          'outputs:\n  net: {value: {get_attr: [net, name]}}\n'
+                          '  port: {value: {get_attr: [p0, name]}}\n')
+    maps = outputs.requirement_maps(graph)
+    assert outputs.changers(graph, 'net', maps, outputs.MAX_CHANGERS) is None
+    assert outputs.changers(graph, 'p0', maps, outputs.MAX_CHANGERS) is None   # its siblings
+    assert len(outputs.changers(graph, 'p0', maps)) == count - 1   # unbounded: every other port
+    deps = dict((('res', n), set()) for n in graph.nodes)
+    work = {}
+    outputs.refresh_steps(run, graph, deps, work)
+    assert [k for k in deps if k[0] == 'outputs'] == []       # finish reads them, as before
