@@ -13,6 +13,15 @@ that creates the claim object named after that very lock object's etag
 (``<name>.lock.claims/<etag>``, also ``If-None-Match: *``): two takers of
 one crashed run's lock cannot both win.
 
+Swift's If-None-Match is not a compare-and-swap: its object server looks
+for the object before it reads the body and commits, with nothing held in
+between, so two PUTs racing on an absent object can both answer 201 (the
+body with the newer timestamp stays).  Two AWX jobs started together both
+took the lock that way in one CI run and made the stack's server twice.
+So a run that made the lock object reads it back once every PUT that may
+have passed the check beside its own has landed (``SETTLE``), and holds
+the lock only if the object is still its own.
+
 ``SwiftLock`` is a mixin of ``SwiftStore``: it uses the store's ``_put``,
 ``_get``, ``_delete``, ``_name`` and ``url``, and calls the SQLite copy's
 own lock fields through ``super()``.
@@ -28,6 +37,11 @@ from ..errors import CloudError, StackLocked
 
 # A claim only has to outlive the race it settles; Swift's expirer drops it.
 CLAIM_LIFE = 86400
+# Seconds between making the lock object and reading it back: a racing PUT
+# that passed Swift's existence check has only a small body left to write
+# (tens of milliseconds on a loaded local cloud); paid once per run.
+SETTLE = 0.5
+_pause = time.sleep
 
 
 def when(stamp):
@@ -50,7 +64,7 @@ class SwiftLock(object):
         obj = self._lock_obj(name)
         try:
             self._put(obj, lease(owner, ttl), headers={'If-None-Match': '*'})
-            return
+            return self._confirm(name, obj, owner)
         except CloudError as exc:
             if exc.status != 412:
                 raise
@@ -81,6 +95,15 @@ class SwiftLock(object):
             if exc.status != 412:
                 raise
             raise self._locked(name, self._get(obj)[0] or {})
+        self._confirm(name, obj, owner)
+
+    def _confirm(self, name, obj, owner):
+        """The lock object made for ``owner`` is still its own once racing
+        PUTs landed; else StackLocked naming the run whose PUT stayed."""
+        _pause(SETTLE)
+        held, _etag = self._get(obj)
+        if held is None or held.get('owner') != owner:
+            raise self._locked(name, held or {})
 
     def _locked(self, name, held, taking=False):
         return StackLocked(
@@ -98,7 +121,7 @@ class SwiftLock(object):
         held, _etag = self._get(obj)
         if held is None or held.get('owner') != owner:
             raise StackLocked('Stack "%s" lost its lock in %s to %s: its lease ran out before it was '
-                              'renewed' % (stack['name'], self.url, (held or {}).get('owner', 'nobody')))
+                              'renewed, or that run\'s lock replaced it as both took it' % (stack['name'], self.url, (held or {}).get('owner', 'nobody')))
         self._put(obj, lease(owner, ttl, held.get('since')))
         super(SwiftLock, self).refresh_lock(stack_id, owner, ttl)
 

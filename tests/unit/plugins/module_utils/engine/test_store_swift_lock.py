@@ -87,3 +87,45 @@ def test_two_takers_of_one_expired_lease_cannot_both_win(cloud, monkeypatch):
     with pytest.raises(StackLocked, match='another run is taking it over'):
         two.lock('st', 'host-c:3:cc', 60)
     assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-b:2:bb'
+
+
+def _racing_put(swift, monkeypatch, owner):
+    """Swift checks If-None-Match before it writes, so a PUT that passed the check beside this
+    run's may land during the settle: ``owner``'s lease replaces the lock object then."""
+    paused = []
+
+    def pause(seconds):
+        paused.append(seconds)
+        swift.put('state', 'team/st.lock', json.dumps(sl.lease(owner, 60)))
+    monkeypatch.setattr(sl, 'SETTLE', 0.5)
+    monkeypatch.setattr(sl, '_pause', pause)
+    return paused
+
+
+def test_a_lock_a_racing_put_replaced_is_refused_naming_the_run_whose_put_stayed(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    paused = _racing_put(swift, monkeypatch, 'host-c:3:cc')
+    with pytest.raises(StackLocked, match=r'is locked in swift://state/team by another run \(host-c:3:cc\)'):
+        _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    assert paused == [0.5]
+    # the other run's lock is left as it is: it is the one that holds it
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-c:3:cc'
+
+
+def test_a_lock_still_its_own_after_the_settle_is_held(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    paused = []
+    monkeypatch.setattr(sl, 'SETTLE', 0.5)
+    monkeypatch.setattr(sl, '_pause', paused.append)
+    assert _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    assert paused == [0.5]
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-a:1:aa'
+
+
+def test_a_taker_of_an_expired_lease_whose_put_was_replaced_does_not_hold_it(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    _expire(swift)
+    _racing_put(swift, monkeypatch, 'host-c:3:cc')
+    with pytest.raises(StackLocked, match=r'by another run \(host-c:3:cc\)'):
+        _store(conn).lock('st', 'host-b:2:bb', 60)

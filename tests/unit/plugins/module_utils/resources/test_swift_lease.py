@@ -47,9 +47,10 @@ def test_the_lease_is_an_object_while_held_and_gone_after():
     swift, proxy, clock = _swift()
     with mod.held(proxy, 'box', 'doc.lock', clock=clock.now, sleep=clock.sleep):
         assert swift.objects('box') == ['doc.lock']
-        assert swift.expiry[('box', 'doc.lock')] == clock.t + mod.LEASE
+        assert swift.expiry[('box', 'doc.lock')] == clock.t - mod.SETTLE + mod.LEASE
     assert swift.objects('box') == []
-    assert clock.slept == []
+    # the one pause: the read-back after a racing PUT could have landed
+    assert clock.slept == [mod.SETTLE]
 
 
 def test_a_second_writer_waits_until_the_first_releases():
@@ -59,12 +60,12 @@ def test_a_second_writer_waits_until_the_first_releases():
 
     def sleep(seconds):
         clock.sleep(seconds)
-        if len(clock.slept) == 3:
+        if len(clock.slept) == 4:       # the first's settle, then three pauses of the second
             first.__exit__(None, None, None)
     with mod.held(proxy, 'box', 'doc.lock', clock=clock.now, sleep=sleep):
-        assert len(clock.slept) == 3
+        assert len(clock.slept) == 5 and clock.slept[0] == clock.slept[4] == mod.SETTLE
         # growing pauses
-        assert clock.slept[0] < clock.slept[2]
+        assert clock.slept[1] < clock.slept[3]
     assert swift.objects('box') == []
 
 
@@ -112,3 +113,24 @@ def test_a_missing_container_is_the_callers_to_handle():
     with pytest.raises(CloudNotFound):
         with mod.held(proxy, 'gone', 'doc.lock', clock=clock.now, sleep=clock.sleep):
             raise AssertionError('not reached')
+
+
+def test_a_writer_whose_put_a_racing_put_replaced_waits_for_that_writer():
+    """Swift checks If-None-Match before it writes: two PUTs on an absent object both answer 201
+    and the later body stays. The writer reading another's token after the settle does not hold."""
+    swift, proxy, clock = _swift()
+    order = []
+
+    def sleep(seconds):
+        clock.sleep(seconds)
+        if len(clock.slept) == 1:       # the settle: the racing writer's PUT lands now
+            swift.put('box', 'doc.lock', 'racing-token')
+            swift.expiry[('box', 'doc.lock')] = clock.t + mod.LEASE
+        elif len(clock.slept) == 4:     # it released its lease
+            order.append('released')
+            swift.containers['box']['objects'].pop('doc.lock')
+    with mod.held(proxy, 'box', 'doc.lock', clock=clock.now, sleep=sleep):
+        order.append('held')
+        assert swift.containers['box']['objects']['doc.lock'][0] != b'racing-token'
+    assert order == ['released', 'held']
+    assert clock.slept[0] == clock.slept[-1] == mod.SETTLE and len(clock.slept) == 5
