@@ -338,7 +338,8 @@ class Handler(BaseHTTPRequestHandler):
             state.count_status(key, None if inject == 'lost' else status)
             state.ledger.record(self.command, route_template(stype, under), under, status, body, data)
 
-        state.count_bytes(key, self._forward(port, body, answered, lose=inject == 'lost'))
+        self._forward(port, body, answered, lambda size: state.count_bytes(key, size),
+                      lose=inject == 'lost')
 
     def _fault(self, status):
         if status == 0:
@@ -353,10 +354,12 @@ class Handler(BaseHTTPRequestHandler):
                                        'message': 'localcloud: injected fault'}},
                     extra=[('Retry-After', '0')] if status == 503 else ())
 
-    def _forward(self, port, body, answered, lose=False):
-        """Relay the request and return the size of the answer's body sent back; ``answered(status,
-        body of a POST's answer)`` is told before the client is.  ``lose``: the service does the
-        request and its answer is dropped with the connection, as when a network fails after the
+    def _forward(self, port, body, answered, sending, lose=False):
+        """Relay the request; ``answered(status, body of a POST's answer)`` is told before the
+        client is, and ``sending(size)`` before each piece of the answer's body goes out: a client
+        that has read the whole answer and asks for the counts finds all of its bytes in them (counted
+        after the write, the last piece raced the client's next request).  ``lose``: the service does
+        the request and its answer is dropped with the connection, as when a network fails after the
         request went out."""
         conn = http.client.HTTPConnection('127.0.0.1', port, timeout=900)
         told = False
@@ -382,7 +385,7 @@ class Handler(BaseHTTPRequestHandler):
             told = True
             if lose:
                 self._fault(0)
-                return 0
+                return
             self.send_response_only(resp.status, resp.reason)
             for k, v in headers:
                 self.send_header(k, v)
@@ -392,25 +395,25 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header('Content-Length', '0')
             self.end_headers()
             if no_body:
-                return 0
+                return
             if data is not None:
+                sending(len(data))
                 self.wfile.write(data)
-                return len(data)
+                return
             remaining = int(length)
             while remaining > 0:
                 chunk = resp.read(min(remaining, 1 << 16))
                 if not chunk:
                     break
+                sending(len(chunk))
                 self.wfile.write(chunk)
                 remaining -= len(chunk)
             if remaining:
                 self.close_connection = True
-            return int(length) - remaining
         except (OSError, http.client.HTTPException) as exc:
             if not told:
                 answered(502, None)
             self._reply(502, {'error': {'code': 502, 'message': 'localcloud: backend failed: %s' % exc}})
-            return 0
         finally:
             conn.close()
 
