@@ -44,6 +44,8 @@ from .records import ResourceRow
 from .secrets import Vault
 
 SCHEMA_VERSION = 1
+# INSERT ... RETURNING came with SQLite 3.35 (2021)
+_RETURNING = sqlite3.sqlite_version_info >= (3, 35, 0)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -388,19 +390,23 @@ class Store(object):
         event.setdefault('event_time', now_iso())
 
         # One statement, its own transaction: SQLite takes the write lock
-        # before the MAX is read, so two writers never share a seq; then
-        # the seq read back by id (RETURNING needs SQLite 3.35, which
-        # older execution environments lack).  Two statements instead of a
-        # BEGIN/SELECT/INSERT/COMMIT: a thousand-resource stack writes two
-        # thousand events.
+        # before the MAX is read, so two writers never share a seq.  The seq
+        # comes back by RETURNING where SQLite has it (3.35), else read back
+        # by id (older execution environments).  No BEGIN/SELECT/INSERT/COMMIT:
+        # a thousand-resource stack writes two thousand events.
         cols = [c for c in _EVENT_COLS if c != 'seq']
-        self._one('INSERT INTO events (%s, seq) SELECT %s, COALESCE(MAX(seq), 0) + 1 FROM events '
-                  'WHERE stack_id=?' % (','.join(cols), ','.join('?' * len(cols))),
-                  [event.get(c) for c in cols] + [stack_id])
+        sql = ('INSERT INTO events (%s, seq) SELECT %s, COALESCE(MAX(seq), 0) + 1 FROM events '
+               'WHERE stack_id=?' % (','.join(cols), ','.join('?' * len(cols))))
+        values = [event.get(c) for c in cols] + [stack_id]
         with self._lock:
             try:
-                event['seq'] = self._db.execute('SELECT seq FROM events WHERE id=?',
-                                                (event['id'],)).fetchone()[0]
+                if _RETURNING:
+                    # fetchall: the statement runs to its end, and so commits, here
+                    event['seq'] = self._db.execute(sql + ' RETURNING seq', values).fetchall()[0][0]
+                else:
+                    self._db.execute(sql, values)
+                    event['seq'] = self._db.execute('SELECT seq FROM events WHERE id=?',
+                                                    (event['id'],)).fetchone()[0]
             except sqlite3.Error as exc:
                 raise StoreError('State store %s: %s' % (self.path, exc))
         return event

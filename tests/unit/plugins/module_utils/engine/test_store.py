@@ -208,7 +208,16 @@ def test_resources_ordered_and_roles(store):
     assert [r.name for r in store.resources(sid)] == ['a', 'c']
 
 
-def test_events_ordered_with_seq(store):
+@pytest.fixture(params=[True, False], ids=['returning', 'read-back'])
+def returning(request, monkeypatch):
+    """Both ways an event's seq comes back: RETURNING (SQLite 3.35+) and the read by id."""
+    if request.param and not st._RETURNING:
+        pytest.skip('this SQLite (%s) has no RETURNING' % sqlite3.sqlite_version)
+    monkeypatch.setattr(st, '_RETURNING', request.param)
+    return request.param
+
+
+def test_events_ordered_with_seq(store, returning):
     sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
     other = store.lock('t', 'o', 60, create=dict(CREATE))['id']
     made = [store.add_event(sid, {'resource_name': 'r%d' % i, 'resource_status': 'X'})
@@ -222,7 +231,7 @@ def test_events_ordered_with_seq(store):
     assert [e['seq'] for e in store.events(other)] == [1]
 
 
-def test_two_writers_of_one_file_never_share_an_event_seq(tmp_path):
+def test_two_writers_of_one_file_never_share_an_event_seq(tmp_path, returning):
     # two Store objects on one file stand for two processes (a run and a
     # signal): each insert takes the next seq in the same statement
     path = str(tmp_path / 's.sqlite')
@@ -232,6 +241,11 @@ def test_two_writers_of_one_file_never_share_an_event_seq(tmp_path):
         made.append((first if i % 2 else second).add_event('sid', {'resource_name': 'r%d' % i}))
     assert [e['seq'] for e in made] == [1, 2, 3, 4, 5, 6]
     assert [e['resource_name'] for e in first.events('sid')] == ['r%d' % i for i in range(6)]
+    # each insert committed when add_event returned: a reader on its own connection sees it
+    reader = sqlite3.connect(path)
+    assert reader.execute('SELECT COUNT(*) FROM events').fetchone()[0] == 6
+    reader.close()
+    assert not first._db.in_transaction and not second._db.in_transaction
 
 
 def test_delete_stack_removes_everything_of_that_stack_only(store):
