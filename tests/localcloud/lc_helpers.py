@@ -262,3 +262,38 @@ def put_sink():
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def door_over_stub(handler, state):
+    """A real front door (``state`` its counts and knobs) over a stub service whose requests
+    ``handler`` answers, both on threads of this process: the front door alone, no cloud.
+    Yields (the door's base URL, the stub's server); Neutron's prefix goes to the stub."""
+    from localcloud.frontdoor import FrontDoor
+    stub = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    door = FrontDoor(sock, [('/networking', 'network', stub.server_address[1])], state)
+    threading.Thread(target=door.serve_forever, daemon=True).start()
+    try:
+        yield 'http://127.0.0.1:%d' % sock.getsockname()[1], stub
+    finally:
+        door.shutdown()
+        door.server_close()
+        stub.shutdown()
+        stub.server_close()
+
+
+def door_call(url, method, body=None, token=None):
+    """One request (a JSON body, an optional token): (status, the answer's body)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {'Content-Type': 'application/json'}
+    if token:
+        headers['X-Auth-Token'] = token
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=20) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()

@@ -7,9 +7,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import random
+import time
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
+from lc_helpers import door_call, door_over_stub
 from localcloud.frontdoor import FaultRule, State, route_template
 
 UUID = '0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f'
@@ -138,3 +141,54 @@ def test_swift_paths_at_the_root_go_under_swifts_prefix():
         assert door.alias('/v1/AUTH_p/c/o') == '/v1/AUTH_p/c/o'     # no Swift, nothing to alias
     finally:
         door.server_close()
+
+
+BODY = b'x' * (3 * 65536 + 17)   # more than one piece of the relay's copy loop
+
+
+class _Backend(BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = BODY if self.path.endswith('/big') else b'{"NotFound": {}}'
+        self.send_response(200 if self.path.endswith('/big') else 404)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get('Content-Length') or 0))
+        body = b'{"port": {"id": "p1"}}'
+        self.send_response(201)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class _SlowCountState(State):
+    """Counting takes a while: counts taken after the write would miss the client's next look."""
+
+    def count_bytes(self, key, size):
+        time.sleep(0.05)
+        State.count_bytes(self, key, size)
+
+
+@pytest.mark.parametrize('method,path,status,size', [
+    ('GET', '/networking/v2.0/big', 200, len(BODY)),
+    ('GET', '/networking/v2.0/ports/' + UUID, 404, 16),
+    ('POST', '/networking/v2.0/ports', 201, 22),
+])
+def test_an_answers_bytes_are_counted_before_the_client_has_them(method, path, status, size):
+    """CI once failed test_counters_are_exact: the last answer's bytes were missing from the counts
+    the client asked for right after reading it, as the front door counted them after the write."""
+    state = _SlowCountState()
+    with door_over_stub(_Backend, state) as (base, _stub):
+        got, data = door_call(base + path, method, body={} if method == 'POST' else None)
+        assert (got, len(data)) == (status, size)
+        stats = state.stats()
+    assert stats['response_bytes'] == size
+    assert list(stats['bytes_by_route'].values()) == [size]
+    assert stats['requests'] == 1

@@ -11,17 +11,15 @@ __metaclass__ = type
 import contextlib
 import json
 import random
-import socket
-import threading
 import time
 import urllib.error
-import urllib.request
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from localcloud.frontdoor import FaultRule, FrontDoor, State
+from lc_helpers import door_call, door_over_stub
+from localcloud.frontdoor import FaultRule, State
 from localcloud.ledger import Ledger
 
 PORT_ID = '0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f'
@@ -95,74 +93,50 @@ class _Stub(BaseHTTPRequestHandler):
 
 @contextlib.contextmanager
 def _door():
-    stub = ThreadingHTTPServer(('127.0.0.1', 0), _Stub)
-    stub.ports = {}
-    threading.Thread(target=stub.serve_forever, daemon=True).start()
-    sock = socket.socket()
-    sock.bind(('127.0.0.1', 0))
     state = State()
-    door = FrontDoor(sock, [('/networking', 'network', stub.server_address[1])], state)
-    threading.Thread(target=door.serve_forever, daemon=True).start()
-    try:
-        yield 'http://127.0.0.1:%d' % sock.getsockname()[1], state, stub
-    finally:
-        door.shutdown()
-        door.server_close()
-        stub.shutdown()
-        stub.server_close()
-
-
-def _call(url, method, body=None, token=None):
-    data = None if body is None else json.dumps(body).encode()
-    headers = {'Content-Type': 'application/json'}
-    if token:
-        headers['X-Auth-Token'] = token
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=20) as resp:
-            return resp.status, resp.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+    with door_over_stub(_Stub, state) as (base, stub):
+        stub.ports = {}
+        yield base, state, stub
 
 
 def test_a_lost_answer_still_made_the_port_and_the_ledger_says_so():
     with _door() as (base, state, stub):
-        status, body = _call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'one'}})
+        status, body = door_call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'one'}})
         assert status == 201
         first = json.loads(body)['port']['id']
         state.rules = [FaultRule({'method': 'POST', 'path': '/ports$', 'kind': 'lost'})]
         with pytest.raises((urllib.error.URLError, ConnectionError, OSError)):
-            _call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'two'}})
+            door_call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'two'}})
         assert len(stub.ports) == 2              # the service made it; the client never heard
-        assert _call(base + '/networking/v2.0/ports/' + first, 'DELETE')[0] == 204
-        ledger = _call(base + '/_localcloud/ledger', 'GET')[1]
+        assert door_call(base + '/networking/v2.0/ports/' + first, 'DELETE')[0] == 204
+        ledger = door_call(base + '/_localcloud/ledger', 'GET')[1]
         kinds = json.loads(ledger)['kinds']
         lost = [p for p in stub.ports.values() if p['name'] == 'two'][0]['id']
         assert kinds == {'ports': {'created': 2, 'deleted': 1, 'live': [lost]}}
         assert state.stats()['status_by_route']['POST network /v2.0/ports'] == {'201': 1, 'None': 1}
-        assert _call(base + '/_localcloud/ledger', 'DELETE')[0] == 200
-        assert json.loads(_call(base + '/_localcloud/ledger', 'GET')[1])['entries'] == []
+        assert door_call(base + '/_localcloud/ledger', 'DELETE')[0] == 200
+        assert json.loads(door_call(base + '/_localcloud/ledger', 'GET')[1])['entries'] == []
 
 
 def test_a_token_expired_mid_run_is_refused_with_keystones_401_and_a_new_one_goes_through():
     with _door() as (base, state, stub):
         ports = base + '/networking/v2.0/ports'
-        assert _call(ports, 'POST', {'port': {'name': 'before'}}, token='old')[0] == 201
-        assert json.loads(_call(base + '/_localcloud/tokens/expire', 'POST')[1]) == {'expired': 1}
-        status, body = _call(ports, 'POST', {'port': {'name': 'refused'}}, token='old')
+        assert door_call(ports, 'POST', {'port': {'name': 'before'}}, token='old')[0] == 201
+        assert json.loads(door_call(base + '/_localcloud/tokens/expire', 'POST')[1]) == {'expired': 1}
+        status, body = door_call(ports, 'POST', {'port': {'name': 'refused'}}, token='old')
         assert status == 401 and json.loads(body)['error']['message'] == \
             'The request you have made requires authentication.'
         assert [p['name'] for p in stub.ports.values()] == ['before']     # no service saw it
-        assert _call(ports, 'POST', {'port': {'name': 'after'}}, token='new')[0] == 201
+        assert door_call(ports, 'POST', {'port': {'name': 'after'}}, token='new')[0] == 201
         # the door counts an answer once it is sent: the client may read it first
         deadline = time.monotonic() + 10
         while state.stats()['status_by_route']['POST network /v2.0/ports'] != {'201': 2, '401': 1}:
             assert time.monotonic() < deadline, state.stats()['status_by_route']
             time.sleep(0.01)
         # a token first seen after the expiry is not expired by it; DELETE forgives the old ones
-        assert _call(ports, 'POST', {'port': {'name': 'again'}}, token='new')[0] == 201
-        assert _call(base + '/_localcloud/tokens/expire', 'DELETE')[0] == 200
-        assert _call(ports, 'POST', {'port': {'name': 'forgiven'}}, token='old')[0] == 201
+        assert door_call(ports, 'POST', {'port': {'name': 'again'}}, token='new')[0] == 201
+        assert door_call(base + '/_localcloud/tokens/expire', 'DELETE')[0] == 200
+        assert door_call(ports, 'POST', {'port': {'name': 'forgiven'}}, token='old')[0] == 201
 
 
 def test_a_slow_answer_comes_after_slow_ms_and_a_drop_reaches_no_service():
@@ -171,11 +145,11 @@ def test_a_slow_answer_comes_after_slow_ms_and_a_drop_reaches_no_service():
         state.rules = [FaultRule({'method': 'POST', 'path': '/ports$', 'kind': 'slow'}),
                        FaultRule({'method': 'DELETE', 'path': '/ports/', 'kind': 'drop'})]
         start = time.monotonic()
-        status, body = _call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'slow'}})
+        status, body = door_call(base + '/networking/v2.0/ports', 'POST', {'port': {'name': 'slow'}})
         assert status == 201 and time.monotonic() - start >= 0.3
         pid = json.loads(body)['port']['id']
         with pytest.raises((urllib.error.URLError, ConnectionError, OSError)):
-            _call(base + '/networking/v2.0/ports/' + pid, 'DELETE')
+            door_call(base + '/networking/v2.0/ports/' + pid, 'DELETE')
         assert pid in stub.ports
         assert state.stats()['injected'] == {'slow': 1, '0': 1}
 
