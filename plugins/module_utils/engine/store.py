@@ -412,7 +412,9 @@ class Store(object):
         return event
 
     def events(self, stack_id, after=0):
+        # rowid breaks a tie in the order the events were read: in a Swift
+        # store an event written beside a run may share the run's next seq
         def read(db):
-            return db.execute('SELECT %s FROM events WHERE stack_id=? AND seq>? ORDER BY seq'
+            return db.execute('SELECT %s FROM events WHERE stack_id=? AND seq>? ORDER BY seq, rowid'
                               % ','.join(_EVENT_COLS), (stack_id, after)).fetchall()
         return [dict(zip(_EVENT_COLS, r)) for r in self._tx(read)]

@@ -14,7 +14,8 @@ included) under its own name, so that one stack is read with one listing:
   ``stacks/<top>/stack/<id>.json``             a stack row (lock fields and hooks left out)
   ``stacks/<top>/hooks/<id>.json``             its hook states (cleared by a signal while a run goes on)
   ``stacks/<top>/resources/<uuid>.json``       a resource row (secret data encrypted)
-  ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only)
+  ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only); one written
+                                               beside a run, ``<seq>-<event id>.json``
   ``<name>.lock``, ``<name>.lock.claims/``     the lock (store_swift_lock.py)
   ``versions/<name>/<n>.json``                 the whole record after each completed action
 (stack names hold no '/', so no stack's objects mix with another's)
@@ -80,6 +81,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         super(SwiftStore, self).__init__(os.path.join(self._dir, 'stacks.sqlite'))
         self._reader_init()
         self._versions = {}
+        self._held = set()            # the stacks (top names) whose lock this process holds
         self.path = url
         try:
             self._open(writable)
@@ -295,23 +297,34 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
             self._delete(self._obj(self._top(found.stack_id), 'resources', row_uuid + '.json'))
 
     def add_event(self, stack_id, event):
-        """Appended with ``If-None-Match: *``: a signal's event written
-        beside a run's (each counting from its own copy) takes the next free
-        number instead of overwriting.  The stack's events are read first,
-        so that the count starts after the last one in Swift."""
+        """The run holding the stack's lock appends ``<seq>.json`` with
+        ``If-None-Match: *``, so that an event another process wrote since
+        this copy was read makes it take the next free number instead of
+        overwriting.  The stack's events are read first, so that the count
+        starts after the last one in Swift.
+
+        A writer beside the run (a signal clearing a hook or marking a
+        resource unhealthy: it holds no lock) names its event
+        ``<seq>-<event id>.json``.  Swift checks ``If-None-Match`` before it
+        writes, not atomically: two PUTs racing on one absent name can both
+        succeed, the later replacing the other, and an event would be lost.
+        No one else writes that name.  It may share its seq with the run's
+        next event, written from a copy that had not seen it; the names sort
+        it first ('-' before '.'), and readers keep that order."""
         self._ensure(stack_id)
         self._read_events(stack_id)
         event = super(SwiftStore, self).add_event(stack_id, event)
         top = self._top(stack_id)
+        beside = top not in self._held
         while True:
-            obj = self._event_obj(top, stack_id, event['seq'])
+            obj = self._event_obj(top, stack_id, event['seq'], event['id'] if beside else None)
             try:
-                self._put(obj, event, headers={'If-None-Match': '*'})
+                self._put(obj, event, headers=None if beside else {'If-None-Match': '*'})
                 self._event_objs.setdefault(stack_id, set()).add(obj)
                 self._seen[obj] = ''      # written here: never read back
                 return event
             except CloudError as exc:
-                if exc.status != 412:
+                if exc.status != 412 or beside:
                     raise
             event['seq'] += 1
             self._one('UPDATE events SET seq=? WHERE id=?', (event['seq'], event['id']))
@@ -370,6 +383,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         except BaseException:
             self._delete(self._lock_obj(name))
             raise
+        self._held.add(name)
         if stack is not None and create is not None:
             self._push_stack(stack['id'])
             if stack.get('hooks'):

@@ -133,6 +133,7 @@ class SwiftLock(object):
 
     def release(self, name, owner):
         """Drop ``owner``'s lock of ``name`` (also of a stack deleted since)."""
+        self._held.discard(name)
         obj = self._lock_obj(name)
         held, _etag = self._get(obj)
         if held is not None and held.get('owner') == owner:

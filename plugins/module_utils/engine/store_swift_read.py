@@ -66,8 +66,10 @@ class SwiftReader(object):
                              'by another run?' % (self.url, kind))
         return self._name('stacks', top, kind, *tail)
 
-    def _event_obj(self, top, stack_id, seq):
-        return self._obj(top, 'events', stack_id, '%010d.json' % seq)
+    def _event_obj(self, top, stack_id, seq, event_id=None):
+        # the reader takes seq from the body: the name only keeps the order
+        name = '%010d-%s.json' % (seq, event_id) if event_id else '%010d.json' % seq
+        return self._obj(top, 'events', stack_id, name)
 
     # -- reading, lazily --------------------------------------------------------
     def _load_tree(self, top):

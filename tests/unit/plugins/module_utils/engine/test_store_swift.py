@@ -180,3 +180,25 @@ def test_a_signal_beside_a_run_neither_loses_a_hook_state_nor_overwrites_an_even
     assert reader.get_stack('st')['hooks'] == seen
     assert reader.get_stack('st')['status_reason'] == 'still running'
     assert [e['resource_status_reason'] for e in reader.events(stack['id'])] == ['paused', 'cleared', 'goes on']
+
+
+def test_an_event_written_beside_a_run_is_kept_when_the_runs_put_races_it(cloud):
+    conn, swift, _proxy = cloud
+    run = _store(conn)
+    stack = run.lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'paused'})
+    signal = _store(conn)                         # another process, no lock
+    # Swift checks If-None-Match before it writes: two PUTs racing on one
+    # absent object are both answered 201 and the later one stays
+    swift.conditional = False
+    signal.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'cleared'})
+    run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'goes on'})
+    events = _store(conn).events(stack['id'])
+    assert [e['resource_status_reason'] for e in events] == ['paused', 'cleared', 'goes on']
+    assert [e['seq'] for e in events] == [1, 2, 2]
+    names = sorted(n.rsplit('/', 1)[1] for n in _objects(swift) if '/events/' in n)
+    assert names == ['0000000001.json', '0000000002-%s.json' % events[1]['id'], '0000000002.json']
+    # once it has let go of the lock, its events are written beside the next run's
+    run.unlock(stack['id'], 'host-a:1:aa')
+    late = run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'after'})
+    assert '0000000003-%s.json' % late['id'] in [n.rsplit('/', 1)[1] for n in _objects(swift)]
