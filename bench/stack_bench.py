@@ -20,7 +20,9 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    process of its own (so its peak RSS is its own): create, rerun, delete wall time, engine CPU
    per resource (process CPU time of that child: engine + openstacksdk; the cloud runs in other
    processes), peak memory, API calls per resource, and the growth from the smallest size to the
-   largest as ratios.  ``--scenario scale10k``: OS::Heat::None, RandomString and ports at 1,000 and
+   largest as ratios.  The no-change rerun runs twice and keeps its run of least CPU (its CPU at
+   1,000 resources is a few tenths of a second and moves with the machine's load); the collector's
+   CPU time is given apart (``gc_s``).  ``--scenario scale10k``: OS::Heat::None, RandomString and ports at 1,000 and
    10,000 resources (``--big-sizes``) on a cloud answering in ``--latency-ms``: peak RSS, CPU per
    resource, growth, and the rerun's calls per route (bench/stack/big.py).  ``--python`` runs these
    children under another virtualenv's Python (its openstacksdk), e.g. .venv-compat-low/bin/python.
@@ -122,6 +124,9 @@ def main(argv):
                     help='critical path runs (their ratios are noisy: the spread is printed)')
     ap.add_argument('--template', default=MULTI_TIER)
     ap.add_argument('--json', default=RESULTS)
+    ap.add_argument('--profile', default=None, metavar='DIR',
+                    help='scale, scale10k: each child phase run under cProfile, its stats written '
+                         'to DIR/<mix><size>-<phase>.prof (read with pstats; slows the run)')
     ap.add_argument('--child-scale', type=int, help=argparse.SUPPRESS)
     ap.add_argument('--child-mix', default='blocks', help=argparse.SUPPRESS)
     ap.add_argument('--url', help=argparse.SUPPRESS)

@@ -97,8 +97,13 @@ def engine_and_cloud(results):
     for key in ('create', 'rerun', 'delete'):
         a, b = dict(small[key]), dict(big[key])
         a['cloud_cpu'], b['cloud_cpu'] = sum(a['cloud_cpu_s'].values()), sum(b['cloud_cpu_s'].values())
+        # the CPU outside the cyclic collector (older children report no collector time)
+        for ph in (a, b):
+            ph['cpu_less_gc'] = ph['cpu_s'] - ph.get('gc_s', 0.0)
         row = dict((f, b[f] / a[f] / k if a[f] > 0 else None)
-                   for f in ('wall_s', 'cpu_s', 'engine_alone_s', 'cloud_busy_s', 'cloud_cpu'))
+                   for f in ('wall_s', 'cpu_s', 'cpu_less_gc', 'engine_alone_s', 'cloud_busy_s',
+                             'cloud_cpu'))
+        row['gc_s'] = [a.get('gc_s'), b.get('gc_s')]
         held = max(b['answer_ms'], key=lambda r: b['answer_ms'][r] * b['by_route'].get(r, 1),
                    default=None)
         text = ''
@@ -107,10 +112,12 @@ def engine_and_cloud(results):
             text = '; %s answered in %.0f -> %.0f ms' % (held, a['answer_ms'][held],
                                                          b['answer_ms'][held])
         out[key] = row
-        print('  %-7s wall %s | engine: CPU %s, alone %s (%.1f -> %.1f s) | cloud: CPU %s, '
-              'busy %s%s' % (key, _x(row['wall_s']), _x(row['cpu_s']), _x(row['engine_alone_s']),
-                             a['engine_alone_s'], b['engine_alone_s'], _x(row['cloud_cpu']),
-                             _x(row['cloud_busy_s']), text))
+        print('  %-7s wall %s | engine: CPU %s (%s outside the collector; collector %.2f -> %.2f s), '
+              'alone %s (%.1f -> %.1f s) | cloud: CPU %s, busy %s%s' % (
+                  key, _x(row['wall_s']), _x(row['cpu_s']), _x(row['cpu_less_gc']),
+                  a.get('gc_s', 0.0), b.get('gc_s', 0.0), _x(row['engine_alone_s']),
+                  a['engine_alone_s'], b['engine_alone_s'], _x(row['cloud_cpu']),
+                  _x(row['cloud_busy_s']), text))
     return out
 
 

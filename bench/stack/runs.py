@@ -11,6 +11,7 @@ __metaclass__ = type
 
 import collections
 import datetime
+import gc
 import os
 import re
 import threading
@@ -32,6 +33,22 @@ class Observer(object):
         self.requests = []
         self.lock = threading.Lock()
         self.on = False
+        # CPU time in the cyclic collector and collections per generation: what a phase's
+        # CPU growing faster than its resources is usually made of (engine/collector.py)
+        self.gc_s = 0.0
+        self.gc_runs = [0, 0, 0]
+        self._gc_started = None
+        gc.callbacks.append(self._collecting)
+
+    def _collecting(self, phase, info):
+        if not self.on:
+            return
+        if phase == 'start':
+            self._gc_started = time.process_time()
+        elif self._gc_started is not None:
+            self.gc_s += time.process_time() - self._gc_started
+            self.gc_runs[info['generation']] += 1
+            self._gc_started = None
 
     def install(self):
         # requests' Session.send sees every HTTP request the engine makes: those through
@@ -66,6 +83,7 @@ class Observer(object):
     def start(self):
         with self.lock:
             self.events, self.requests, self.on = [], [], True
+            self.gc_s, self.gc_runs = 0.0, [0, 0, 0]
 
     def stop(self):
         self.on = False
@@ -131,6 +149,7 @@ def phase(cloud, name, store, state, template=None, parameters=None):
     return dict(cloud_split(requests, wall0, wall), **{
         'wall_s': wall, 'cpu_s': cpu, 'calls': stats.get('requests', sum(routes.values())),
         'by_route': routes, 'write_calls': writes, 'changed': result.get('changed'),
+        'gc_s': OBSERVER.gc_s, 'gc_collections': list(OBSERVER.gc_runs),
         'status': (result.get('stack') or {}).get('stack_status'),
         'cloud_cpu_s': dict((n, served[n] - served0[n]) for n in served if n in served0),
         '_events': list(OBSERVER.events), '_requests': requests, '_t0': wall0,

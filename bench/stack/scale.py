@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import cProfile
 import json
 import os
 import resource
@@ -21,6 +22,7 @@ from lc_helpers import Cloud
 from .costs import minimum_calls, resource_count, stack_definition
 from .runs import STACKS, drop_private, engine_run, phase
 
+RERUNS = 2
 STACK_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            'stack_bench.py')
 
@@ -95,8 +97,16 @@ def scale_child(args):
            'keystoneauth1': _version('keystoneauth1')}
     try:
         for key, state in (('create', 'present'), ('rerun', 'present'), ('delete', 'absent')):
-            ph = phase(cloud, name, store, state, path if state == 'present' else None)
-            drop_private(ph)
+            def measure(key=key, state=state):
+                ph = _profiled(args.profile, '%s-%s' % (name, key), phase, cloud, name, store,
+                               state, path if state == 'present' else None)
+                drop_private(ph)
+                return ph
+            # The no-change rerun, best of RERUNS by CPU: it makes two calls, and its CPU (a few
+            # tenths of a second at 1,000 resources) moved by half between runs on this shared
+            # machine, which made its growth to 10,000 read x0.74 to x1.28 while the 10,000
+            # rerun itself held still.  The other phases change the cloud: they run once.
+            ph = best_of(RERUNS if key == 'rerun' else 1, measure)
             out[key] = ph
             out[key]['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     finally:
@@ -108,6 +118,28 @@ def scale_child(args):
     out['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print('RESULT ' + json.dumps(out))
     return 0
+
+
+def best_of(count, measure):
+    """Of ``count`` runs of ``measure()``, the one that took the least CPU, with every run's CPU
+    under ``cpu_s_runs``."""
+    runs = [measure() for _ in range(count)]
+    best = dict(min(runs, key=lambda r: r['cpu_s']))
+    best['cpu_s_runs'] = [r['cpu_s'] for r in runs]
+    return best
+
+
+def _profiled(directory, label, func, *args):
+    """``func(*args)``, under cProfile when ``directory`` is given (``--profile``): where a phase's
+    CPU goes, e.g. why one grows faster than its resources."""
+    if not directory:
+        return func(*args)
+    os.makedirs(directory, exist_ok=True)
+    prof = cProfile.Profile()
+    try:
+        return prof.runcall(func, *args)
+    finally:
+        prof.dump_stats(os.path.join(directory, label + '.prof'))
 
 
 def _version(dist):
@@ -124,7 +156,7 @@ def run_sizes(cloud, workdir, args, sizes, mix, printer):
     for count in sizes:
         cmd = [args.python or sys.executable, STACK_BENCH, '--child-scale', str(count),
                '--child-mix', mix, '--url', cloud.url, '--clouds-yaml', cloud.clouds_yaml,
-               '--workdir', workdir]
+               '--workdir', workdir] + (['--profile', args.profile] if args.profile else [])
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3 * 3600,
                               stdin=subprocess.DEVNULL)
         line = [ln for ln in proc.stdout.splitlines() if ln.startswith('RESULT ')]

@@ -274,3 +274,60 @@ def test_the_call_timed_bound_costs_a_chain_at_its_own_answers(tmp_path):
     assert prof['call_timed_bound_s'] == pytest.approx(0.05 + 0.2 + 0.5)
     assert prof['call_timed_chain'] == ['net', 'a']
     assert critical._spread([1.2, 1.0, 1.1, 3.0]) == (1.0, pytest.approx(1.15), 3.0)
+
+
+def test_a_profiled_phase_returns_its_figures_and_leaves_its_stats(tmp_path):
+    import pstats
+
+    def work(n):
+        return sum(range(n))
+
+    assert scale._profiled(None, 'big10-create', work, 10) == 45
+    assert not list(tmp_path.iterdir())
+    assert scale._profiled(str(tmp_path / 'p'), 'big10-create', work, 10) == 45
+    stats = pstats.Stats(str(tmp_path / 'p' / 'big10-create.prof'))
+    assert any(name == 'work' for (_f, _l, name) in stats.stats)
+
+
+def test_the_observer_times_the_collector_only_while_a_phase_is_observed():
+    import gc
+    from stack import runs
+    obs = runs.Observer()
+    try:
+        gc.collect()
+        assert obs.gc_runs == [0, 0, 0] and obs.gc_s == 0.0
+        obs.start()
+        gc.collect()
+        obs.stop()
+        assert obs.gc_runs[2] == 1 and obs.gc_s > 0
+        gc.collect()
+        assert obs.gc_runs[2] == 1
+        obs.start()
+        assert obs.gc_runs == [0, 0, 0] and obs.gc_s == 0.0
+    finally:
+        obs.stop()
+        gc.callbacks.remove(obs._collecting)
+
+
+def test_growth_apart_from_the_collector_is_per_resource(capsys):
+    def size(n, cpu, gc_s):
+        phase = {'wall_s': cpu, 'cpu_s': cpu, 'gc_s': gc_s, 'engine_alone_s': cpu,
+                 'cloud_busy_s': 1.0, 'cloud_cpu_s': {'neutron': 1.0}, 'answer_ms': {}, 'by_route': {}}
+        return dict(resources=n, create=phase, rerun=phase, delete=phase)
+    # 10x the resources: CPU x12, the collector's 0.1 -> 3.0 s of it; x10 outside it
+    rows = big.engine_and_cloud([size(1000, 1.0, 0.1), size(10000, 12.0, 3.0)])
+    assert rows['rerun']['cpu_s'] == pytest.approx(1.2)
+    assert rows['rerun']['cpu_less_gc'] == pytest.approx(1.0)
+    assert rows['rerun']['gc_s'] == [0.1, 3.0]
+    assert 'x1.20 (x1.00 outside the collector; collector 0.10 -> 3.00 s)' in capsys.readouterr().out
+    # a child of an older bench reports no collector time: its CPU counts whole
+    old = size(1000, 1.0, 0.0)
+    del old['rerun']['gc_s']
+    assert big.engine_and_cloud([old, size(10000, 10.0, 0.0)])['rerun']['cpu_less_gc'] == pytest.approx(1.0)
+
+
+def test_best_of_keeps_the_run_with_the_least_cpu_and_every_runs_cpu():
+    runs = iter([{'cpu_s': 0.37, 'calls': 2}, {'cpu_s': 0.23, 'calls': 2}])
+    best = scale.best_of(2, lambda: next(runs))
+    assert best == {'cpu_s': 0.23, 'calls': 2, 'cpu_s_runs': [0.37, 0.23]}
+    assert scale.best_of(1, lambda: {'cpu_s': 1.0}) == {'cpu_s': 1.0, 'cpu_s_runs': [1.0]}
