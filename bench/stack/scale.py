@@ -13,9 +13,11 @@ __metaclass__ = type
 import cProfile
 import json
 import os
+import pstats
 import resource
 import subprocess
 import sys
+import threading
 
 from lc_helpers import Cloud
 
@@ -131,15 +133,30 @@ def best_of(count, measure):
 
 def _profiled(directory, label, func, *args):
     """``func(*args)``, under cProfile when ``directory`` is given (``--profile``): where a phase's
-    CPU goes, e.g. why one grows faster than its resources."""
+    CPU goes, e.g. why one grows faster than its resources.  The engine's steps run in its
+    scheduler's worker threads, each started during the phase: each gets a profiler of its own
+    (threading.setprofile's hook starts it at the thread's first call), merged with this thread's
+    into one file."""
     if not directory:
         return func(*args)
     os.makedirs(directory, exist_ok=True)
-    prof = cProfile.Profile()
+    profiles = [cProfile.Profile()]
+
+    def start_in_thread(_frame, _event, _arg):
+        prof = cProfile.Profile()
+        profiles.append(prof)
+        prof.enable()           # replaces this hook in this thread
+
+    threading.setprofile(start_in_thread)
     try:
-        return prof.runcall(func, *args)
+        return profiles[0].runcall(func, *args)
     finally:
-        prof.dump_stats(os.path.join(directory, label + '.prof'))
+        threading.setprofile(None)
+        stats = pstats.Stats(profiles[0])
+        for prof in profiles[1:]:
+            prof.create_stats()
+            stats.add(prof)
+        stats.dump_stats(os.path.join(directory, label + '.prof'))
 
 
 def _version(dist):

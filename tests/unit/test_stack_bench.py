@@ -276,17 +276,27 @@ def test_the_call_timed_bound_costs_a_chain_at_its_own_answers(tmp_path):
     assert critical._spread([1.2, 1.0, 1.1, 3.0]) == (1.0, pytest.approx(1.15), 3.0)
 
 
-def test_a_profiled_phase_returns_its_figures_and_leaves_its_stats(tmp_path):
+def test_a_profiled_phase_returns_its_figures_and_leaves_its_threads_stats(tmp_path):
     import pstats
+    import threading
+
+    def in_worker(n):
+        return sum(range(n))
 
     def work(n):
-        return sum(range(n))
+        # the engine's steps run in threads the phase starts: they are profiled too
+        out = []
+        worker = threading.Thread(target=lambda: out.append(in_worker(n)))
+        worker.start()
+        worker.join()
+        return out[0]
 
     assert scale._profiled(None, 'big10-create', work, 10) == 45
     assert not list(tmp_path.iterdir())
     assert scale._profiled(str(tmp_path / 'p'), 'big10-create', work, 10) == 45
-    stats = pstats.Stats(str(tmp_path / 'p' / 'big10-create.prof'))
-    assert any(name == 'work' for (_f, _l, name) in stats.stats)
+    names = set(name for (_f, _l, name) in pstats.Stats(str(tmp_path / 'p' / 'big10-create.prof')).stats)
+    assert {'work', 'in_worker'} <= names
+    assert threading.getprofile() is None      # the hook is gone after the phase
 
 
 def test_the_observer_times_the_collector_only_while_a_phase_is_observed():
