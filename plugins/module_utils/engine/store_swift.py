@@ -297,20 +297,13 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
             self._delete(self._obj(self._top(found.stack_id), 'resources', row_uuid + '.json'))
 
     def add_event(self, stack_id, event):
-        """The run holding the stack's lock appends ``<seq>.json`` with
-        ``If-None-Match: *``, so that an event another process wrote since
-        this copy was read makes it take the next free number instead of
-        overwriting.  The stack's events are read first, so that the count
-        starts after the last one in Swift.
-
-        A writer beside the run (a signal clearing a hook or marking a
-        resource unhealthy: it holds no lock) names its event
-        ``<seq>-<event id>.json``.  Swift checks ``If-None-Match`` before it
-        writes, not atomically: two PUTs racing on one absent name can both
-        succeed, the later replacing the other, and an event would be lost.
-        No one else writes that name.  It may share its seq with the run's
-        next event, written from a copy that had not seen it; the names sort
-        it first ('-' before '.'), and readers keep that order."""
+        """The lock's holder appends ``<seq>.json`` with ``If-None-Match: *``
+        (taking the next number on a 412), counting from the last event in
+        Swift.  A writer beside it (a signal: no lock) names its event
+        ``<seq>-<event id>.json``: Swift checks If-None-Match before it
+        writes, not atomically, so two racing PUTs of one name both succeed
+        and the later replaces the other.  Sharing the run's next seq, it
+        sorts first ('-' before '.'), and readers keep that order."""
         self._ensure(stack_id)
         self._read_events(stack_id)
         event = super(SwiftStore, self).add_event(stack_id, event)
