@@ -153,19 +153,9 @@ class Cloud(object):
     # ---- raw HTTP through the front door ---------------------------------------------------
     def http(self, method, path, token=None, body=None, timeout=60, headers=None):
         """(status, body bytes); status None when the connection was dropped."""
-        h = dict(headers or {})
-        if token:
-            h['X-Auth-Token'] = token
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            h.setdefault('Content-Type', 'application/json')
-        req = urllib.request.Request(self.url + path, data=data, method=method, headers=h)
         try:
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
-                return resp.status, resp.read()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read()
+            return door_call(self.url + path, method, body=body, token=token, timeout=timeout,
+                             headers=headers)
         except (urllib.error.URLError, ConnectionError, OSError) as exc:
             if isinstance(exc, urllib.error.URLError) and isinstance(exc.reason, socket.timeout):
                 raise
@@ -285,15 +275,19 @@ def door_over_stub(handler, state):
         stub.server_close()
 
 
-def door_call(url, method, body=None, token=None):
-    """One request (a JSON body, an optional token): (status, the answer's body)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {'Content-Type': 'application/json'}
+def door_call(url, method, body=None, token=None, timeout=20, headers=None):
+    """One request (a JSON body, an optional token): (status, the answer's body); a dropped
+    connection raises (Cloud.http makes it a status None)."""
+    h = dict(headers or {})
     if token:
-        headers['X-Auth-Token'] = token
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        h['X-Auth-Token'] = token
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        h.setdefault('Content-Type', 'application/json')
+    req = urllib.request.Request(url, data=data, method=method, headers=h)
     try:
-        with urllib.request.urlopen(req, timeout=20) as resp:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
             return resp.status, resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read()
