@@ -17,7 +17,8 @@ Converging to a definition (create or update) has three kinds of steps:
 Deleting a stack is converging to nothing; suspend walks the record in
 reverse dependency order and resume in order.  ``local_steps`` names the
 steps of types that exist only in the record, which the scheduler runs
-beside the cloud's.
+beside the cloud's, and ``inline_steps`` those of them it may run in its
+own thread.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,6 +29,7 @@ from .. import resources as registry
 from . import graph as _graph
 from .records import CURRENT, OLD
 from .resource_tasks import action_row, apply_resource, delete_row
+from .seam import attribute_references
 
 
 def _used_by(rows):
@@ -100,7 +102,15 @@ def converge_steps(run, graph, deletion_policies):
 
 
 def _cleanup(run, name, deletion_policies):
-    for row in run.rows_of(name, OLD):
+    """The deletes of ``name``'s old rows, or None when no replacement left
+    one (the usual case: the walk then ends the step in its own thread, with
+    no handoff to a pool thread and back)."""
+    old = run.rows_of(name, OLD)
+    return _delete_rows(run, old, deletion_policies) if old else None
+
+
+def _delete_rows(run, rows, deletion_policies):
+    for row in rows:
         yield from delete_row(run, row, _policy(row, deletion_policies))
 
 
@@ -150,17 +160,29 @@ def action_steps(run, action):
     return deps, work
 
 
+def _types(run):
+    """name -> the types of its definition and of its rows (a replacement
+    may change the type)."""
+    types = {}
+    for row in run.rows.values():
+        types.setdefault(row.name, set()).add(row.type)
+    for name, defn in (run.sd.resources.items() if run.sd is not None else ()):
+        types.setdefault(name, set()).add(defn.type)
+    return types
+
+
+def _record_only(found):
+    return bool(found) and all(getattr(registry.PLUGINS.get(t), 'record_only', False)
+                               for t in found)
+
+
 def local_steps(run, keys):
     """The step keys among ``keys`` whose every type exists only in the stack
     record (its plugin's ``record_only``: the definition's type and those of
     the name's rows, which a replacement may change): their handlers make no
     request.  A property of theirs that reads another resource's attribute
     may still ask the cloud for it, once (attributes.py keeps it)."""
-    types = {}
-    for row in run.rows.values():
-        types.setdefault(row.name, set()).add(row.type)
-    for name, defn in (run.sd.resources.items() if run.sd is not None else ()):
-        types.setdefault(name, set()).add(defn.type)
+    types = _types(run)
     local = set()
     for key in keys:
         if len(key) > 2:
@@ -172,6 +194,28 @@ def local_steps(run, keys):
             found = types.get(key[1], set())
         else:
             continue
-        if found and all(getattr(registry.PLUGINS.get(t), 'record_only', False) for t in found):
+        if _record_only(found):
             local.add(key)
     return local
+
+
+def inline_steps(run, local):
+    """The ``local`` steps the scheduler may run in its own thread: those
+    that can wait on nothing but this machine's disk.  So none when the
+    store is written over the network (Swift), and no resource step whose
+    properties or metadata read an attribute of a resource that has a cloud
+    object (attributes.py may read it live)."""
+    if not getattr(run.store, 'local_writes', False):
+        return set()
+    types = _types(run)
+    inline = set()
+    for key in local:
+        if key[0] == 'res':
+            defn = run.sd.resources[key[1]]
+            read = set()
+            for snippet in list((defn.properties or {}).values()) + [defn.metadata]:
+                attribute_references(snippet, read)
+            if not all(_record_only(types.get(name)) for name in read):
+                continue
+        inline.add(key)
+    return inline

@@ -135,6 +135,9 @@ def _add_columns(db):
 class Store(object):
     """The SQLite store; see module docstring."""
 
+    # A write is done on this machine's disk (the scheduler may make it in its own thread).
+    local_writes = True
+
     def __init__(self, path=None):
         self.path = path or default_store_path()
         directory = os.path.dirname(os.path.abspath(self.path))

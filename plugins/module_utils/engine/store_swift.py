@@ -70,6 +70,8 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
     """The Store API (store.py) over Swift; see module docstring.
     ``writable=False`` (info, inventory) never creates the container."""
 
+    local_writes = False     # every write is a PUT to Swift
+
     def __init__(self, url, conn, writable=True):
         self.url = url
         self.container, self.prefix = parse_url(url)

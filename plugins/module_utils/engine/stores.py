@@ -24,6 +24,7 @@ from .store_swift import SwiftStore
 class StateStore(Protocol):
     """The store's public surface (see store.py for what each keeps)."""
     path: str
+    local_writes: bool
 
     def close(self): ...
     def vault(self, user_secret=None): ...

@@ -182,3 +182,51 @@ def test_a_step_whose_rows_include_a_cloud_type_is_not_local(make_run):
     keys = [('res', 'r'), ('cleanup', 'r'), ('res', 'n'), ('del', gone.uuid),
             ('del', cloud.uuid), ('del', old.uuid), ('hub', 'x')]
     assert converge.local_steps(run, keys) == {('res', 'n'), ('del', gone.uuid)}
+
+
+READS = '''
+resources:
+  net: {type: OS::Neutron::Net}
+  r: {type: OS::Heat::RandomString}
+  after_net: {type: OS::Heat::None, depends_on: net, properties: {a: {get_resource: net}}}
+  reads_r: {type: OS::Heat::Value, properties: {value: {list_join: ['-', [{get_attr: [r, value]}]]}}}
+  reads_net: {type: OS::Heat::Value, properties: {value: {get_attr: [net, name]}}}
+  meta_net: {type: OS::Heat::None, metadata: {m: {get_attr: [net, show]}}}
+'''
+
+
+def test_inline_steps_are_local_ones_reading_no_cloud_objects_attribute(make_run):
+    run, graph = make_run(READS)
+    gone = add_row(run, 'gone', type_name='OS::Heat::None')
+    deps, _work = converge.converge_steps(run, graph, {})
+    local = converge.local_steps(run, deps)
+    assert ('res', 'reads_net') in local and ('del', gone.uuid) in local
+    # get_resource of a cloud object is its id, from the record: no request
+    assert converge.inline_steps(run, local) == {
+        ('res', 'r'), ('res', 'after_net'), ('res', 'reads_r'), ('del', gone.uuid)}
+
+
+def test_no_step_is_inline_when_the_store_writes_over_the_network(make_run):
+    run, graph = make_run(READS)
+    deps, _work = converge.converge_steps(run, graph, {})
+    local = converge.local_steps(run, deps)
+    assert converge.inline_steps(run, local)
+
+    class Remote(object):
+        local_writes = False
+    run.store = Remote()
+    assert converge.inline_steps(run, local) == set()
+    run.store = object()     # a store that does not say: pooled
+    assert converge.inline_steps(run, local) == set()
+
+
+def test_a_cleanup_with_no_old_row_is_no_work(make_run):
+    run, graph = make_run(TEMPLATE)
+    for name in 'abc':
+        add_row(run, name)
+    add_row(run, 'a', role='old')
+    _deps, work = converge.converge_steps(run, graph, {})
+    assert work[('cleanup', 'b')]() is None
+    gen = work[('cleanup', 'a')]()
+    assert gen is not None and hasattr(gen, 'send')
+    gen.close()

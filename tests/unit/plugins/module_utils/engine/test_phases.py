@@ -23,6 +23,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.sche
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     StackLocked, StackersError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
 
 CHAIN = '''
 parameters:
@@ -66,6 +68,26 @@ def test_converge_answers_an_outcome_the_caller_finishes(stacks):
     assert result['stack']['stack_status'] == 'CREATE_COMPLETE' and result['changed'] is True
     assert [o['output_value'] for o in result['stack']['outputs']] == ['one']
     assert result['events'][-1]['resource_status'] == 'COMPLETE'
+    env.store.close()
+
+
+def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch):
+    """With a SQLite store, the steps of resources that exist only in the
+    record (and read no cloud object's attribute) run in the thread that
+    walks the graph; the others in the scheduler's pools."""
+    made = {}
+    for cls in (TestResource, Value):
+        def create(self, ctx, _create=cls.create):
+            made[ctx.name] = threading.get_ident()
+            return _create(self, ctx)
+        monkeypatch.setattr(cls, 'create', create)
+    env = _env(stacks, CHAIN)
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    assert phases.converge(env, planned, stack, 'CREATE').status == 'COMPLETE'
+    assert made == {'a': threading.get_ident(), 'b': threading.get_ident()}
     env.store.close()
 
 

@@ -340,3 +340,88 @@ def test_a_due_poll_whose_lane_is_full_waits_without_spinning():
         {'a': set(), 'b': set()}, {'a': polls_once, 'b': holds_the_slot})
     assert [out['a'].status, out['b'].status] == [DONE, DONE]
     assert reads[0] < 50
+
+
+def _threads_of(names, log):
+    """Work for ``names`` that records the thread of each of its steps."""
+    def node(name, waits=()):
+        def gen():
+            log.append((name, threading.get_ident()))
+            for wait in waits:
+                yield wait
+                log.append((name, threading.get_ident()))
+            return name.upper()
+        return gen
+    return node
+
+
+def test_inline_nodes_step_in_the_walks_thread_beside_pooled_ones():
+    log = []
+    node = _threads_of(None, log)
+    # a chain that crosses the three lanes both ways, and a poll and a release inline
+    deps = {'net': set(), 'rand': {'net'}, 'port': {'rand'}, 'none': {'port'},
+            'pool_local': {'rand'}, 'later': set()}
+
+    def releases():
+        log.append(('later', threading.get_ident()))
+        yield RELEASE
+        log.append(('later', threading.get_ident()))
+
+    work = {'net': node('net'), 'rand': node('rand', waits=(0.01,)), 'port': node('port'),
+            'none': node('none'), 'pool_local': node('pool_local'), 'later': releases}
+    out = Scheduler(max_concurrency=2).run(deps, work, local={'pool_local'},
+                                           inline={'rand', 'none', 'later'})
+    assert all(o.status == DONE for o in out.values())
+    assert out['port'].value == 'PORT' and out['rand'].value == 'RAND'
+    walk = threading.get_ident()
+    threads = {}
+    for name, ident in log:
+        threads.setdefault(name, set()).add(ident)
+    assert threads['rand'] == threads['none'] == threads['later'] == {walk}
+    assert walk not in threads['net'] | threads['port'] | threads['pool_local']
+    order = [name for name, _ident in log]
+    assert order.index('net') < order.index('rand') < order.index('port') < order.index('none')
+    assert order.index('rand') < order.index('pool_local')
+
+
+def test_an_inline_failure_skips_only_its_descendants():
+    deps = {'a': set(), 'b': {'a'}, 'c': {'b'}, 'd': set()}
+
+    def broken():
+        raise RuntimeError('a broke')
+        yield
+
+    def fine():
+        return 'ok'
+        yield
+    out = Scheduler(max_concurrency=2).run(deps, {'a': broken, 'b': fine, 'c': fine, 'd': fine},
+                                           inline={'a', 'd'})
+    assert out['a'].status == FAILED and str(out['a'].error) == 'a broke'
+    assert [out['b'].status, out['c'].status] == [SKIPPED, SKIPPED]
+    assert out['b'].blocked_by == ['a'] and out['d'].status == DONE
+
+
+def test_cloud_work_does_not_queue_behind_inline_work():
+    """300 inline steps of 2 ms each are 0.6 s in the walk's thread: the walk
+    starts them a batch at a time and starts 'sub' as soon as 'net' ends."""
+    rec = Recorder()
+    deps = {'net': set(), 'sub': {'net'}}
+    work = {'net': rec.node('net', busy=0.02), 'sub': rec.node('sub')}
+    for i in range(300):
+        deps['r%d' % i] = set()
+        work['r%d' % i] = rec.node('r%d' % i, busy=0.002)
+    inline = set(n for n in deps if n.startswith('r'))
+    out = Scheduler(max_concurrency=2).run(deps, work, inline=inline)
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['sub'] < max(rec.end[n] for n in inline) - 0.2
+
+
+def test_past_the_deadline_no_inline_node_starts():
+    rec = Recorder()
+    deps = {'slow': set(), 'after': {'slow'}, 'poll': set()}
+    work = {'slow': rec.node('slow', busy=0.2), 'after': rec.node('after'),
+            'poll': rec.node('poll', waits=(5.0,))}
+    out = Scheduler(max_concurrency=2, deadline=time.monotonic() + 0.1).run(
+        deps, work, inline={'after', 'poll'})
+    assert out['slow'].status == DONE and out['poll'].status == TIMED_OUT
+    assert out['after'].status == TIMED_OUT and 'after' not in rec.start
