@@ -272,15 +272,20 @@ def test_local_nodes_take_no_slot_of_the_cloud():
     assert rec.end['l1'] < rec.end['cloud'] and rec.end['l2'] < rec.end['cloud']
 
 
-def test_cloud_work_does_not_queue_behind_local_work():
-    rec = Recorder()
-    # 'sub' is ready once 'net' is done; hundreds of local nodes were ready before it
+def _behind_many(rec):
+    """'sub' is ready once 'net' is done; 300 other nodes of 2 ms each were
+    ready before it.  (deps, work, the 300)."""
     deps = {'net': set(), 'sub': {'net'}}
     work = {'net': rec.node('net', busy=0.02), 'sub': rec.node('sub')}
     for i in range(300):
         deps['r%d' % i] = set()
         work['r%d' % i] = rec.node('r%d' % i, busy=0.002)
-    local = set(n for n in deps if n.startswith('r'))
+    return deps, work, set(n for n in deps if n.startswith('r'))
+
+
+def test_cloud_work_does_not_queue_behind_local_work():
+    rec = Recorder()
+    deps, work, local = _behind_many(rec)
     out = Scheduler(max_concurrency=2).run(deps, work, local=local)
     assert all(o.status == DONE for o in out.values())
     assert rec.start['sub'] < max(rec.end[n] for n in local)
@@ -342,8 +347,8 @@ def test_a_due_poll_whose_lane_is_full_waits_without_spinning():
     assert reads[0] < 50
 
 
-def _threads_of(names, log):
-    """Work for ``names`` that records the thread of each of its steps."""
+def _threads_of(log):
+    """node(name, waits): work that records the thread of each of its steps."""
     def node(name, waits=()):
         def gen():
             log.append((name, threading.get_ident()))
@@ -357,7 +362,7 @@ def _threads_of(names, log):
 
 def test_inline_nodes_step_in_the_walks_thread_beside_pooled_ones():
     log = []
-    node = _threads_of(None, log)
+    node = _threads_of(log)
     # a chain that crosses the three lanes both ways, and a poll and a release inline
     deps = {'net': set(), 'rand': {'net'}, 'port': {'rand'}, 'none': {'port'},
             'pool_local': {'rand'}, 'later': set()}
@@ -405,12 +410,7 @@ def test_cloud_work_does_not_queue_behind_inline_work():
     """300 inline steps of 2 ms each are 0.6 s in the walk's thread: the walk
     starts them a batch at a time and starts 'sub' as soon as 'net' ends."""
     rec = Recorder()
-    deps = {'net': set(), 'sub': {'net'}}
-    work = {'net': rec.node('net', busy=0.02), 'sub': rec.node('sub')}
-    for i in range(300):
-        deps['r%d' % i] = set()
-        work['r%d' % i] = rec.node('r%d' % i, busy=0.002)
-    inline = set(n for n in deps if n.startswith('r'))
+    deps, work, inline = _behind_many(rec)
     out = Scheduler(max_concurrency=2).run(deps, work, inline=inline)
     assert all(o.status == DONE for o in out.values())
     assert rec.start['sub'] < max(rec.end[n] for n in inline) - 0.2
