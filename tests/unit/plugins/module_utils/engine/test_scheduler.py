@@ -393,12 +393,12 @@ def test_an_inline_failure_skips_only_its_descendants():
     deps = {'a': set(), 'b': {'a'}, 'c': {'b'}, 'd': set()}
 
     def broken():
+        yield from ()
         raise RuntimeError('a broke')
-        yield
 
     def fine():
+        yield from ()
         return 'ok'
-        yield
     out = Scheduler(max_concurrency=2).run(deps, {'a': broken, 'b': fine, 'c': fine, 'd': fine},
                                            inline={'a', 'd'})
     assert out['a'].status == FAILED and str(out['a'].error) == 'a broke'
