@@ -126,7 +126,7 @@ class Scheduler(object):
     def run(self, deps, work, local=(), inline=()):
         nodes = set(deps)
         inline = frozenset(inline) & nodes
-        local = (frozenset(local) & nodes) | inline
+        local = frozenset(local) & nodes
         deps = dict((node, set(d) & nodes) for node, d in deps.items())
         dependents = dict((node, []) for node in deps)
         for node, needs in deps.items():
@@ -246,7 +246,9 @@ class Scheduler(object):
                     timers = []
                     later.clear()
                 running = used[False] + used[True]   # submitted, not yet taken from ``ended``
-                more = bool(ready[_INLINE]) and not expired
+                # A spent batch may leave inline work (ready, a due poll, work
+                # left after a release): the walk comes back for it at once.
+                more = not expired and not free(_INLINE)
                 if not running and not timers and not later and not more and (
                         expired or not (ready[False] or ready[True])):
                     break

@@ -425,3 +425,18 @@ def test_past_the_deadline_no_inline_node_starts():
         deps, work, inline={'after', 'poll'})
     assert out['slow'].status == DONE and out['poll'].status == TIMED_OUT
     assert out['after'].status == TIMED_OUT and 'after' not in rec.start
+
+
+def test_inline_polls_due_past_a_spent_batch_are_stepped_at_once():
+    """40 inline nodes poll once together: the first batch takes 32 of the
+    due polls, and the walk came back for the other 8 only after its
+    heartbeat interval (it slept 60 s here)."""
+    deps = dict(('p%d' % i, set()) for i in range(40))
+
+    def polls_once():
+        yield 0.01
+    started = time.monotonic()
+    out = Scheduler(max_concurrency=2, heartbeat_interval=60.0).run(
+        deps, dict((n, polls_once) for n in deps), inline=set(deps))
+    assert all(o.status == DONE for o in out.values())
+    assert time.monotonic() - started < 10
