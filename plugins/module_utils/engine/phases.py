@@ -37,7 +37,7 @@ from . import graph as _graph
 from . import hooks, nested_ends, nested_tasks, nesting, prefetch
 from .outputs import refresh_steps
 from .preflight import preflight
-from .converge import converge_steps, inline_steps, local_steps
+from .converge import converge_steps, lanes
 from .records import NEW, OLD
 from .request import Outcome, Plan
 from .hooks import HookPending
@@ -298,8 +298,7 @@ def schedule(env, run, deps, work):
     sched = Scheduler(max_concurrency=env.request.max_concurrency,
                       deadline=time.monotonic() + float(timeout) if timeout else None,
                       heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3))
-    local = local_steps(run, deps)
-    return sched.run(deps, work, local=local, inline=inline_steps(run, local))
+    return sched.run(deps, work, **lanes(run, deps))
 
 
 def summarise(outcomes, action, *, run=None):

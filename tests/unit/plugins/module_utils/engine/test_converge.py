@@ -230,3 +230,58 @@ def test_a_cleanup_with_no_old_row_is_no_work(make_run):
     gen = work[('cleanup', 'a')]()
     assert gen is not None and hasattr(gen, 'send')
     gen.close()
+
+
+TIERS = '''
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}
+  sg: {type: OS::Neutron::SecurityGroup}
+  port:
+    type: OS::Neutron::Port
+    properties: {network: {get_resource: net}, security_groups: [{get_resource: sg}]}
+    depends_on: subnet
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, networks: [{port: {get_resource: port}}]}
+  router: {type: OS::Neutron::Router}
+  router_if:
+    type: OS::Neutron::RouterInterface
+    properties: {router: {get_resource: router}, subnet: {get_resource: subnet}}
+  fip:
+    type: OS::Neutron::FloatingIP
+    properties: {floating_network: public, port_id: {get_resource: port}}
+    depends_on: router_if
+  r: {type: OS::Heat::RandomString}
+'''
+
+
+def test_deferrable_steps_are_the_cloud_steps_on_no_way_to_a_build(make_run):
+    run, graph = make_run(TIERS)
+    deps, _work = converge.converge_steps(run, graph, {})
+    lanes = converge.lanes(run, deps)
+    # the router, its interface and the floating IP lead to no build; the
+    # network, subnet, group and port lead to the server's; r is local
+    assert lanes['defer'] == {('res', 'router'), ('res', 'router_if'), ('res', 'fip')}
+    assert ('res', 'r') in lanes['local'] and ('res', 'r') in lanes['inline']
+    assert converge.deferrable_steps(run, deps) == lanes['defer']
+
+
+def test_nothing_is_deferred_when_nothing_builds(make_run):
+    run, graph = make_run(MIXED)
+    deps, _work = converge.converge_steps(run, graph, {})
+    assert converge.deferrable_steps(run, deps) == set()
+
+
+def test_a_nested_stacks_step_is_taken_for_a_build(make_run):
+    run, graph = make_run(TIERS)
+    deps, _work = converge.converge_steps(run, graph, {})
+    deps = dict(deps)
+    # a nested stack's step that needs the router: its types are its own
+    # stack's, so the router is on the way to what may be a build
+    deps[('res', 'child', 'inner')] = {('res', 'router')}
+    # and a template resource's own step (it ends its stack's walk) is no
+    # cloud plugin's: never deferred
+    add_row(run, 'tier', type_name='tier.yaml')
+    deps[('res', 'tier')] = {('res', 'child', 'inner')}
+    assert converge.deferrable_steps(run, deps) == {('res', 'router_if'), ('res', 'fip')}

@@ -91,6 +91,38 @@ def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch)
     env.store.close()
 
 
+BESIDE_A_BUILD = '''
+resources:
+  a: {type: OS::Heat::TestResource}
+  b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, output]}}}
+  c: {type: OS::Heat::TestResource}
+'''
+
+
+def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks, monkeypatch):
+    """c leads to no build: it starts only once a's create, on the way to
+    b's build, has ended its first step (both start together otherwise)."""
+    made = []
+
+    def create(self, ctx, _create=TestResource.create):
+        made.append(('start', ctx.name))
+        if ctx.name == 'a':
+            time.sleep(0.3)
+        made.append(('end', ctx.name))
+        return _create(self, ctx)
+    monkeypatch.setattr(TestResource, 'create', create)
+    monkeypatch.setattr(TestResource, 'record_only', False)    # a cloud object, as a port is
+    monkeypatch.setattr(Value, 'slow_actions', ('CREATE',))     # b builds, as a server does
+    env = _env(stacks, BESIDE_A_BUILD)
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    assert phases.converge(env, planned, stack, 'CREATE').status == 'COMPLETE'
+    assert made.index(('start', 'c')) > made.index(('end', 'a'))
+    env.store.close()
+
+
 def test_summarise_words_the_end_as_heat_does():
     ok = {('res', 'a'): Outcome(DONE)}
     assert phases.summarise(ok, 'CREATE') == ('COMPLETE', 'Stack CREATE completed successfully')

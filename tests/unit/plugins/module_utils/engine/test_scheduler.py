@@ -440,3 +440,48 @@ def test_inline_polls_due_past_a_spent_batch_are_stepped_at_once():
         deps, dict((n, polls_once) for n in deps), inline=set(deps))
     assert all(o.status == DONE for o in out.values())
     assert time.monotonic() - started < 10
+
+
+def test_deferred_nodes_wait_while_another_cloud_node_is_in_its_first_step():
+    # a router beside a security group on the way to a server: the router
+    # starts once the group's request has ended, while the group still polls
+    rec = Recorder()
+    deps = {'sg': set(), 'router': set(), 'fip': {'router'}}
+    work = {'sg': rec.node('sg', waits=(0.3,), busy=0.2), 'router': rec.node('router'),
+            'fip': rec.node('fip')}
+    out = Scheduler(max_concurrency=4).run(deps, work, defer={'router', 'fip'})
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['router'] >= rec.start['sg'] + 0.2
+    assert rec.start['fip'] < rec.end['sg']      # not held for the group's poll
+
+
+def test_deferred_nodes_do_not_hold_each_other():
+    # r2 becomes ready while r1 (deferred too) is in its first step: it starts
+    rec = Recorder()
+    deps = {'r1': set(), 'y': set(), 'r2': {'y'}, 'net': {'r1'}}
+    work = dict((n, rec.node(n, busy=0.5 if n == 'r1' else 0.05)) for n in deps)
+    started = time.monotonic()
+    out = Scheduler(max_concurrency=4).run(deps, work, defer={'r1', 'r2', 'y'})
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['r2'] - started < 0.3
+    assert rec.start['net'] >= rec.end['r1']      # deferred work still orders its dependents
+
+
+def test_an_urgent_node_made_ready_starts_beside_a_deferred_one():
+    rec = Recorder()
+    deps = {'router': set(), 'net': set(), 'port': {'net'}}
+    work = {'router': rec.node('router', busy=0.5), 'net': rec.node('net', busy=0.1),
+            'port': rec.node('port', busy=0.1)}
+    out = Scheduler(max_concurrency=4).run(deps, work, defer={'router'})
+    assert all(o.status == DONE for o in out.values())
+    assert rec.start['router'] >= rec.end['net']
+    assert rec.start['port'] < rec.end['router']  # the port is not held by the router
+
+
+def test_deferred_nodes_not_started_by_the_deadline_time_out():
+    rec = Recorder()
+    deps = {'sg': set(), 'router': set()}
+    work = {'sg': rec.node('sg', busy=0.3), 'router': rec.node('router')}
+    out = Scheduler(max_concurrency=4, deadline=time.monotonic() + 0.1).run(
+        deps, work, defer={'router'})
+    assert out['router'].status == TIMED_OUT and 'router' not in rec.start
