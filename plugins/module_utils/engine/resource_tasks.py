@@ -235,18 +235,25 @@ def _poll(run, row, ctx, check):
     plugin = run.plugin(row.type, row.name)
     data = dict(ctx.data)
     started = time.monotonic()
+    soon = False
     # Actions the plugin knows are never done at once (a server's build, a
     # volume's create): the first look waits instead of costing a call.
     if ctx.action in plugin.slow_actions:
         yield poll_delay(0.0, plugin.poll_interval, started)
     while True:
         looked = time.monotonic()
+        ctx.look_soon = False
         if check(ctx):
             return
         if ctx.data != data:
             data = dict(ctx.data)
             run.save(row, ctx)
-        yield poll_delay(looked - started, plugin.poll_interval, time.monotonic(), looked=looked)
+        # look_soon: the plugin saw an object made beside this one move.
+        # Never two short waits in a row: while a hundred servers end one
+        # by one, each still building looks at most twice as often.
+        soon = ctx.look_soon and not soon
+        waited = 0.0 if soon else looked - started
+        yield poll_delay(waited, plugin.poll_interval, time.monotonic(), looked=looked)
 
 
 # When to look again at a resource still in transition.  The wait is 15% of

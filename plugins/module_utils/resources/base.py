@@ -89,11 +89,14 @@ class ResourceContext(object):
     after every handler call, e.g. a generated value or an attachment id);
     secrets in it are stored as the store stores secrets.  ``old_properties``
     are the properties last applied (an update), else None; ``changed`` is the
-    set of property names whose value differs."""
+    set of property names whose value differs.  A ``check_*_complete``
+    that answers False may set ``look_soon``: the engine then looks again
+    after its shortest wait, not one grown with the time already waited
+    (poll_batch.look: another object made with this one has just moved)."""
 
     __slots__ = ('conn', 'stack_id', 'stack_name', 'name', 'type_name', 'physical_name',
                  'physical_id', 'properties', 'old_properties', 'changed', 'metadata', 'data',
-                 'live', 'action', 'deadline', 'lookup')
+                 'live', 'action', 'deadline', 'lookup', 'look_soon')
 
     def __init__(self, conn=None, stack_id=None, stack_name=None, name=None, type_name=None, *,
                  physical_name=None, physical_id=None, properties=None, old_properties=None,
@@ -117,6 +120,7 @@ class ResourceContext(object):
         # lookup(physical_id) -> Peer or None: another resource of the record
         # by its physical id (a deployment reads its config and its server).
         self.lookup = lookup if lookup is not None else _no_peer
+        self.look_soon = False
 
     # -- what marks the engine's own objects ------------------------------
     def tags(self, user_tags=None):

@@ -30,6 +30,14 @@ not listed again in this run: its objects are read by id, which is
 bounded by construction.  (openstacksdk 4.0.0 does not pass the
 volumes' ``properties`` query: the list asks for the project's volumes in
 transition, and stops at the first one of another stack.)
+
+A list also tells each poll it answers whether another object it listed
+has moved since the list before (a new status, or gone from a list of
+objects in transition): objects made together tend to end together, so a
+server still building when its sibling is seen ACTIVE is looked at again
+soon (``look``: the context's ``look_soon``), not after the long wait its
+own age gives (measured on the multi-tier stack: Nova ended two servers'
+builds 0.1 s apart, and the second was seen 0.8 s after its end).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -79,7 +87,7 @@ VOLUME_TRANSITIONS = ('creating', 'downloading', 'restoring-backup', 'deleting',
 
 
 class _Listing(object):
-    __slots__ = ('started', 'ids', 'answered', 'done', 'found', 'error')
+    __slots__ = ('started', 'ids', 'answered', 'done', 'found', 'error', 'moved')
 
     def __init__(self, started, ids):
         self.started = started
@@ -88,6 +96,7 @@ class _Listing(object):
         self.done = threading.Event()
         self.found = None      # id -> object; None: no answer, each reads its own
         self.error = None
+        self.moved = frozenset()   # the asked-for objects moved since the list before
 
 
 class Batch(object):
@@ -109,6 +118,7 @@ class Batch(object):
         self._lock = threading.Lock()
         self._asking = {}      # id -> [when it first asked, when it last asked, key]
         self._listing = None   # the newest list call (running or done)
+        self._status = {}      # id -> its status in the last list that asked for it
         self.listing_off = False   # the service's filter cannot bound a list
 
     def _ask(self, obj_id, now, key=None):
@@ -118,6 +128,7 @@ class Batch(object):
         for other, (_first, last, _key) in list(self._asking.items()):
             if now - last > STALE:
                 del self._asking[other]
+                self._status.pop(other, None)
 
     def _start(self, obj_id, now, key):
         """A new list for ``obj_id`` and the others due on this tick, or
@@ -133,6 +144,11 @@ class Batch(object):
         return self._listing
 
     def fetch(self, obj_id, key=None):
+        return self.poll(obj_id, key)[0]
+
+    def poll(self, obj_id, key=None):
+        """``(object or None, moved)``: ``moved`` when the list that
+        answered saw another object it asked for move."""
         now = self._clock()
         with self._lock:
             self._ask(obj_id, now, key)
@@ -149,23 +165,40 @@ class Batch(object):
             if listing is not None:
                 listing.answered.add(obj_id)
         if listing is None:
-            return self._get_one(obj_id)
+            return self._get_one(obj_id), False
         if owner:
             self._run(listing)
         else:
             listing.done.wait()
         if listing.error is not None:
             raise listing.error
+        moved = bool(listing.moved - {obj_id})
         obj = None if listing.found is None else listing.found.get(obj_id)
         if obj is not None:
-            return obj
+            return obj, moved
         # not in transition, gone, renamed, or the list had no answer
-        return self._get_one(obj_id)
+        return self._get_one(obj_id), moved
+
+    def _note_moves(self, listing):
+        moved = set()
+        with self._lock:
+            for obj_id in listing.ids:
+                obj = listing.found.get(obj_id)
+                status = None if obj is None else getattr(obj, 'status', None)
+                before = self._status.get(obj_id)
+                if before is not None and before != status:
+                    moved.add(obj_id)
+                if status is None:
+                    self._status.pop(obj_id, None)
+                else:
+                    self._status[obj_id] = status
+        listing.moved = frozenset(moved)
 
     def _run(self, listing):
         try:
             found, usable = self._list_some(frozenset(listing.ids.values()))
             listing.found = found
+            self._note_moves(listing)
             if not usable:
                 self.listing_off = True
         except CloudError as exc:
@@ -181,6 +214,11 @@ class Batch(object):
         finally:
             listing.done.set()
 
+    @property
+    def missing(self):
+        """The service's message for an object not found (``%s``: its id)."""
+        return self._missing
+
     def fetch_existing(self, obj_id, key=None):
         """``fetch``, an object that does not exist failing as the service's
         GET would (404, its message): a poll of what must be there."""
@@ -188,6 +226,19 @@ class Batch(object):
         if obj is None:
             raise CloudNotFound(self._missing % obj_id, status=404)
         return obj
+
+
+def look(ctx, kind, obj_id, key, existing=False):
+    """A poll's look at ``obj_id`` through the run's batch of ``kind``
+    (``fetch``, or ``fetch_existing`` when ``existing``), telling the
+    engine to look again soon when the answer saw another object move."""
+    found = batch(ctx.conn, kind)
+    obj, moved = found.poll(obj_id, key)
+    if moved:
+        ctx.look_soon = True
+    if obj is None and existing:
+        raise CloudNotFound(found.missing % obj_id, status=404)
+    return obj
 
 
 def batch(conn, kind):

@@ -130,7 +130,7 @@ def nova_detach(ctx, server_id, attachment_id):
 
 
 def cinder_attach_done(ctx, volume_id):
-    vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(volume_id, poll_batch.volume_key(ctx))
+    vol = poll_batch.look(ctx, 'volume', volume_id, poll_batch.volume_key(ctx), existing=True)
     if vol.status in ('available', 'attaching', 'reserved'):
         return False
     if vol.status != 'in-use':
@@ -139,7 +139,7 @@ def cinder_attach_done(ctx, volume_id):
 
 
 def cinder_detach_done(ctx, volume_id, server_id):
-    vol = poll_batch.batch(ctx.conn, 'volume').fetch(volume_id, poll_batch.volume_key(ctx))
+    vol = poll_batch.look(ctx, 'volume', volume_id, poll_batch.volume_key(ctx))
     if vol is None:
         return True
     servers = [a.get('server_id') for a in (vol.attachments or ()) if 'server_id' in a]

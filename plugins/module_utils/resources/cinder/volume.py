@@ -88,8 +88,8 @@ class Volume(ResourcePlugin):
         return vol.id
 
     def check_create_complete(self, ctx):
-        vol = poll_batch.batch(ctx.conn, 'volume').fetch_existing(
-            ctx.physical_id, poll_batch.volume_key(ctx))
+        vol = poll_batch.look(ctx, 'volume', ctx.physical_id, poll_batch.volume_key(ctx),
+                              existing=True)
         ctx.live = volume_view(vol)
         if vol.status in _CREATING:
             return False
@@ -158,7 +158,7 @@ class Volume(ResourcePlugin):
     def check_delete_complete(self, ctx):
         if ctx.physical_id is None:
             return True
-        vol = poll_batch.batch(ctx.conn, 'volume').fetch(ctx.physical_id, poll_batch.volume_key(ctx))
+        vol = poll_batch.look(ctx, 'volume', ctx.physical_id, poll_batch.volume_key(ctx))
         if vol is None:
             return True
         if vol.status.lower() == 'error_deleting':

@@ -109,8 +109,8 @@ class Server(ResourcePlugin):
         polled at the same moment share one list call (poll_batch)."""
         try:
             # gone: Nova's 404 (Heat's fetch_server lets it fail the resource)
-            return poll_batch.batch(ctx.conn, 'server').fetch_existing(
-                ctx.physical_id, poll_batch.server_key(ctx))
+            return poll_batch.look(ctx, 'server', ctx.physical_id, poll_batch.server_key(ctx),
+                                   existing=True)
         except common.CloudTransient:
             return None
 
@@ -157,8 +157,8 @@ class Server(ResourcePlugin):
         server = None
         if not ctx.data.get('server_gone'):
             try:
-                server = poll_batch.batch(ctx.conn, 'server').fetch(
-                    ctx.physical_id, poll_batch.server_key(ctx))
+                server = poll_batch.look(ctx, 'server', ctx.physical_id,
+                                         poll_batch.server_key(ctx))
             except common.CloudTransient:
                 return False
         if server is not None and not self._delete_done(ctx, server):

@@ -313,6 +313,59 @@ def test_a_slow_action_is_first_looked_at_after_a_wait(make_run, monkeypatch):
     assert Slow.checks == ['pid-slow'] and polls == 0 and row.status == 'COMPLETE'
 
 
+class Building(TestResource):
+    """A build the cloud ends on the fourth look; at the third, another
+    object made beside it is seen to have moved (poll_batch.look)."""
+    slow_actions = ('CREATE',)
+    poll_interval = 2.0
+    clock = [1000.0]
+    looks = []
+    soon_at = (3,)
+
+    def create(self, ctx):
+        return 'pid-building'
+
+    def check_create_complete(self, ctx):
+        Building.looks.append(ctx.look_soon)
+        if len(Building.looks) in Building.soon_at:
+            ctx.look_soon = True
+        return len(Building.looks) == 4
+
+
+def test_a_look_that_saw_a_sibling_move_is_followed_soon(make_run, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Building)
+    monkeypatch.setattr(Building, 'looks', [])
+    monkeypatch.setattr(Building, 'clock', [1000.0])
+    monkeypatch.setattr(rt.time, 'monotonic', lambda: Building.clock[0])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    gen = rt.apply_resource(run, 'a')
+    waits = []
+    for _ in range(4):
+        waits.append(next(gen))
+        Building.clock[0] += 10.0     # each look ten seconds after the one before
+    # the first wait, then two grown with the build's age, then a short one
+    assert waits[1] > 1.0 and waits[2] > 1.0
+    assert waits[3] <= rt.FIRST_POLL * 2
+    assert Building.looks == [False, False, False]   # reset before every look
+    row, _polls = drive(gen)
+    assert row.status == 'COMPLETE' and Building.looks == [False, False, False, False]
+
+
+def test_never_two_short_waits_in_a_row(make_run, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, TR, Building)
+    monkeypatch.setattr(Building, 'looks', [])
+    monkeypatch.setattr(Building, 'soon_at', (1, 2, 3))
+    monkeypatch.setattr(Building, 'clock', [1000.0])
+    monkeypatch.setattr(rt.time, 'monotonic', lambda: Building.clock[0])
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
+    gen = rt.apply_resource(run, 'a')
+    waits = []
+    for _ in range(4):
+        waits.append(next(gen))
+        Building.clock[0] += 10.0
+    assert waits[2] > 1.0 and waits[3] <= rt.FIRST_POLL * 2
+
+
 class Later(TestResource):
     """A create that owes work after the object is usable (a Neutron object's marks)."""
     calls = []

@@ -342,3 +342,60 @@ def test_an_objects_next_poll_never_takes_the_answer_its_last_one_had():
     clock.now += poll_batch.JOIN_WINDOW / 3
     assert batch.fetch('a', 'a') == 'A2'
     assert batch.fetch('b', 'b') == 'B2'
+
+
+class _Obj(object):
+    def __init__(self, status):
+        self.status = status
+
+
+def _tick(batch, clock, ids):
+    """One tick: every object polls (the first one's list answers them all)."""
+    clock.now += 1
+    return dict((i, batch.poll(i, i)) for i in ids)
+
+
+def test_a_poll_is_told_when_another_object_of_its_list_moved():
+    cloud, clock = Cloud({'a': _Obj('BUILD'), 'b': _Obj('BUILD')}), Clock()
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    first = _tick(batch, clock, 'ab')
+    assert [first[i][1] for i in 'ab'] == [False, False]     # nothing seen before
+    cloud.objects['a'] = _Obj('ACTIVE')
+    second = _tick(batch, clock, 'ab')
+    assert second['b'][1] is True and second['b'][0].status == 'BUILD'
+    assert second['a'][1] is False        # its own move is its answer, not a hint
+    third = _tick(batch, clock, 'b')
+    assert third['b'][1] is False         # nothing moved since
+
+
+def test_an_object_leaving_a_list_of_objects_in_transition_moved():
+    # volumes: a list asks for those still in transition; one that ended is
+    # missing from the next list (and read by id)
+    cloud, clock = Cloud({'a': _Obj('creating'), 'b': _Obj('creating')}), Clock()
+    batch = _batch(cloud, clock)
+    batch._ask('b', clock.now - 1, 'b')
+    _tick(batch, clock, 'ab')
+    done = cloud.objects['a'] = _Obj('available')
+    cloud.keys['a'] = 'out of the filter'
+    got = _tick(batch, clock, 'ba')
+    assert got['b'][1] is True and got['a'] == (done, False)
+    assert cloud.lists[-1] == {'a', 'b'} and cloud.gets == ['a']
+
+
+def test_look_sets_the_contexts_look_soon_and_fails_a_missing_object(monkeypatch):
+    cloud, clock = Cloud({'a': _Obj('BUILD'), 'b': _Obj('BUILD')}), Clock()
+    batch = _batch(cloud, clock)
+    monkeypatch.setattr(poll_batch, 'batch', lambda conn, kind: batch)
+    ctx = base.ResourceContext()
+    assert ctx.look_soon is False
+    batch._ask('b', clock.now - 1, 'b')
+    clock.now += 1
+    poll_batch.look(ctx, 'server', 'a', 'a')
+    batch.poll('b', 'b')
+    cloud.objects['a'] = _Obj('ACTIVE')
+    clock.now += 1
+    poll_batch.look(ctx, 'server', 'b', 'b')
+    assert ctx.look_soon is True
+    with pytest.raises(CloudNotFound):
+        poll_batch.look(base.ResourceContext(), 'server', 'gone', None, existing=True)
