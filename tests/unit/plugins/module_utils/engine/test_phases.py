@@ -43,6 +43,15 @@ def _env(stacks, text, **kw):
                   vault=Vault(fernet_key('k'), user_key=True))
 
 
+def _create(env):
+    """Plan, lock and converge a new stack: the converge's outcome."""
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    return phases.converge(env, planned, stack, 'CREATE')
+
+
 def test_plan_validates_and_writes_nothing(stacks):
     env = _env(stacks, CHAIN, parameters={'v': 'two'})
     planned = phases.plan(env, None)
@@ -82,11 +91,7 @@ def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch)
             return _create(self, ctx)
         monkeypatch.setattr(cls, 'create', create)
     env = _env(stacks, CHAIN)
-    planned = phases.plan(env, None)
-    env.owner = phases.new_owner()
-    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
-                                     'status': 'IN_PROGRESS', 'salt': 's'})
-    assert phases.converge(env, planned, stack, 'CREATE').status == 'COMPLETE'
+    assert _create(env).status == 'COMPLETE'
     assert made == {'a': threading.get_ident(), 'b': threading.get_ident()}
     env.store.close()
 
@@ -114,11 +119,7 @@ def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks
     monkeypatch.setattr(TestResource, 'record_only', False)    # a cloud object, as a port is
     monkeypatch.setattr(Value, 'slow_actions', ('CREATE',))     # b builds, as a server does
     env = _env(stacks, BESIDE_A_BUILD)
-    planned = phases.plan(env, None)
-    env.owner = phases.new_owner()
-    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
-                                     'status': 'IN_PROGRESS', 'salt': 's'})
-    assert phases.converge(env, planned, stack, 'CREATE').status == 'COMPLETE'
+    assert _create(env).status == 'COMPLETE'
     assert made.index(('start', 'c')) > made.index(('end', 'a'))
     env.store.close()
 

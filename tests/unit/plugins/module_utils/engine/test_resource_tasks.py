@@ -332,9 +332,12 @@ class Building(TestResource):
         return len(Building.looks) == 4
 
 
-def test_a_look_that_saw_a_sibling_move_is_followed_soon(make_run, monkeypatch):
+def _building_waits(make_run, monkeypatch, soon_at):
+    """The task's first four waits, each look ten seconds after the one
+    before; and the task, to drive to its end."""
     monkeypatch.setitem(resources.PLUGINS, TR, Building)
     monkeypatch.setattr(Building, 'looks', [])
+    monkeypatch.setattr(Building, 'soon_at', soon_at)
     monkeypatch.setattr(Building, 'clock', [1000.0])
     monkeypatch.setattr(rt.time, 'monotonic', lambda: Building.clock[0])
     run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
@@ -342,7 +345,12 @@ def test_a_look_that_saw_a_sibling_move_is_followed_soon(make_run, monkeypatch):
     waits = []
     for _ in range(4):
         waits.append(next(gen))
-        Building.clock[0] += 10.0     # each look ten seconds after the one before
+        Building.clock[0] += 10.0
+    return waits, gen
+
+
+def test_a_look_that_saw_a_sibling_move_is_followed_soon(make_run, monkeypatch):
+    waits, gen = _building_waits(make_run, monkeypatch, (3,))
     # the first wait, then two grown with the build's age, then a short one
     assert waits[1] > 1.0 and waits[2] > 1.0
     assert waits[3] <= rt.FIRST_POLL * 2
@@ -352,18 +360,8 @@ def test_a_look_that_saw_a_sibling_move_is_followed_soon(make_run, monkeypatch):
 
 
 def test_never_two_short_waits_in_a_row(make_run, monkeypatch):
-    monkeypatch.setitem(resources.PLUGINS, TR, Building)
-    monkeypatch.setattr(Building, 'looks', [])
-    monkeypatch.setattr(Building, 'soon_at', (1, 2, 3))
-    monkeypatch.setattr(Building, 'clock', [1000.0])
-    monkeypatch.setattr(rt.time, 'monotonic', lambda: Building.clock[0])
-    run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
-    gen = rt.apply_resource(run, 'a')
-    waits = []
-    for _ in range(4):
-        waits.append(next(gen))
-        Building.clock[0] += 10.0
-    assert waits[2] > 1.0 and waits[3] <= rt.FIRST_POLL * 2
+    waits, _gen = _building_waits(make_run, monkeypatch, (1, 2, 3))
+    assert waits[1] <= rt.FIRST_POLL * 2 and waits[2] > 1.0 and waits[3] <= rt.FIRST_POLL * 2
 
 
 class Later(TestResource):
