@@ -343,7 +343,7 @@ def _building_waits(make_run, monkeypatch, soon_at):
     run, _graph = make_run('resources:\n  a: {type: OS::Heat::TestResource}\n')
     gen = rt.apply_resource(run, 'a')
     waits = []
-    for _ in range(4):
+    for _look in range(4):
         waits.append(next(gen))
         Building.clock[0] += 10.0
     return waits, gen
