@@ -249,7 +249,7 @@ class Scheduler(object):
                     start(False)
                     start(True)
                     start(_INLINE)
-                    if not ready[False] and all(n in defer for n in starting):
+                    if held and not ready[False] and all(n in defer for n in starting):
                         start(False, held)
                 while later and not ready[False] and not starting and not expired and \
                         free(lane_of(later[0][0])):

@@ -146,9 +146,17 @@ class Batch(object):
     def fetch(self, obj_id, key=None):
         return self.poll(obj_id, key)[0]
 
-    def poll(self, obj_id, key=None):
+    def poll(self, obj_id, key=None, existing=False):
         """``(object or None, moved)``: ``moved`` when the list that
-        answered saw another object it asked for move."""
+        answered saw another object it asked for move.  With ``existing``
+        (a poll of what must be there), an object that does not exist fails
+        as the service's GET would (404, its message)."""
+        obj, moved = self._answer(obj_id, key)
+        if obj is None and existing:
+            raise CloudNotFound(self._missing % obj_id, status=404)
+        return obj, moved
+
+    def _answer(self, obj_id, key):
         now = self._clock()
         with self._lock:
             self._ask(obj_id, now, key)
@@ -214,30 +222,15 @@ class Batch(object):
         finally:
             listing.done.set()
 
-    @property
-    def missing(self):
-        """The service's message for an object not found (``%s``: its id)."""
-        return self._missing
-
-    def fetch_existing(self, obj_id, key=None):
-        """``fetch``, an object that does not exist failing as the service's
-        GET would (404, its message): a poll of what must be there."""
-        obj = self.fetch(obj_id, key)
-        if obj is None:
-            raise CloudNotFound(self._missing % obj_id, status=404)
-        return obj
 
 
 def look(ctx, kind, obj_id, key, existing=False):
     """A poll's look at ``obj_id`` through the run's batch of ``kind``
-    (``fetch``, or ``fetch_existing`` when ``existing``), telling the
-    engine to look again soon when the answer saw another object move."""
-    found = batch(ctx.conn, kind)
-    obj, moved = found.poll(obj_id, key)
+    (``Batch.poll``), telling the engine to look again soon when the
+    answer saw another object move."""
+    obj, moved = batch(ctx.conn, kind).poll(obj_id, key, existing)
     if moved:
         ctx.look_soon = True
-    if obj is None and existing:
-        raise CloudNotFound(found.missing % obj_id, status=404)
     return obj
 
 

@@ -314,18 +314,18 @@ def test_volume_lists_ask_for_the_stacks_volumes_in_transition():
     assert volumes._list_some(frozenset(['sid']))[1] is False
 
 
-def test_fetch_existing_fails_a_missing_object_as_the_services_get():
+def test_a_poll_of_what_must_exist_fails_a_missing_object_as_the_services_get():
     conn = mock.Mock()
     conn.compute.get_server.side_effect = CloudNotFound('gone')
     conn.block_storage.get_volume.side_effect = CloudNotFound('gone')
     with pytest.raises(CloudNotFound, match='Instance s9 could not be found') as exc:
-        poll_batch.batch(conn, 'server').fetch_existing('s9', 'st-a-x')
+        poll_batch.batch(conn, 'server').poll('s9', 'st-a-x', existing=True)
     assert exc.value.status == 404
     with pytest.raises(CloudNotFound, match='Volume v9 could not be found'):
-        poll_batch.batch(conn, 'volume').fetch_existing('v9', 'sid')
+        poll_batch.batch(conn, 'volume').poll('v9', 'sid', existing=True)
     other = mock.Mock()          # another run: v9 no longer polling beside it
     other.block_storage.get_volume.return_value = 'V'
-    assert poll_batch.batch(other, 'volume').fetch_existing('v1', 'sid') == 'V'
+    assert poll_batch.batch(other, 'volume').poll('v1', 'sid', existing=True) == ('V', False)
 
 
 def test_an_objects_next_poll_never_takes_the_answer_its_last_one_had():
