@@ -223,7 +223,6 @@ class Batch(object):
             listing.done.set()
 
 
-
 def look(ctx, kind, obj_id, key, existing=False):
     """A poll's look at ``obj_id`` through the run's batch of ``kind``
     (``Batch.poll``), telling the engine to look again soon when the
