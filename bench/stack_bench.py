@@ -27,8 +27,9 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    resource, growth, and the rerun's calls per route (bench/stack/big.py).  ``--python`` runs these
    children under another virtualenv's Python (its openstacksdk), e.g. .venv-compat-low/bin/python.
    ``--compare-python`` (by default .venv-compat-low's Python when `make compat-venv-low` made it)
-   runs the largest size once more under that Python and prints each phase's ratio to the first
-   (the lowest supported openstacksdk against the newest).
+   runs the largest size once more under that Python, then again under this one, and prints each
+   phase's ratio of the lowest supported openstacksdk to the mean of the two newest runs around it
+   (so the cloud's drift over the run does not count as the SDK's cost).
 
 3. Peers (bench/peers/compare.py): our engine in-process vs the local cloud's real Heat service
    (convergence), and our heat_stack module in ansible-playbook vs a playbook of openstack.cloud

@@ -341,3 +341,36 @@ def test_best_of_keeps_the_run_with_the_least_cpu_and_every_runs_cpu():
     best = scale.best_of(2, lambda: next(runs))
     assert best == {'cpu_s': 0.23, 'calls': 2, 'cpu_s_runs': [0.37, 0.23]}
     assert scale.best_of(1, lambda: {'cpu_s': 1.0}) == {'cpu_s': 1.0, 'cpu_s_runs': [1.0]}
+
+
+def test_the_lowest_sdk_is_compared_to_the_mean_of_the_newest_runs_around_it():
+    def run(wall, cpu):
+        phase = {'wall_s': wall, 'cpu_s': cpu}
+        return dict(create=phase, rerun=phase, delete=phase)
+    # the cloud slowed from 10 s to 14 s over the three runs: the lowest, in the middle, is even
+    ratios = big.version_ratios(run(12.0, 3.0), [run(10.0, 2.0), run(14.0, 4.0)])
+    assert set(ratios) == {'create', 'rerun', 'delete'}
+    assert ratios['delete'] == {'wall': pytest.approx(1.0), 'cpu': pytest.approx(1.0)}
+    # against the first newest run alone it would have read 1.2 / 1.5
+    assert big.version_ratios(run(12.0, 3.0), [run(10.0, 2.0)])['create'] == {
+        'wall': pytest.approx(1.2), 'cpu': pytest.approx(1.5)}
+
+
+def test_compare_versions_runs_the_newest_again_after_the_lowest(monkeypatch):
+    import argparse
+    calls = []
+
+    def fake_run_sizes(_cloud, _workdir, args, sizes, mix, _printer):
+        calls.append((args.python, sizes, mix))
+        wall = {'low': 12.0, None: 14.0}[args.python]
+        phase = {'wall_s': wall, 'cpu_s': 1.0}
+        return [dict(resources=sizes[0], openstacksdk=args.python, create=phase, rerun=phase,
+                     delete=phase)]
+    monkeypatch.setattr(big, 'run_sizes', fake_run_sizes)
+    newest = dict(resources=10002, create={'wall_s': 10.0, 'cpu_s': 1.0})
+    newest['rerun'] = newest['delete'] = newest['create']
+    args = argparse.Namespace(python=None, compare_python='low')
+    out = big.compare_versions(None, '/w', args, newest)
+    assert calls == [('low', [10002], 'big'), (None, [10002], 'big')]
+    assert out['ratios']['delete']['wall'] == pytest.approx(1.0)
+    assert out['newest_again']['delete']['wall_s'] == 14.0
