@@ -14,7 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine impo
 
 from .costs import (BUILD, TOKEN, longest_path, minimum_calls, path_of, resource_cost,
                     stack_definition)
-from .runs import STACKS, drop_private, phase, route_of, servers_ready
+from .runs import STACKS, drop_private, phase, route_of, servers_ready, volumes_in_use
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -73,8 +73,9 @@ def profile(ph, sd, graph, phase_name, latency, builds, built=None):
                 + builds.get(build, 0.0))
     obs_len, obs_chain = longest_path(graph, observed)
 
-    # And with each server's build as long as Nova itself took (``built``: servers_ready): from
-    # the server's start to Nova's own timestamp, plus the one look that sees it.
+    # And with each server's build as long as Nova itself took, and each volume attachment as
+    # long as the cloud took to complete it (``built``: servers_ready, attachments_done): from
+    # the resource's start to the service's own timestamp, plus the one look that sees it.
     built = built or {}
 
     def cloud_timed(defn):
@@ -116,9 +117,22 @@ def profile(ph, sd, graph, phase_name, latency, builds, built=None):
             'observed_chain': order(obs_chain),
             'cloud_timed_bound_s': timed_len + token, 'cloud_timed_chain': order(timed_chain),
             'call_timed_bound_s': own_len + token, 'call_timed_chain': order(own_chain),
-            'server_builds_s': dict((n, built[n] - start[n]) for n in built if n in start),
+            'cloud_took_s': dict((n, built[n] - start[n]) for n in built if n in start),
             'resources': rows, 'last_chain': list(reversed(chain)), 'client_routes': client,
             'first_request_s': first, 'last_event_s': max(end.values() or [0.0])}
+
+
+def attachments_done(sd, graph, in_use):
+    """Attachment resource -> when its volume turned 'in-use' (``volumes_in_use``: the volume
+    resource it requires)."""
+    out = {}
+    for name, defn in sd.resources.items():
+        if defn.type != 'OS::Cinder::VolumeAttachment':
+            continue
+        for req in graphs.resource_requires(graph, name):
+            if req in in_use and sd.resources[req].type == 'OS::Cinder::Volume':
+                out[name] = in_use[req]
+    return out
 
 
 def scenario_critical(cloud, workdir, args, out):
@@ -142,6 +156,8 @@ def scenario_critical(cloud, workdir, args, out):
         phases = {}
         phases['create'] = phase(cloud, name, store, 'present', args.template)
         ready = {'create': servers_ready(cloud, name, 'create', phases['create'])}
+        ready['create'].update(attachments_done(
+            sd, graph, volumes_in_use(cloud, name, phases['create'])))
         phases['rerun'] = phase(cloud, name, store, 'present', args.template)
         phases['delete'] = phase(cloud, name, store, 'absent')
         ready['delete'] = servers_ready(cloud, name, 'delete', phases['delete'])
@@ -183,9 +199,10 @@ def print_critical(c):
                   % (key, prof['observed_bound_s'], run[key]['wall_s'] / prof['observed_bound_s'],
                      ' -> '.join(prof['observed_chain'])))
             print('     %s against the cloud-timed bound %.3fs (as above, each server as long as '
-                  'Nova took: %s): ratio %.2f; chain %s'
+                  'Nova took, each attachment as long as Cinder took to be in-use: %s): '
+                  'ratio %.2f; chain %s'
                   % (key, prof['cloud_timed_bound_s'],
-                     ', '.join('%s %.2fs' % kv for kv in sorted(prof['server_builds_s'].items())),
+                     ', '.join('%s %.2fs' % kv for kv in sorted(prof['cloud_took_s'].items())),
                      run[key]['wall_s'] / prof['cloud_timed_bound_s'],
                      ' -> '.join(prof['cloud_timed_chain'])))
             print('     %s against the call-timed bound %.3fs (as above, each other call at what '

@@ -214,14 +214,38 @@ def servers_ready(cloud, stack, phase_name, ph):
         servers = list(admin.compute.servers(details=True, **query))
     finally:
         admin.close()
-    named = re.compile(r'^%s-(.+)-[a-z0-9]{12}$' % re.escape(stack))
     out = {}
     for server in servers:
-        match = named.match(server.name or '')
         stamp = server.launched_at if phase_name == 'create' else server.terminated_at
-        if not match or not stamp:
-            continue
-        when = datetime.datetime.fromisoformat(str(stamp).replace('Z', ''))
-        at = when.replace(tzinfo=datetime.timezone.utc).timestamp() - ph['_clock0']
-        out[match.group(1)] = max(at, out.get(match.group(1), at))
+        _at_latest(out, stack, server.name, stamp, ph)
     return out
+
+
+def volumes_in_use(cloud, stack, ph):
+    """Resource name -> seconds into the create at which Cinder marked the volume 'in-use': its
+    ``updated_at``, last written when Nova completed the attachment (Cinder's ``os-complete``).
+    The attachment's own ``attached_at`` is taken earlier, when it turned 'attaching'.  Nova
+    completes it after the compute service's attach, asynchronously to the POST, which answers
+    before it: that time is the cloud's, as a server's build is."""
+    admin = cloud.sdk('localcloud-admin')
+    try:
+        volumes = list(admin.block_storage.volumes(details=True, all_projects=True))
+    finally:
+        admin.close()
+    out = {}
+    for volume in volumes:
+        if volume.status == 'in-use':
+            _at_latest(out, stack, volume.name, volume.updated_at, ph)
+    return out
+
+
+def _at_latest(out, stack, name, stamp, ph):
+    """``out[resource] = stamp`` in seconds into the phase (the latest of the same resource's),
+    for an object the engine named after the stack's resource (its physical resource name);
+    stamps are the service's UTC, by this machine's clock."""
+    match = re.match(r'^%s-(.+)-[a-z0-9]{12}$' % re.escape(stack), name or '')
+    if not match or not stamp:
+        return
+    when = datetime.datetime.fromisoformat(str(stamp).replace('Z', ''))
+    at = when.replace(tzinfo=datetime.timezone.utc).timestamp() - ph['_clock0']
+    out[match.group(1)] = max(at, out.get(match.group(1), at))

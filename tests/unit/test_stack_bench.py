@@ -374,3 +374,51 @@ def test_compare_versions_runs_the_newest_again_after_the_lowest(monkeypatch):
     assert calls == [('low', [10002], 'big'), (None, [10002], 'big')]
     assert out['ratios']['delete']['wall'] == pytest.approx(1.0)
     assert out['newest_again']['delete']['wall_s'] == 14.0
+
+
+class _Volume:
+    def __init__(self, name, status, updated_at):
+        self.name, self.status, self.updated_at = name, status, updated_at
+
+
+class _Admin:
+    """The admin connection volumes_in_use asks: the volumes of every project."""
+    def __init__(self, volumes):
+        self.block_storage = self
+        self.volumes_listed = volumes
+        self.query = None
+
+    def volumes(self, **query):
+        self.query = query
+        return iter(self.volumes_listed)
+
+    def close(self):
+        pass
+
+
+class _Cloud:
+    def __init__(self, admin):
+        self.admin = admin
+
+    def sdk(self, name):
+        assert name == 'localcloud-admin'
+        return self.admin
+
+
+def test_an_attachment_is_charged_until_cinder_marked_its_volume_in_use():
+    import datetime
+    from stack import critical, runs
+    t0 = datetime.datetime(2026, 12, 7, 5, 0, 0, tzinfo=datetime.timezone.utc).timestamp()
+    admin = _Admin([_Volume('crit0-vol1-abcdefghijkl', 'in-use', '2026-12-07T05:00:04.500000'),
+                    _Volume('crit0-vol2-abcdefghijkm', 'available', '2026-12-07T05:00:03'),
+                    _Volume('crit1-vol1-abcdefghijkn', 'in-use', '2026-12-07T05:00:09'),
+                    _Volume('someone-else', 'in-use', '2026-12-07T05:00:01')])
+    in_use = runs.volumes_in_use(_Cloud(admin), 'crit0', {'_clock0': t0})
+    # only this stack's volumes, and only those in use: an available one was never attached
+    assert in_use == {'vol1': pytest.approx(4.5)}
+    assert admin.query == {'details': True, 'all_projects': True}
+    sd, graph = costs.stack_definition(os.path.join(
+        ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml'))
+    # att1 attaches vol1 to server1: it takes vol1's time, never the server's
+    done = critical.attachments_done(sd, graph, {'vol1': 4.5, 'server1': 3.0, 'vol3': 1.0})
+    assert done == {'att1': 4.5}
