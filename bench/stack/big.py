@@ -21,6 +21,7 @@ from .scale import growth, run_sizes
 
 RSS_LIMIT_MB = 1024.0
 BLOCK = 20      # per block: 2 ports, 9 RandomString, 9 None
+PHASES = ('create', 'rerun', 'delete')
 
 
 def big_template(count):
@@ -69,7 +70,7 @@ def print_big_row(r, header):
         print('%6s (alone: wall time with no request at the cloud; cloud: CPU of its services)'
               % '')
     n = r['resources']
-    for key in ('create', 'rerun', 'delete'):
+    for key in PHASES:
         ph = r[key]
         print('%6d %-7s %8.2f %8.2f %9.2f %8.2f %8.2f %8d %9.3f %8.0f' % (
             n, key, ph['wall_s'], ph['cpu_s'], 1000 * ph['cpu_s'] / n, ph['engine_alone_s'],
@@ -94,7 +95,7 @@ def engine_and_cloud(results):
     k = big['resources'] / float(small['resources'])
     out = {}
     print('  engine and cloud apart, per resource (x1.00 = linear growth):')
-    for key in ('create', 'rerun', 'delete'):
+    for key in PHASES:
         a, b = dict(small[key]), dict(big[key])
         a['cloud_cpu'], b['cloud_cpu'] = sum(a['cloud_cpu_s'].values()), sum(b['cloud_cpu_s'].values())
         # the CPU outside the cyclic collector (older children report no collector time)
@@ -170,9 +171,6 @@ def compare_versions(cloud, workdir, args, newest):
                   '%s wall %.2f CPU %.2f' % (key, ratios[key]['wall'], ratios[key]['cpu'])
                   for key in PHASES)))
     return {'run': low, 'newest_again': again, 'ratios': ratios}
-
-
-PHASES = ('create', 'rerun', 'delete')
 
 
 def version_ratios(low, newests):
