@@ -168,7 +168,7 @@ def child_answer(proc, timeout):
 
 def engine_action(conn, action):
     """Run one action in this process: ``{'status', 'reason', 'changed'}`` or ``{'error'}``."""
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
     request = runner.StackRequest(
         action['name'], state=action.get('state', 'present'), template=action.get('template'),

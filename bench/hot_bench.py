@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import dependencies as graph    # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import stack  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import template  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader  # noqa: E402

@@ -5,7 +5,7 @@
 and composition.
 
 Starts its own local cloud (a free port, a fresh state directory) and drives the engine in-process
-through ``engine.runner.run(StackRequest(...), conn)`` with an openstacksdk connection made from
+through ``engine.run.runner.run(StackRequest(...), conn)`` with an openstacksdk connection made from
 the cloud's clouds.yaml (a fresh one per phase, as every playbook run authenticates again).
 
 1. Critical path: tests/localcloud/stack_templates/multi_tier.yaml (or ``--template``) at 20 ms a

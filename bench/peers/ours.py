@@ -6,7 +6,7 @@
 - ``Playbook``: ``ansible-playbook`` running one stackers.orchestration.heat_stack task, what a
   user runs; the wall time holds Ansible's own start and the module's (AnsiballZ) shipping, as the
   openstack.cloud playbook's does.  Compared with that peer.
-- ``Engine``: ``engine.runner.run`` in this process, the engine's own time from the first request
+- ``Engine``: ``engine.run.runner.run`` in this process, the engine's own time from the first request
   to the stack settled, as Heat's is measured from its POST to COMPLETE.  Compared with Heat.
 """
 
@@ -24,7 +24,7 @@ import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestr
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
 from stack_playbook import StackRunner  # noqa: E402
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 

@@ -10,8 +10,9 @@ __metaclass__ = type
 import collections
 import re
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import graph as graphs
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import (
+                                                                                          dependencies as graphs)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
 
 BUILD = {'server': 3.0, 'volume': 1.0}   # seconds the local cloud takes to build one (scenario 1)
 

@@ -42,7 +42,7 @@ import urllib.request
 
 from lc_helpers import wait_for
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 
 from .runs import OBSERVER, STACKS, drop_private, engine_run, phase
 

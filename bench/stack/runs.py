@@ -17,8 +17,9 @@ import re
 import threading
 import time
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import events as engine_events
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import (
+                                                                                         events as engine_events)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 
 from .costs import TOKEN, _UUID
 
@@ -34,7 +35,7 @@ class Observer(object):
         self.lock = threading.Lock()
         self.on = False
         # CPU time in the cyclic collector and collections per generation: what a phase's
-        # CPU growing faster than its resources is usually made of (engine/collector.py)
+        # CPU growing faster than its resources is usually made of (engine/run/collector.py)
         self.gc_s = 0.0
         self.gc_runs = [0, 0, 0]
         self._gc_started = None

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # The state store in the cloud (engine/store_swift.py): an AWX job's
+    # The state store in the cloud (engine/store/swift.py): an AWX job's
     # container dies with the job, a Swift container does not.
     DOCUMENTATION = r'''
 options:

@@ -62,7 +62,7 @@ from ansible.errors import AnsibleError
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import openstack_connection
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.inventory import hosts
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.inventory import hosts
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
 
 AUTH_OPTIONS = ('cloud', 'auth', 'auth_type', 'region_name', 'interface', 'validate_certs', 'ca_cert',

@@ -99,7 +99,7 @@ def limits_argument_spec():
 
 def url_opener(params):
     """``opener(url, timeout)`` for the files a template names by URL
-    (engine/remote_files.py): Ansible's ``open_url`` with the task's TLS
+    (engine/definition/remote_files.py): Ansible's ``open_url`` with the task's TLS
     options (certificates verified unless ``validate_certs`` is false,
     ``ca_cert``, ``client_cert`` / ``client_key``).  Its own failures come
     back as OSError, the one kind the engine expects of an opener."""

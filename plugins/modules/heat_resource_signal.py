@@ -173,7 +173,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
 )
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import signal
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import signal
 except ImportError:
     signal = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

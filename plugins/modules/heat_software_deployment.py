@@ -75,7 +75,7 @@ import traceback
 from ansible.module_utils.basic import AnsibleModule
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import deploy_hooks
+    from ansible_collections.stackers.orchestration.plugins.module_utils import deploy_hooks
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
 except ImportError:
     deploy_hooks = None

@@ -235,7 +235,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
 )
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 except ImportError:
     runner = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

@@ -212,7 +212,7 @@ import traceback
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import info
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read import info
 except ImportError:
     info = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

@@ -91,7 +91,7 @@ import traceback
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import migrate
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import migrate
 except ImportError:
     migrate = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

@@ -92,9 +92,10 @@ import traceback
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import rotate, rotate_swift
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stores import open_store
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import default_store_path
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import (rotate,
+                                                                                              rotate_swift)
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.backends import open_store
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.sqlite import default_store_path
 except ImportError:
     rotate = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

@@ -141,7 +141,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
 )
 
 try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.validation import validate_template
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.validation import validate_template
 except ImportError:
     validate_template = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()

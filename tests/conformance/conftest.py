@@ -45,7 +45,7 @@ def heat():
 def engine():
     module = differential.engine()
     if module is None:
-        pytest.skip('our engine has no engine/validation.py with inspect() yet')
+        pytest.skip('our engine has no engine/definition/validation.py with inspect() yet')
     return module
 
 

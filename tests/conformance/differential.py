@@ -69,7 +69,8 @@ def engine():
     """Our validate entry points (hot/validate.py's, with the engine's
     registry and graph bound in), or None while they do not exist yet."""
     try:
-        from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation as validate
+        from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
+                                                                                                       validation as validate)
     except ImportError:
         return None
     return validate if hasattr(validate, 'inspect') else None

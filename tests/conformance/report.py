@@ -46,7 +46,7 @@ def main(argv):
               and (not args.match or args.match in c.id)]
     answers = oracle_runner.ask([case.request() for case in chosen])
     if differential.engine() is None:
-        print('our engine has no engine/validation.py with inspect() yet')
+        print('our engine has no engine/definition/validation.py with inspect() yet')
         return 1
     stats = collections.defaultdict(collections.Counter)
     lines = []

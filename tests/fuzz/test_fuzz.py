@@ -38,12 +38,13 @@ from cases_base import ALIASES, FUNCTIONS, NEVER_FUNCTIONS, VERSIONS  # noqa: E4
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import LocatedError, StackersError
     from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation as validate
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
+                                                                                                   validation as validate)
 except ImportError:  # pragma: no cover - the engine is not there yet
     validate = None
 
 pytestmark = pytest.mark.skipif(validate is None or not hasattr(validate, 'inspect'),
-                                reason='no engine/validation.py with inspect() yet')
+                                reason='no engine/definition/validation.py with inspect() yet')
 
 CI = os.environ.get('CI') == 'true'
 EXAMPLE_SECONDS = 10

@@ -24,7 +24,7 @@ BIN = os.path.join(ROOT, '.venv', 'bin')
 NEEDED = ('MANIFEST.json', 'FILES.json', 'README.md', 'meta/runtime.yml', 'meta/execution-environment.yml',
           'requirements.txt', 'plugins/modules/heat_stack.py', 'plugins/modules/heat_resource_signal.py',
           'plugins/modules/heat_template_validate.py', 'plugins/doc_fragments/openstack.py',
-          'plugins/module_utils/engine/runner.py', 'plugins/module_utils/hot/template.py',
+          'plugins/module_utils/engine/run/runner.py', 'plugins/module_utils/hot/template.py',
           'playbooks/stack.yml', 'playbooks/deploy.yml', 'playbooks/templates/server.yaml', 'docs/architecture.md',
           'roles/software_deployment/meta/argument_specs.yml', 'roles/software_deployment/tasks/main.yml',
           'plugins/modules/heat_software_deployment.py')

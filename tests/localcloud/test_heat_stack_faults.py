@@ -379,7 +379,7 @@ def _stats(job):
 
 def _store_view(conn, url, name):
     """(stack, {resource name: row}) from the Swift store, or (None, {})."""
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.swift import SwiftStore
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
     try:
         store = SwiftStore(url, conn, writable=False)
@@ -476,10 +476,10 @@ def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path)
     assert not _swift_lock(conn, container, lock)
     # the store's key rotated on the real Swift (in-process, as the next two steps): the outputs read
     # with the new key only
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.info import InfoRequest, info
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.rotate_swift import rotate_swift_key
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.info import InfoRequest, info
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.rotate_swift import rotate_swift_key
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.swift import SwiftStore
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
     store = SwiftStore(url, conn)
     try:

@@ -242,7 +242,7 @@ def test_secrets_audit_at_vvvv(cloud, tmp_path):
     db = sqlite3.connect(str(tmp_path / 'state' / 'stacks.sqlite'))
     stack_id = db.execute("SELECT id FROM stacks WHERE name='audit'").fetchone()[0]
     db.close()
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.sqlite import Store
     store = Store(str(tmp_path / 'state' / 'stacks.sqlite'))
     row = [r for r in store.resources(stack_id) if r.name == 'pw'][0]
     random = store.vault().decrypt(row.secret_data)['value']

@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
 from lc_helpers import ids  # noqa: E402
 from stack_playbook import stack_objects, write_calls  # noqa: E402
 

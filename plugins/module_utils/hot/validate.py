@@ -6,7 +6,7 @@ template validate`` answers) and ``inspect`` (everything the Heat oracle
 reports, in its shape, for differential tests).
 
 The template language knows neither the cloud nor the engine, so the two
-things validation needs from them come in as arguments (engine/validation.py
+things validation needs from them come in as arguments (engine/definition/validation.py
 binds them for the modules and the tests):
 
 - ``supported_types``: a container of the type names the collection can

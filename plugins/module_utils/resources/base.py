@@ -214,7 +214,7 @@ class ResourcePlugin(object):
     # computed the first time a template reads them.
     costly_attributes = ()
     # The type exists only in the stack record: its handlers make no request
-    # (the engine runs its steps beside the cloud's, engine/scheduler.py).
+    # (the engine runs its steps beside the cloud's, engine/walk/scheduler.py).
     record_only = False
 
     # -- schema ------------------------------------------------------------
@@ -229,7 +229,7 @@ class ResourcePlugin(object):
 
     # Where create looks something up by name (an image, a flavor, an
     # external network): paths into the properties, asked when the run
-    # starts (engine/prefetch.py) for the values the template gives without
+    # starts (engine/run/prefetch.py) for the values the template gives without
     # a resource reference.  None: nothing to ask; (): ask with no value.
     prefetch_properties = None
 

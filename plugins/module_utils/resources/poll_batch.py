@@ -6,7 +6,7 @@ and asks only for those objects.
 
 A stack builds its servers and volumes side by side and each waits for a
 status.  A GET per object per poll costs N calls a cycle; the engine lands
-polls on ticks shared by all resources (engine/resource_tasks.poll_delay),
+polls on ticks shared by all resources (engine/walk/resource_tasks.poll_delay),
 so the polls of one tick ask here at about the same moment and one list
 call of the kind answers them all.  An object asked for alone gets its own
 GET (a list is no cheaper for one, and its answer is bigger).

@@ -10,7 +10,7 @@ releasing it loses it when Swift's clock passes the expiry, because
 Swift's object server counts an expired object as absent for
 ``If-None-Match`` (and answers 404 to reads of it) before the expirer ever
 removes it.  So no takeover protocol is needed, unlike the stack lock of
-engine/store_swift.py, which is held for a whole run and renewed.
+engine/store/swift.py, which is held for a whole run and renewed.
 
 A lease is for a few requests (a read-modify-write of one object), far
 shorter than ``LEASE``; a holder that took longer than that does not

@@ -43,7 +43,7 @@ RETRIED_STATUSES = frozenset((409, 429, 500, 502, 503, 504))
 # PUTs that are actions, not states: Neutron's router interface calls.  One
 # whose answer was lost is not sent again (the second add is refused, "Router
 # already has a port on subnet"): like a POST it goes up, and the engine's
-# find sees the interface it made (engine/create_attempts.py).
+# find sees the interface it made (engine/walk/create_attempts.py).
 ACTION_PUT = re.compile(r'/(add|remove)_router_interface/?(\?|$)')
 
 

@@ -19,7 +19,7 @@ other objects in the stack's container cost nothing) and a GET per body not
 read before (archives never change, their bodies are kept in ``seen``).
 When several handles of one container wait at once (a server's deployments,
 a group's members: their polls land on shared ticks,
-engine/resource_tasks.poll_delay), one listing of the container answers all
+engine/walk/resource_tasks.poll_delay), one listing of the container answers all
 the looks of a tick instead of a HEAD each (``_Looks``), so the cost of a
 poll does not grow with the number of pending signals; a handle waiting
 alone keeps its HEAD (a listing is no cheaper for one, and bigger).

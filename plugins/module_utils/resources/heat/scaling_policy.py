@@ -6,7 +6,7 @@ kept in the stack record.
 
 No cloud call: Heat makes a stack user (Keystone) for the policy and signs
 URLs a monitoring service calls; here a signal comes through the
-``heat_resource_signal`` module (engine/signal.py), so the policy's
+``heat_resource_signal`` module (engine/run/signal.py), so the policy's
 ``alarm_url`` and ``signal_url`` are None.  Every property but
 ``auto_scaling_group_id`` changes in place, as in Heat.
 """

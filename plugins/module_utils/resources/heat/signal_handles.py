@@ -137,5 +137,5 @@ class AwsWaitConditionHandle(_SwiftHandle):
 
 class UpdateWaitConditionHandle(AwsWaitConditionHandle):
     type_name = 'OS::Heat::UpdateWaitConditionHandle'
-    # Heat's _needs_update always answers UpdateReplace (engine/planner.py).
+    # Heat's _needs_update always answers UpdateReplace (engine/walk/planner.py).
     replace_on_stack_update = True

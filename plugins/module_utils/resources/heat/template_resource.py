@@ -5,7 +5,7 @@
 registry mapping to a template): a nested stack.
 
 The engine runs the nested stack's resources itself, in the same walk as
-the parent's (engine/nesting.py); this plugin only answers what the planner
+the parent's (engine/nested/stacks.py); this plugin only answers what the planner
 and the attribute readers ask of the resource's own record: like Heat's
 TemplateResource, every property (a parameter of the nested stack) changes
 in place (the nested stack is updated, never replaced), and a FAILED one

@@ -14,7 +14,7 @@ openstacksdk's ``conn.network``.
   silently dropped), so the marks are set by one ``PUT .../tags`` after the
   POST.  No dependent needs them, so that PUT is ``create_later``: it runs
   once the resource is COMPLETE and its dependents have started, when no
-  other create is in flight (engine/scheduler.py): not on the critical path.  When the template gives ``tags``, they are the resource's
+  other create is in flight (engine/walk/scheduler.py): not on the critical path.  When the template gives ``tags``, they are the resource's
   own (its ``show`` lists them): they go in a PUT right after the POST,
   before the resource is COMPLETE, as Heat sets them, with the marks.
 - ``show`` is the object as Neutron answers it (server-side key names such as

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack_info as module
 
 TEMPLATE = '''heat_template_version: 2021-04-16

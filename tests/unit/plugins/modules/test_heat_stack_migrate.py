@@ -9,8 +9,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.sqlite import Store
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack_migrate as module
 
 TEMPLATE = '''heat_template_version: 2021-04-16

@@ -13,7 +13,7 @@ import sys
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
 from ansible_collections.stackers.orchestration.plugins.module_utils import base
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.modules import heat_store_rotate_key as module
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

@@ -6,7 +6,7 @@ JSON Ansible would read out (so no_log masking is part of what is tested).
 
 The wiring is tested with the engine's entry point replaced by a recorder;
 the last part runs the real engine and skips, saying why, until
-module_utils/engine/validation.py exists."""
+module_utils/engine/definition/validation.py exists."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -256,7 +256,7 @@ def test_secret_strings(value, expected):
 def _engine():
     if module.validate_template is None:
         last = ((module.ENGINE_IMPORT_ERROR or '').strip().splitlines() or [''])[-1]
-        pytest.skip('module_utils/engine/validation.py (validate_template) is not available yet: %s' % last)
+        pytest.skip('module_utils/engine/definition/validation.py (validate_template) is not available yet: %s' % last)
 
 
 def test_example_template_validates(capsys):

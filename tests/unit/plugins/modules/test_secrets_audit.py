@@ -28,8 +28,8 @@ import stat
 import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.sqlite import Store
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack
 from ansible_collections.stackers.orchestration.plugins.modules import heat_stack_info

@@ -13,12 +13,12 @@ import hashlib
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import definition as defs
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import phases, runner
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.records import ResourceRow
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run_state import StackRun
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secrets import Vault, fernet_key
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import Store
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases, runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.run_state import StackRun
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault, fernet_key
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.sqlite import Store
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
 
 HEADER = 'heat_template_version: 2018-08-31\n'

@@ -12,7 +12,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import limits
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader, nested, validate
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.functions import yaql_fn
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import nesting
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.nested import stacks as nesting
 
 
 def test_defaults_are_heats():

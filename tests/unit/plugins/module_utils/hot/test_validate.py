@@ -10,14 +10,14 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     DependencyCycle, EnvironmentError_, ParameterError, StackersError, TemplateError)
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.validation import dependencies
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.validation import dependencies
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate as hot_validate
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
 
 
 class validate(object):
     """hot/validate.py's entry points given the registry and the graph, as
-    engine/validation.py gives them (hot/ imports neither)."""
+    engine/definition/validation.py gives them (hot/ imports neither)."""
 
     @staticmethod
     def validate_template(*args, **kwargs):

@@ -134,7 +134,7 @@ def test_find_show_drift():
 def test_a_busy_nova_on_create_is_left_to_the_engine_to_prove_and_retry():
     """Nova's 409 on the attach POST (a volume or server busy a moment) goes up as a conflict:
     create_proven asks find, and sends the POST again when nothing was attached."""
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.create_attempts import (
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.create_attempts import (
         create_proven)
     ctx = _ctx()
     compute = ctx.conn.compute

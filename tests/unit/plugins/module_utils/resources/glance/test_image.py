@@ -8,7 +8,7 @@ __metaclass__ = type
 import uuid
 from unittest import mock
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine import validation
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import validation
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
 

@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import http_fakes as fakes  # noqa: E402
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.resource_tasks import failure_reason  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import failure_reason  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (  # noqa: E402
     CloudConflict, CloudError, ResourceActionNotSupported, ResourceFailure)
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402

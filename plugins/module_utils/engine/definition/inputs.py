@@ -1,0 +1,154 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The inputs of a stack as the record keeps them, and the stack
+definition built from them.
+
+The record keeps the template text, the environments as data and the
+parameters the user gave, so ``existing`` (Heat's PATCH update) and
+rollback can rebuild the stack without the original files.  Hidden
+parameter values are cut out of all of them: kept encrypted only when the
+user supplied a store key (secrets.py), else asked for again.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+
+from ...errors import ParameterError, StackersError
+from ...hot import loader
+from ...hot.limits import DEFAULT as DEFAULT_LIMITS, check_body
+from ...hot.validate import _definition
+from . import remote_files
+
+ENV_SECTIONS = ('parameters', 'parameter_defaults')
+
+
+def read_inputs(template, environment=(), parameters=None, files=None, *, limits=DEFAULT_LIMITS,
+                urls=(), opener=None):
+    """The user's inputs (paths) → the record's form of them, each file
+    within ``limits.max_template_size`` (read no further than one byte past
+    it: a 1 GB file costs no more than a small one) and the whole within
+    ``limits.max_json_body_size``, as Heat's API would refuse them.  The
+    files they name by URL beneath ``urls`` (files_allowed_urls) are fetched
+    with ``opener`` into ``files``, as python-heatclient sends them
+    (remote_files)."""
+    size = limits.max_template_size
+    if not isinstance(template, (str, bytes, os.PathLike)) or not os.path.isfile(template):
+        raise StackersError('The template file %s cannot be read' % (template,))
+    raw = loader.read_bounded(template, size)
+    # One read: the text is what the record keeps, the document what this run uses.
+    tdoc = loader.load_text(raw, filename=template, max_size=size)
+    text = raw.decode('utf-8')
+    envs, docs = [], []
+    for path in environment or ():
+        doc = loader.load_file(path, max_size=size)
+        docs.append(doc)
+        envs.append({'data': doc.data if doc.data is not None else {},
+                     'filename': os.path.abspath(path)})
+    # ``_docs`` (the loaded files, with their line numbers for errors) is
+    # for this run only; ``stored()`` drops it.
+    files = dict(files or {})
+    files.update(remote_files.fetch_allowed([tdoc.data] + [e['data'] for e in envs], urls, files,
+                                            limits, opener=opener))
+    inputs = {'template': text, 'template_file': os.path.abspath(template), 'environment': envs,
+              'parameters': dict(parameters or {}), 'files': files, '_docs': docs,
+              '_template_doc': tdoc}
+    check_body(stored(inputs), limits, filename=template)
+    return inputs
+
+
+def stored(inputs):
+    return dict((k, v) for k, v in inputs.items() if not k.startswith('_'))
+
+
+def differs(kept, definition):
+    """Whether a stack's kept definition is not ``definition`` (both as
+    ``stored`` gives them; the record's went through JSON)."""
+    def plain(value):
+        return json.loads(json.dumps(value, sort_keys=True, default=str))
+    return plain(kept) != plain(definition)
+
+
+def merge_existing(stored, given, clear_parameters=()):
+    """Heat's PATCH update: the stored inputs, with what is given merged over
+    them (a new template or environments replace; parameters merge;
+    ``clear_parameters`` drop back to their defaults)."""
+    merged = dict(stored)
+    if given.get('template') is not None:
+        merged['template'] = given['template']
+        merged['template_file'] = given['template_file']
+        merged['_template_doc'] = given.get('_template_doc')
+    if given.get('environment'):
+        merged['environment'] = given['environment']
+        merged['_docs'] = given.get('_docs')
+    params = dict(stored.get('parameters') or {})
+    params.update(given.get('parameters') or {})
+    for name in clear_parameters or ():
+        params.pop(name, None)
+    merged['parameters'] = params
+    files = dict(stored.get('files') or {})
+    files.update(given.get('files') or {})
+    merged['files'] = files
+    return merged
+
+
+def build(inputs, stack_name, stack_id=None, project_id=None, checker=None, *, limits=None,
+          allowed_paths=()):
+    """The StackDefinition of a record's inputs, under ``limits`` (Heat's
+    request limits; the template's size is not checked again: the record
+    holds what was accepted), get_file reading beneath the template's
+    directory and ``allowed_paths``."""
+    tdoc = inputs.get('_template_doc') or loader.load_text(
+        inputs['template'], filename=inputs.get('template_file'), max_size=None)
+    envs = inputs.get('_docs')
+    if envs is None or len(envs) != len(inputs.get('environment') or ()):
+        envs = [loader.Document(e['data'], {}, e.get('filename'))
+                for e in inputs.get('environment') or ()]
+    root = None
+    if allowed_paths:
+        own = os.path.dirname(os.path.abspath(tdoc.filename)) if tdoc.filename else None
+        root = ([own] if own else []) + list(allowed_paths)
+    return _definition(tdoc, envs, inputs.get('parameters') or {}, inputs.get('files') or None,
+                       root, checker=checker, stack_name=stack_name, stack_id=stack_id,
+                       project_id=project_id, limits=limits)
+
+
+def hidden_values(sd):
+    """name -> value of every hidden parameter with a value."""
+    params = sd.parameters
+    out = {}
+    for name in params.hidden_names():
+        try:
+            value = params[name]
+        except (KeyError, StackersError):
+            continue
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def without_hidden(inputs, hidden):
+    """The inputs with hidden parameter values removed everywhere."""
+    clean = dict(inputs)
+    clean['parameters'] = dict((k, v) for k, v in (inputs.get('parameters') or {}).items()
+                               if k not in hidden)
+    envs = []
+    for env in inputs.get('environment') or ():
+        data = dict(env['data'] or {})
+        for section in ENV_SECTIONS:
+            if isinstance(data.get(section), dict):
+                data[section] = dict((k, v) for k, v in data[section].items() if k not in hidden)
+        envs.append(dict(env, data=data))
+    clean['environment'] = envs
+    return clean
+
+
+def missing_hidden(sd_error_names, hidden):
+    """The error for hidden parameters a PATCH update needs again."""
+    return ParameterError('The hidden parameter(s) %s are not kept in the state store (no '
+                          'store_key was given): pass them again'
+                          % ', '.join(sorted(set(sd_error_names) & set(hidden))))

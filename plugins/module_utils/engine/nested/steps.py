@@ -1,0 +1,338 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The steps of nested stacks in the parent's walk (see nesting.py):
+``attach`` adds them to a converge's (deps, work), ``attach_deletes`` to
+any walk deleting rows of template resources, and ``settle``, after the
+walk, records the nested stacks that failed and the failures of their
+parent resources, in Heat's words.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import dataclasses
+import uuid
+from typing import Any, Dict, List, Optional, Tuple
+
+from ...errors import NestedStackFailure
+from ...hot import functions as fns
+from ...resources.heat.template_resource import NESTED_STACK, SECRET_OUTPUTS, STACK_ID_OUTPUT, stack_arn
+from ...resources.heat import (autoscaling_group as autoscaling, group_kinds as groups,
+                               remote_stack as stack_resource)
+from . import ends as nested_ends, stacks as nesting
+from ..walk.converge import converge_steps
+from ..walk.outputs import output_attributes, resolve_outputs
+from ..walk.planner import KEEP, decide_desired, desired
+from ..store.records import CURRENT, ResourceRow
+from ..store.sqlite import now_iso
+
+DIGEST = 'template_digest'
+
+
+@dataclasses.dataclass
+class Nest:
+    """A nested stack in this run: its plan, its parent's run and its own
+    (``run``), where its steps are (``path``) and, once started, the action
+    it is walking (None: nothing of it changes)."""
+    plan: Any
+    parent: Any
+    run: Any
+    path: Tuple[str, ...]
+    env: Any
+    action: Optional[str] = None
+    started: bool = False
+    removed: Optional[List[str]] = None     # a group's removed names, once written
+
+
+def _policies(run):
+    policies = dict((n, d.deletion_policy) for n, d in run.sd.resources.items())
+    for row in run.rows.values():
+        policies.setdefault(row.name, row.facts.get('deletion_policy'))
+    return policies
+
+
+def attach_reading(env, run, plans):
+    """The nested stacks' runs, for reading only (check mode's plan and
+    diff): what ``get_attr: [r, resource.x.y]`` reads, and what the plan
+    asks of a nested stack's resources."""
+    for name, plan in plans.items():
+        child = nesting.child_run(env, run, plan.stored, plan.sd)
+        child.use_definition(plan.sd, plan.graph)
+        run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,), env=env)
+        attach_reading(env, child, plan.children)
+
+
+def nested_change(run, name, plan_fn):
+    """Why a template resource the planner would keep changes anyway (its
+    template, or a resource of its stack, changes), or None.  ``plan_fn``
+    is check.plan (run, graph) -> (items, diff)."""
+    nest = run.nests.get(name)
+    if nest is None or nest.plan.stored is None:
+        return None
+    row = run.current(name)
+    if row is not None and row.facts.get(DIGEST) != nest.plan.digest:
+        return 'its template changed'
+    if nest.plan.deferred:
+        return None     # its resources' values wait on the run: the planner's unknowns say it
+    items, _diff = plan_fn(nest.run, nest.plan.graph)
+    changed = sorted(i['resource_name'] for i in items if i['action'] != KEEP)
+    if changed:
+        return 'its nested stack changes: %s' % ', '.join(changed)
+    return None
+
+
+# -- converge ---------------------------------------------------------------------
+
+def attach(env, run, plans, deps, work, *, path=()):
+    """Add the steps of the nested stacks ``plans`` (name -> NestPlan) of
+    ``run`` (at ``path``) to its (deps, work), recursively."""
+    for name, plan in plans.items():
+        child = nesting.child_run(env, run, plan.stored, plan.sd)
+        child.use_definition(plan.sd, plan.graph)
+        nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), env=env)
+        run.nests[name] = nest
+        cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
+        attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
+        nested_ends.attach_deletes(env, child, cdeps, cwork)
+        group = plan.names is not None
+        if plan.waiting and not group:
+            _validated_first(nest, cwork)
+        # the parameters each of the stack's own steps reads (its nested
+        # stacks' steps read theirs through their own parameter steps)
+        waits = {} if group else dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
+                                      for k in cdeps if len(k) == 2)
+        cdeps, cwork = nesting.moved(cdeps, cwork, (name,))
+        defn = run.sd.resources[name]
+        rkey, skey = ('res', name), ('nest', name)
+        if group:
+            # a group's stack is written when its turn comes, as Heat's
+            deps[skey] = set(deps.get(rkey, ()))
+        else:
+            deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
+        work[skey] = nesting.once(_start, nest)
+        pkeys = {}
+        for param in sorted(plan.waiting if not group else ()):
+            pkey = pkeys[param] = ('param', (name, param))
+            deps[pkey] = set([skey]) | set(('res', d) for d in
+                                           fns.dependencies(nesting.param_snippets(defn)[param]))
+            work[pkey] = nesting.once(_supply, nest, param)
+        if group:
+            _in_batches(nest, name, cdeps, cwork)
+        for k, needs in cdeps.items():
+            needs.add(skey)
+            needs.update(pkeys[p] for p in waits.get(k, ()))
+        deps.update(cdeps)
+        work.update(cwork)
+        deps[rkey] = set([skey]) | set(cdeps) | set(pkeys.values()) | set(deps.get(rkey, ()))
+        work[rkey] = nesting.once(_finish, nest)
+
+
+def _in_batches(nest, name, deps, work):
+    """A group's members walked in its batches (groups.batches): each batch
+    starts once the one before it ended (and its pause is over)."""
+    kept = [m for m in groups.members_of(nest.run.rows.values()) if m['name'] in nest.plan.names]
+    batches, pause = groups.batches(nest.parent.sd.resources[name], kept, nest.plan.names,
+                                    creating=nest.plan.stored is None)
+    here = (name,)
+    before = set()
+    for index, batch in enumerate(batches):
+        if index and pause > 0:
+            wait = ('pause', str(index), here)
+            deps[wait], work[wait] = set(before), _paused(nest, pause, batches[index - 1])
+            before = set([wait])
+        for member in batch:
+            start = ('nest', member, here) if ('nest', member, here) in deps else ('res', member, here)
+            if start in deps:
+                deps[start].update(before)
+        before = set(('res', member, here) for member in batch if ('res', member, here) in deps)
+
+
+def _paused(nest, seconds, batch):
+    """Heat's pause_time between batches, when the batch before changed
+    something (a rerun, or a resize that leaves those members be, does not
+    wait)."""
+    def step():
+        if nest.run.log.changed_resources(batch):
+            yield seconds
+    return step
+
+
+def _reads(sd, k):
+    """The parameters a (not yet moved) step of a nested stack reads: a
+    resource's properties and metadata; a nested stack's property fed to a
+    parameter of its own."""
+    kind, name = k[0], k[1]
+    if kind == 'res' and name in sd.resources:
+        defn = sd.resources[name]
+        return set(nesting.params_read(defn.properties)) | set(nesting.params_read(defn.metadata))
+    if kind == 'param' and len(k) == 2:
+        inner, param = name
+        return set(nesting.params_read(nesting.param_snippets(sd.resources[inner]).get(param)))
+    return set()
+
+
+def _validated_first(nest, work):
+    """A nested stack whose parameters come during the run: each of its
+    resources is validated as a stack create validates it (its values are
+    known now) before it starts."""
+    for k, factory in list(work.items()):
+        if k[0] == 'res' and len(k) == 2 and factory is not None and \
+                k[1] in nest.plan.sd.resources:
+            work[k] = _checking(nest, k[1], factory)
+
+
+def _checking(nest, name, factory):
+    def step():
+        nest.run.sd.validate_resource(name)
+        return (yield from factory())
+    return step
+
+
+def _supply(nest, param):
+    parent, name = nest.parent, nest.plan.name
+    defn = parent.sd.resources[name]
+    value = parent.sd.resolve(nesting.param_snippets(defn)[param], nesting.param_path(defn, param))
+    nest.run.sd.parameters.supply(param, value)
+
+
+def _start(nest):
+    """The nested stack's start: a new one's record and its resource's
+    CREATE_IN_PROGRESS; a recorded one waits for its first change (or the
+    finish) to say its resource is in progress."""
+    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    row = parent.current(name)
+    defn = parent.sd.resources[name]
+    if row is not None and row.type != defn.type and not row.facts.get(NESTED_STACK):
+        raise NestedStackFailure('resource "%s": replacing a resource by a nested stack is not '
+                                 'supported yet' % name, 'resources.%s: replacing a resource by '
+                                 'a nested stack is not supported yet' % name, resource=name)
+    if plan.names is not None:
+        _write_group(nest, row, defn)
+    if nest.run.stack is None:
+        top = parent.stack
+        fields = {
+            'id': plan.stack_id, 'name': plan.stack_name, 'action': 'CREATE',
+            'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
+            'created_time': now_iso(), 'salt': top.get('salt'),
+            'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
+            'parent_id': top['id'], 'parent_resource': name}
+        if plan.kind == 'stack':
+            fields.update(stack_resource.stack_fields(defn))
+        stack = nest.env.store.create_stack(fields)
+        nest.run.bind_stack(stack)
+        _in_progress(nest, 'CREATE')
+    elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
+        _in_progress(nest, 'CREATE')       # a create interrupted or failed: finished now
+    else:
+        nest.run.log.before_first = lambda: _in_progress(nest, 'UPDATE')
+    return None
+
+
+def _write_group(nest, row, defn):
+    """A group's stack written with every value (its requirements are
+    done), validated as a stack create; its members are those planned."""
+    parent, plan = nest.parent, nest.plan
+    members = groups.members_of(nest.run.rows.values())
+    props = desired(parent, plan.name).props
+    template, names, removed = groups.runtime_template(parent.sd, defn, props, row, members,
+                                                       names=plan.names)
+    sd, graph = nesting.build_child(parent.sd, defn, template, {},
+                                    stack=(plan.stack_name, plan.stack_id))
+    if list(names) != list(plan.names) or set(graph.nodes) != set(plan.graph.nodes):
+        raise NestedStackFailure(
+            'resource "%s": its members changed between the plan and the run (%s, then %s)'
+            % (plan.name, ', '.join(plan.names), ', '.join(names)),
+            'resources.%s: its members changed between the plan and the run' % plan.name,
+            resource=plan.name)
+    nest.run.use_definition(sd, graph)
+    nest.removed = removed
+
+
+def _in_progress(nest, action):
+    """Record the nested stack and its resource IN_PROGRESS (once)."""
+    if nest.action is not None:
+        return
+    nest.action = action
+    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    nest.run.log.before_first = None
+    row = parent.current(name)
+    fields = dict(action=action, status='IN_PROGRESS', status_reason='state changed',
+                  requires=sorted(parent.seam.requires.get(name, ())))
+    if row is None:
+        row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
+                          role=CURRENT, type=parent.sd.resources[name].type,
+                          physical_name=plan.stack_name, physical_id=plan.stack_id,
+                          data={NESTED_STACK: plan.stack_id}, **fields)
+    else:
+        row = row.replace(type=parent.sd.resources[name].type,
+                          data=dict(row.facts, **{NESTED_STACK: plan.stack_id}), **fields)
+    if nest.removed is not None:
+        row = row.replace(data=dict(row.facts, **{groups.REMOVED: nest.removed}))
+    parent.save(row)
+    parent.log.resource(row, action, 'IN_PROGRESS')
+    if action == 'UPDATE':
+        nest.env.store.update_stack(plan.stack_id, action=action, status='IN_PROGRESS',
+                                    status_reason='Stack UPDATE started', updated_time=now_iso())
+    nest.run.log.stack(action, 'IN_PROGRESS', 'Stack %s started' % action)
+
+
+def _known(props):
+    return dict((k, v) for k, v in (props or {}).items() if v is not None)
+
+
+def _finish(nest):
+    """The nested stack's end: its resource's properties (all known now)
+    weighed as the planner weighs any resource's; when it or its stack
+    changed, the outputs (its attributes) and the reference id recorded,
+    COMPLETE."""
+    parent, name, child = nest.parent, nest.plan.name, nest.run
+    nest.run.log.before_first = None
+    row = parent.current(name)
+    want = desired(parent, name)
+    decision = decide_desired(parent, row, want)
+    parent.decisions[name] = decision
+    digest_changed = row is not None and row.facts.get(DIGEST) != nest.plan.digest
+    if nest.action is None and decision.action == KEEP and not digest_changed:
+        parent.seam.publish(row)
+        return row
+    _in_progress(nest, 'UPDATE')
+    action = nest.action
+    store = nest.env.store
+    if child.log.changed_resources():
+        child.refresh_attributes(output_attributes(child.sd))
+    outputs = resolve_outputs(child)
+    reason = 'Stack %s completed successfully' % action
+    store.update_stack(child.stack['id'], outputs=child.vault.encrypt(outputs), action=action,
+                       status='COMPLETE', status_reason=reason)
+    child.log.stack(action, 'COMPLETE', reason)
+    values = dict((o['output_key'], o.get('output_value')) for o in outputs)
+    if nest.plan.kind != 'template':
+        reference = child.stack['id']       # a group's, an OS::Heat::Stack's: its stack's id
+    else:
+        reference = values.get(STACK_ID_OUTPUT) or stack_arn(
+            parent.sd.project_id, child.stack['name'], child.stack['id'])
+    row = parent.current(name)
+    data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.plan.digest,
+                              'reference_id': reference})
+    if nest.removed is not None:
+        data[groups.REMOVED] = nest.removed
+    if row.type == autoscaling.ASG and not nest.plan.resized:
+        size = len(nest.plan.names)
+        data[autoscaling.SCALING] = autoscaling.finished_marks(row, want.props, size)
+    # outputs holding a secret (a generated password it gives back): digests
+    # in the attributes, the values encrypted beside them (nested_outputs)
+    masked = dict((k, parent.masker.mask(v)) for k, v in values.items())
+    hidden = dict((k, v) for k, v in values.items() if masked[k] != v)
+    row = row.replace(action=action, status='COMPLETE', status_reason='state changed',
+                      reference_id=str(reference), attrs=masked, data=data,
+                      properties=want.masked, metadata=parent.masker.mask(want.metadata),
+                      secret_data=parent.vault.encrypt({SECRET_OUTPUTS: hidden}) if hidden else None)
+    row = parent.save(row)
+    parent.log.resource(row, action, 'COMPLETE')
+    parent.seam.publish(row)
+    return row
+
+
+Steps = Tuple[Dict[Any, Any], Dict[Any, Any]]

@@ -1,0 +1,146 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A stack's events as ``openstack stack event list`` shows them, and its
+failed leaves as ``openstack stack failures list`` does: read from the
+store only (heat_stack_info's engine, with info.py).
+
+Heat's API joins an event's action and status (``CREATE_COMPLETE``), names
+the resource twice (``resource_name``, ``logical_resource_id``) and, with
+``--nested-depth``, heatclient adds each event's ``stack_name``.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ...errors import StackersError
+from ..store.records import CURRENT
+from .view import _status
+
+# What ``--sort`` may name (heatclient's list, less ``links``).
+SORT_KEYS = ('event_time', 'resource_name', 'logical_resource_id', 'resource_status',
+             'resource_status_reason', 'physical_resource_id', 'id')
+DEPLOYMENTS = ('OS::Heat::SoftwareDeployment', 'OS::Heat::StructuredDeployment')
+DEPLOY_OUTPUTS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
+
+
+def event_view(event, stack_name=None):
+    view = {'id': event['id'], 'resource_name': event['resource_name'],
+            'logical_resource_id': event['resource_name'],
+            'physical_resource_id': event.get('physical_resource_id') or '',
+            'resource_status': _status(event.get('resource_action'), event.get('resource_status')),
+            'resource_status_reason': event.get('resource_status_reason'),
+            'event_time': event.get('event_time')}
+    if stack_name is not None:
+        view['stack_name'] = stack_name
+    return view
+
+
+def stack_events(store, stack, depth=0, named=None):
+    """The stack's events, its nested stacks' ``depth`` levels down merged
+    in, oldest first; with a depth each names its ``stack_name``."""
+    named = depth > 0 if named is None else named
+    own = [event_view(e, stack['name'] if named else None) for e in store.events(stack['id'])]
+    if depth <= 0:
+        return own
+    for child in store.children(stack['id']):
+        own = _merge(own, stack_events(store, child, depth - 1, True), child['parent_resource'])
+    return own
+
+
+def _merge(own, nested, holder):
+    """Two oldest-first lists as one.  Times have a second's resolution, so
+    a tie is decided by what must come first: a nested stack's events
+    happen inside its holder's action, so an event that ends the holder's
+    (or the stack's own) action comes after the nested ones of the same
+    second; any other goes before them (heatclient sorts by time alone)."""
+    out, i, j = [], 0, 0
+    while i < len(own) and j < len(nested):
+        a, b = own[i], nested[j]
+        if a['event_time'] < b['event_time'] or (
+                a['event_time'] == b['event_time'] and not _ends(a, holder)):
+            out.append(a)
+            i += 1
+        else:
+            out.append(b)
+            j += 1
+    return out + own[i:] + nested[j:]
+
+
+def _ends(event, holder):
+    if (event.get('resource_status') or '').endswith('IN_PROGRESS'):
+        return False
+    return event['resource_name'] in (holder, event.get('stack_name'))
+
+
+def select_events(events, resource=None, marker=None, limit=None, sort=None):
+    """Heat's event list options: ``resource`` (only that resource's
+    events), ``sort`` (``key[:asc|desc]`` items; ``:desc`` alone is by time),
+    then ``marker`` (the events after that id) and ``limit``."""
+    if resource is not None:
+        events = [e for e in events if e['resource_name'] == resource]
+    # Times have a second's resolution: events of one second keep the order
+    # they happened in (reversed with the time), which the list is in.
+    order = dict((id(e), i) for i, e in enumerate(events))
+    for key, reverse in reversed(_sort_keys(sort or ())):
+        events = sorted(events, key=lambda e, k=key: (
+            e.get(k) is not None, e.get(k) or '', order[id(e)] if k == 'event_time' else 0),
+            reverse=reverse)
+    if marker:
+        ids = [e['id'] for e in events]
+        if marker not in ids:
+            raise StackersError('No event with id %s among the events asked for (marker)' % marker)
+        events = events[ids.index(marker) + 1:]
+    if limit is not None:
+        if limit < 0:
+            raise StackersError('limit must be 0 or more, not %s' % limit)
+        events = events[:limit]
+    return events
+
+
+def _sort_keys(sort):
+    keys = []
+    for item in sort:
+        key, _sep, direction = str(item).partition(':')
+        key = key or 'event_time'
+        direction = (direction or 'asc').lower()
+        if key not in SORT_KEYS or direction not in ('asc', 'desc'):
+            raise StackersError('Cannot sort events by "%s": use key[:asc|desc] with a key of %s'
+                                % (item, ', '.join(SORT_KEYS)))
+        keys.append((key, direction == 'desc'))
+    return keys
+
+
+def failures(store, stack):
+    """heatclient's ``stack failures list``: for a FAILED stack, each failed
+    resource keyed by its dotted path from the stack's name; a failed nested
+    stack's resource stands for itself only when none of its own resources
+    failed.  A software deployment adds its recorded ``deploy_stdout``,
+    ``deploy_stderr`` and ``deploy_status_code``."""
+    out = {}
+    if stack.get('status') != 'FAILED':
+        return out
+    _failed_leaves(store, stack, [stack['name']], out)
+    return out
+
+
+def _failed_leaves(store, stack, path, out):
+    children = dict((c['parent_resource'], c) for c in store.children(stack['id']))
+    appended = False
+    rows = sorted(store.resources(stack['id'], roles=(CURRENT,)), key=lambda r: r.seq or 0)
+    for row in rows:
+        if row.status != 'FAILED':
+            continue
+        here = path + [row.name]
+        child = children.get(row.name)
+        if child is None or not _failed_leaves(store, child, here, out):
+            item = {'resource_type': row.type, 'physical_resource_id': row.physical_id or '',
+                    'status': _status(row.action, row.status), 'status_reason': row.status_reason}
+            if row.type in DEPLOYMENTS:
+                for key in DEPLOY_OUTPUTS:
+                    if key in (row.attrs or {}):
+                        item[key] = row.attrs[key]
+            out['.'.join(here)] = item
+        appended = True
+    return appended

@@ -1,0 +1,151 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Check mode: Heat's ``stack check`` plus the plan of an update.
+
+The check reads every recorded resource from the cloud (in parallel) and
+reports CHECK_COMPLETE or CHECK_FAILED with the reason (gone, in error)
+and the properties that drifted.  The plan walks the definition in
+dependency order with the planner: what a run with the same inputs would
+do to each resource.  Nothing is written, no lock is taken.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ...errors import CloudNotFound, StackersError
+from ..definition import inputs as defs
+from ..graph import dependencies as _graph
+from ..nested import steps as nested_tasks
+from ..walk.planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
+from ..store.records import CURRENT
+from ..walk.resource_tasks import failure_reason
+from ..walk.run_state import StackRun
+from ..walk.scheduler import Scheduler
+from ..read.view import resource_views, stack_view
+
+UNKNOWN = '<known after apply>'
+
+
+def _check_one(run, row, results):
+    plugin = run.plugin(row.type, row.name)
+    ctx = run.context(row, action='CHECK')
+    entry = {'resource_name': row.name, 'resource_type': row.type,
+             'physical_resource_id': row.physical_id or '', 'drift': []}
+    try:
+        if row.physical_id is None and row.status != 'COMPLETE':
+            ctx.fail('the resource was never created (%s_%s)' % (row.action, row.status))
+        plugin.check(ctx)
+        live = ctx.live if ctx.live is not None else plugin.show(ctx)
+        if live is None:
+            raise CloudNotFound('%s %s not found' % (row.type, row.physical_id))
+        entry['drift'] = sorted(plugin.drift(ctx, live) or [])
+        entry['resource_status'], entry['resource_status_reason'] = 'CHECK_COMPLETE', \
+            'state changed'
+    except StackersError as exc:
+        entry['resource_status'] = 'CHECK_FAILED'
+        entry['resource_status_reason'] = failure_reason(exc, row.name)
+        entry['gone'] = isinstance(exc, CloudNotFound)
+    results[row.name] = entry
+    status = entry['resource_status'].split('_')[1]
+    run.log.resource(row, 'CHECK', status, entry['resource_status_reason'])
+    return entry
+    yield  # pragma: no cover - a generator the scheduler can run
+
+
+def stack_check(run, max_concurrency=10):
+    """name -> check entry for every current row (reads only)."""
+    results = {}
+    rows = [r for r in run.rows.values() if r.role == CURRENT]
+    work = dict((('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
+    Scheduler(max_concurrency=max_concurrency).run(dict((k, set()) for k in work), work)
+    return results
+
+
+def mark_failed_checks(run, results):
+    """converge: rows that failed their check are replaced by the update
+    that follows, as Heat replaces CHECK_FAILED resources."""
+    for name, entry in results.items():
+        row = run.current(name)
+        if row is not None and entry['resource_status'] == 'CHECK_FAILED':
+            run.save(row.replace(action='CHECK', status='FAILED',
+                                 status_reason=entry['resource_status_reason']))
+
+
+def plan(run, graph, check_results=None, converge=False):
+    """[{resource_name, resource_type, action, reason?}] and the diff."""
+    sd = run.sd
+    import networkx as nx   # only check mode walks the graph in order
+    order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
+    unknown, updated = set(), set()
+    items, diff = [], []
+    for name in order:
+        defn = sd.resources[name]
+        row = run.current(name)
+        if converge and row is not None and check_results and \
+                check_results.get(name, {}).get('resource_status') == 'CHECK_FAILED':
+            row = row.replace(action='CHECK', status='FAILED')
+        want = desired(run, name, unknown, updated)
+        try:
+            decision = decide_desired(run, row, want)
+            action, reason = decision.action, decision.reason
+            if action == KEEP and name in run.nests:
+                reason = nested_tasks.nested_change(run, name, plan)
+                action = UPDATE if reason else KEEP
+        except StackersError as exc:
+            action, reason = 'error', str(exc)
+        if action in (CREATE, REPLACE):
+            unknown.add(name)
+        elif action == UPDATE:
+            updated.add(name)
+        item = {'resource_name': name, 'resource_type': defn.type, 'action': action}
+        if reason:
+            item['reason'] = reason
+        items.append(item)
+        if action != KEEP:
+            after = dict(want.masked)
+            for key in want.unknown:
+                after[key] = UNKNOWN
+            diff.append({'resource_name': name, 'action': action,
+                         'replacement': action == REPLACE,
+                         'before': row.properties if row is not None and action != CREATE
+                         else None,
+                         'after': after})
+    for row in run.rows.values():
+        if row.role != CURRENT or row.name not in sd.resources:
+            items.append({'resource_name': row.name, 'resource_type': row.type,
+                          'action': DELETE})
+            diff.append({'resource_name': row.name, 'action': DELETE, 'replacement': False,
+                         'before': row.properties, 'after': None})
+    return items, diff
+
+
+def plan_and_check(env, planned):
+    """Check mode's answer for ``planned`` (a request.Plan): the stack
+    check of the record, the plan and the diff; nothing written."""
+    request, stack, vault = env.request, planned.stack, env.vault
+    run = StackRun(env.store, vault, env.conn, stack, planned.sd,
+                   secret_values=planned.hidden.values(), check_mode=True)
+    run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
+        defs.without_hidden(planned.inputs, planned.hidden)))
+    run.seam.prepare(planned.graph, run.rows.values())
+    nested_tasks.attach_reading(env, run, planned.nests or {})
+    results = stack_check(run, request.max_concurrency) if stack is not None else {}
+    items, diff = plan(run, planned.graph, results, converge=request.converge)
+    changed = stack is None or any(i['action'] != KEEP for i in items)
+    view = stack_view(stack, run, vault.decrypt(stack['outputs']) if stack and
+                      stack.get('outputs') else None)
+    if view is not None:
+        failed = any(e['resource_status'] == 'CHECK_FAILED' for e in results.values())
+        view['stack_status'] = 'CHECK_FAILED' if failed else 'CHECK_COMPLETE'
+        view['stack_status_reason'] = ('Stack CHECK failed: %s' % '; '.join(
+            e['resource_status_reason'] for e in results.values()
+            if e['resource_status'] == 'CHECK_FAILED')) if failed else \
+            'Stack CHECK completed successfully'
+    result = {'changed': changed, 'stack': view, 'plan': items,
+              'check': sorted(results.values(), key=lambda e: e['resource_name']),
+              'resources': resource_views(run), 'events': run.log.events}
+    if request.diff:
+        result['diff'] = diff
+    return result

@@ -1,0 +1,384 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The phases of a run, in the order the runner calls them:
+
+1. ``plan``: the inputs read (or merged with the stored ones), the whole
+   definition validated with every type known, before any cloud write;
+   then ``lock`` takes the stack;
+2. ``converge``: the record walked to the definition in parallel (the
+   stack marked in progress, the steps of converge.py on the scheduler),
+   answering an ``Outcome``;
+3. ``finish``: outputs resolved, the stack's end recorded, the result; or,
+   for a failed run that asked for it, the rollback phase (rollback.py),
+   which converges again (to the previous definition, or to nothing) and
+   finishes that.
+
+``walk`` is the generic walk of a set of steps (delete, suspend, resume
+and rollback-to-nothing use it directly).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import socket
+import time
+import uuid
+
+from ... import resources as registry
+from ...errors import ParameterError, StackLocked, StackersError
+from ...hot import loader
+from ...resources.sdk import note_secret
+from ...resources.heat import autoscaling_group as autoscaling
+from ..definition import inputs as defs
+from ..graph import dependencies as _graph
+from ..walk import hooks
+from ..nested import ends as nested_ends, steps as nested_tasks, stacks as nesting
+from . import prefetch
+from ..walk.outputs import refresh_steps
+from .preflight import preflight
+from ..walk.converge import converge_steps, lanes
+from ..store.records import NEW, OLD
+from .request import Outcome, Plan
+from ..walk.hooks import HookPending
+from ..walk.resource_tasks import failure_reason
+from ..walk.run_state import StackRun
+from ..store.secrets import secret_strings
+from ..walk.scheduler import DONE, FAILED, TIMED_OUT, Scheduler
+from ..store.sqlite import now_iso
+from ..read.view import resource_views, stack_view
+
+LOCK_TTL = 60.0
+
+
+def lock_ttl():
+    """The lease of a stack's lock, in seconds: ``$STACKERS_LOCK_TTL`` when
+    it is a positive number, else LOCK_TTL.  A crashed run's lock frees
+    itself after its lease; a short one (tests, a fast AWX retry) makes the
+    next job wait less, at the cost of more lease renewals (a third of it)."""
+    try:
+        ttl = float(os.environ.get('STACKERS_LOCK_TTL') or LOCK_TTL)
+    except ValueError:
+        return LOCK_TTL
+    return ttl if ttl > 0 else LOCK_TTL
+
+
+# -- plan -------------------------------------------------------------------------
+
+def plan(env, stack):
+    """The validated ``Plan`` of a present stack (``stack``: its stored row
+    or None); nothing is written."""
+    inputs = _inputs(env, stack)
+    stack_id = stack['id'] if stack else str(uuid.uuid4())
+    try:
+        sd, graph = load(env.request, inputs, stack_id)
+    except ParameterError as exc:
+        _missing_hidden(env.request, inputs, stack, exc)
+        raise
+    hidden = defs.hidden_values(sd)
+    # the hidden values (the user's, the stored ones an update reuses, the
+    # declared defaults) are hidden by the module from all it prints
+    for value in secret_strings(hidden.values()):
+        note_secret(env.conn, value)
+    nests = plan_nests(env.request, sd, env.store, stack['id'] if stack else None)
+    preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
+    return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
+                hidden=hidden, nests=nests)
+
+
+def _recorded(env, stack):
+    """Names of the resources the record holds (the preflight skips them)."""
+    if stack is None:
+        return frozenset()
+    return frozenset(row.name for row in env.store.resources(stack['id']))
+
+
+def _inputs(env, stack):
+    request = env.request
+    given = None
+    if request.template is not None:
+        given = defs.read_inputs(request.template, request.environment, request.parameters,
+                                 request.files, limits=request.limits, urls=request.files_allowed_urls,
+                                 opener=request.url_opener)
+    if request.existing and stack is not None and stack.get('definition'):
+        given = given or {'parameters': dict(request.parameters or {}),
+                          'files': dict(request.files or {})}
+        inputs = defs.merge_existing(stack['definition'], given, request.clear_parameters)
+        kept = env.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
+        for key, value in (kept or {}).items():
+            inputs['parameters'].setdefault(key, value)
+        return inputs
+    if given is None:
+        raise StackersError('A template is required to create or update stack "%s" (or use '
+                            'existing: true to reuse the stored one)' % request.name)
+    return given
+
+
+def load(request, inputs, stack_id):
+    """(StackDefinition, graph) of ``inputs``, validated as a stack create
+    is, every resource type supported."""
+    sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
+                    checker=request.checker, limits=request.limits,
+                    allowed_paths=request.files_allowed_paths)
+    # Heat's max_nested_stack_depth, which the nested definitions inherit
+    sd.max_nested_depth = request.max_nested_depth
+    graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))
+    require_supported(sd)
+    return sd, graph
+
+
+def plan_nests(request, sd, store, stack_id):
+    """The nested stacks of ``sd`` planned within the request's limits."""
+    return nesting.plan_nests(sd, store, stack_id, max_resources=request.max_resources,
+                              region=request.region_name, resize=request.resize)
+
+
+def require_supported(sd):
+    """Refuse a definition holding a type the collection cannot run
+    (template resources are nested stacks: nesting.py checks theirs)."""
+    autoscaling.check_policies(sd)
+    for defn in sd.resources.values():
+        if not nesting.is_nested(defn):
+            registry.require_supported(getattr(defn.type_info, 'plugin', None) or defn.type,
+                                       defn.name)
+
+
+def _missing_hidden(request, inputs, stack, exc):
+    """A PATCH update missing a hidden parameter the store did not keep:
+    say so, rather than Heat's bare "not provided"."""
+    path = getattr(exc, 'path', ())
+    if not (request.existing and stack is not None and len(path) > 1
+            and path[0] == 'parameters'):
+        return
+    declared = (loader.load_text(inputs['template']).data or {}).get('parameters') or {}
+    decl = declared.get(path[1])
+    if isinstance(decl, dict) and str(decl.get('hidden')).lower() == 'true' and \
+            path[1] not in (inputs.get('parameters') or {}):
+        raise defs.missing_hidden([path[1]], [path[1]])
+
+
+def diff(env, planned):
+    """Diff mode outside check mode: the plan's before/after, computed from
+    the record before the run changes it (no stack check: no extra reads)."""
+    from .check import plan as check_plan
+    probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
+                     secret_values=planned.hidden.values(), check_mode=True)
+    probe.seam.prepare(planned.graph, probe.rows.values())
+    nested_tasks.attach_reading(env, probe, planned.nests or {})
+    _items, changes = check_plan(probe, planned.graph)
+    planned.sd.resource_data.clear()   # the run publishes its own rows
+    return changes
+
+
+# -- the lock -----------------------------------------------------------------------
+
+def new_owner():
+    return '%s:%d:%s' % (socket.gethostname(), os.getpid(), uuid.uuid4().hex[:8])
+
+
+def owner_alive(owner):
+    """False only when the owner ran on this host and its process is gone."""
+    try:
+        host, pid, _tag = owner.rsplit(':', 2)
+        pid = int(pid)
+    except (ValueError, AttributeError):
+        return True
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A killed run whose parent is gone too may linger as a zombie nobody
+    # reaps (a container's init): it holds a pid but runs nothing.
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[-1].split()[0] != 'Z'
+    except (OSError, IndexError):
+        return True
+
+
+def lock(env, create=None):
+    """Take the stack's lock for ``env.owner`` (waiting up to the request's
+    lock_timeout); ``create``: the fields of a stack to create locked."""
+    deadline = time.time() + float(env.request.lock_timeout or 0)
+    while True:
+        try:
+            return env.store.lock(env.request.name, env.owner, lock_ttl(), alive=owner_alive,
+                                  create=create)
+        except StackLocked:
+            if time.time() >= deadline:
+                raise
+            time.sleep(1.0)
+
+
+# -- converge -----------------------------------------------------------------------
+
+def converge(env, planned, stack, action, *, rollback_of=None):
+    """Walk the record of ``stack`` (the locked row) to ``planned``'s
+    definition; ``action`` is CREATE or UPDATE, recorded as
+    ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
+    stack's inputs are stored unless it is a rollback."""
+    request, store = env.request, env.store
+    run = StackRun(store, env.vault, env.conn, stack, planned.sd,
+                   secret_values=planned.hidden.values())
+    run.action_retry_limit = request.action_retry_limit
+    run.action = recorded = rollback_of or action
+    before = dict(stack)
+    for row in list(run.rows.values()):
+        if row.role == NEW:       # an interrupted replacement: delete it
+            run.set_roles([(row.uuid, OLD)])
+    run.seam.prepare(planned.graph, run.rows.values())
+    fields = dict(action=recorded, status='IN_PROGRESS',
+                  status_reason='Stack %s started' % recorded,
+                  updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
+                  tags=list(request.tags or []) or None,
+                  timeout_mins=int(request.timeout // 60) if request.timeout else None)
+    if rollback_of is None:
+        fields.update(_stored_inputs(env, planned, stack))
+    run.stack_updated = bool(rollback_of) or (
+        action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
+    store.update_stack(stack['id'], **fields)
+    run.stack = store.stack_by_id(stack['id'])
+    run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
+    if request.converge and rollback_of is None and run.rows:
+        from .check import mark_failed_checks, stack_check
+        mark_failed_checks(run, stack_check(run, request.max_concurrency))
+    policies = dict((n, d.deletion_policy) for n, d in planned.sd.resources.items())
+    for row in run.rows.values():
+        policies.setdefault(row.name, row.facts.get('deletion_policy'))
+    deps, work = converge_steps(run, planned.graph, policies)
+    nests = planned.nests
+    if nests is None:
+        nests = plan_nests(request, planned.sd, store, stack['id'])
+    nested_tasks.attach(env, run, nests, deps, work)
+    nested_ends.attach_deletes(env, run, deps, work)
+    refresh_steps(run, planned.graph, deps, work)
+    with prefetch.started(run):
+        outcomes = schedule(env, run, deps, work)
+    nested_ends.settle(run, outcomes)
+    status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
+    return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
+
+
+def _stored_inputs(env, planned, stack):
+    """The stack fields keeping the inputs (hidden values cut out, kept
+    encrypted only with a user key) and the previous ones for rollback."""
+    hidden = planned.hidden
+    fields = {'definition': defs.stored(defs.without_hidden(planned.inputs, hidden))}
+    if stack.get('definition') and stack.get('status') == 'COMPLETE':
+        fields['previous'] = stack['definition']
+    fields['secrets'] = env.vault.encrypt(hidden) if hidden and env.vault.user_key else None
+    return fields
+
+
+def walk(env, run, action, steps, *, started=None):
+    """Mark the stack's ``action`` in progress (stored, and its event), run
+    ``steps`` (deps, work) and answer (status, reason) as they ended; the
+    caller records the end."""
+    started = started or 'Stack %s started' % action
+    run.action = action
+    env.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
+                           status_reason=started)
+    run.log.stack(action, 'IN_PROGRESS', started)
+    deps, work = steps
+    nested_ends.attach_deletes(env, run, deps, work)
+    outcomes = schedule(env, run, deps, work)
+    nested_ends.settle(run, outcomes)
+    return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
+
+
+def schedule(env, run, deps, work):
+    def beat():
+        if run.stack and run.stack.get('lock_owner'):
+            env.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
+    timeout = env.request.timeout
+    sched = Scheduler(max_concurrency=env.request.max_concurrency,
+                      deadline=time.monotonic() + float(timeout) if timeout else None,
+                      heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3))
+    return sched.run(deps, work, **lanes(run, deps))
+
+
+def summarise(outcomes, action, *, run=None):
+    """(status, reason) of the stack from its steps' outcomes, as Heat words them.
+    Delete and cleanup steps are keyed by a row's uuid: ``run`` names them
+    by their resource (Heat's reason names the resource, never a row)."""
+    held, failures, timed_out = [], [], False
+    for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
+        if outcome.status == FAILED:
+            if isinstance(outcome.error, HookPending):
+                held.append(outcome.error.details.get('resource') or str(key[1]))
+            else:
+                failures.append((key, outcome.error))
+        elif outcome.status == TIMED_OUT:
+            timed_out = True
+    if failures:
+        key, err = failures[0]
+        name = getattr(err, 'resource', None) or _step_name(key, run)
+        return 'FAILED', 'Resource %s failed: %s' % (action, failure_reason(err, name))
+    if timed_out:
+        return 'FAILED', 'Timed out'
+    if held:
+        return 'IN_PROGRESS', hooks.PAUSED_AT + ', '.join(sorted(held))
+    if any(o.status != DONE for o in outcomes.values()):
+        return 'FAILED', 'Resource %s failed' % action
+    return 'COMPLETE', 'Stack %s completed successfully' % action
+
+
+def _step_name(key, run):
+    if isinstance(key[1], tuple):       # a nested stack's parameter: its resource
+        return key[1][0]
+    row = run.rows.get(key[1]) if run is not None and key[0] != 'res' else None
+    return row.name if row is not None else str(key[1])
+
+
+# -- finish ---------------------------------------------------------------------------
+
+def finish(env, outcome, *, outputs=True):
+    """Record how ``outcome`` ended (outputs resolved and stored first,
+    unless ``outputs`` is False or the run had no definition) and answer
+    the run's result."""
+    run, store = outcome.run, env.store
+    stack_id = run.stack['id']
+    out = None
+    if outputs and run.sd is not None:
+        from ..walk.outputs import output_attributes, resolve_outputs
+        if run.log.changed_resources():
+            # Something changed: the attributes the outputs read are read again
+            # once (those the walk's own steps read already are not).
+            uses = output_attributes(run.sd)
+            run.refresh_attributes(dict((name, names) for name, names in uses.items()
+                                        if name not in run.outputs_read))
+        out = resolve_outputs(run)
+        store.update_stack(stack_id, outputs=run.vault.encrypt(out))
+    store.update_stack(stack_id, action=outcome.action, status=outcome.status,
+                       status_reason=outcome.reason)
+    if outcome.status != 'IN_PROGRESS':
+        hooks.forget(store, stack_id)      # the action ended: its hooks hold again next time
+    run.log.stack(outcome.action, outcome.status, outcome.reason)
+    stack = store.stack_by_id(stack_id)
+    before = outcome.before
+    changed = run.log.changed_resources() or \
+        _portable(before.get('definition')) != _portable(stack.get('definition')) or \
+        before.get('outputs') is None or before.get('status') != outcome.status
+    if not changed and out is not None:
+        changed = run.vault.decrypt(before.get('outputs')) != out
+    return {'changed': bool(changed),
+            'stack': stack_view(stack, run, out),
+            'resources': resource_views(run),
+            'events': run.log.events}
+
+
+def _portable(definition):
+    """A stored definition without where its files were read from: the same
+    template run from another checkout is the same stack."""
+    if not definition:
+        return definition
+    out = dict(definition)
+    out.pop('template_file', None)
+    out['environment'] = [e.get('data') for e in out.get('environment') or ()]
+    return out

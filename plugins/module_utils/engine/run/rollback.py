@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The rollback phase: what the runner does instead of finishing a failed
+run that asked for rollback (Heat's ``disable_rollback: false``).
+
+The failed action's FAILED event is recorded, then:
+
+- a failed create rolls back to nothing: every row is deleted, users first;
+- a failed update converges back to the previous definition (template,
+  environments and parameters as stored before the update; hidden values
+  from this run), recorded as ROLLBACK, and the stored definition becomes
+  that previous one again.
+
+A rollback never rolls back: its failure is the stack's ROLLBACK_FAILED.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from . import phases
+from ..walk.converge import delete_steps
+from .request import Outcome, Plan
+from ..walk.run_state import StackRun
+
+
+def roll_back(env, planned, failed):
+    """The result of rolling back ``failed`` (the Outcome of converging to
+    ``planned``); its ``failed_reason`` is the failure rolled back."""
+    store = env.store
+    run = failed.run
+    stack = store.stack_by_id(run.stack['id'])
+    events = list(run.log.events)
+    events.append(run.log.stack(failed.action, 'FAILED', failed.reason))
+    previous = stack.get('previous') if failed.action == 'UPDATE' else None
+    if previous is None:
+        result = _to_nothing(env, planned, stack, failed.reason)
+    else:
+        result = _to_previous(env, planned, stack, previous)
+    result['events'] = events + result['events']
+    result['failed_reason'] = failed.reason
+    return result
+
+
+def _to_nothing(env, planned, stack, reason):
+    run = StackRun(env.store, env.vault, env.conn, stack, None,
+                   secret_values=planned.hidden.values())
+    status, why = phases.walk(env, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
+    outcome = Outcome(run=run, action='ROLLBACK', status=status,
+                      reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
+    return phases.finish(env, outcome, outputs=False)
+
+
+def _to_previous(env, planned, stack, previous):
+    params = dict(previous.get('parameters') or {})
+    for key, value in planned.hidden.items():
+        params.setdefault(key, value)
+    previous = dict(previous, parameters=params)
+    sd, graph = phases.load(env.request, previous, stack['id'])
+    back = Plan(stack=stack, stack_id=stack['id'], inputs=previous, sd=sd, graph=graph,
+                hidden=planned.hidden)
+    outcome = phases.converge(env, back, stack, 'UPDATE', rollback_of='ROLLBACK')
+    result = phases.finish(env, outcome)
+    env.store.update_stack(stack['id'], definition=stack.get('previous'))
+    return result

@@ -1,0 +1,100 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError, StackersError
+
+TEMPLATE = '''heat_template_version: 2018-08-31
+parameters:
+  pw: {type: string, hidden: true}
+  size: {type: number, default: 1}
+  secret_default: {type: string, hidden: true, default: dflt}
+resources:
+  v: {type: OS::Heat::Value, properties: {value: {get_param: size}}}
+'''
+
+
+@pytest.fixture
+def files(tmp_path):
+    tpl = tmp_path / 't.yaml'
+    tpl.write_text(TEMPLATE)
+    env = tmp_path / 'e.yaml'
+    env.write_text('parameters:\n  pw: from-env\n  size: 3\nparameter_defaults:\n  pw: dflt-env\n')
+    return str(tpl), str(env)
+
+
+def test_read_inputs_and_stored_form(files):
+    tpl, env = files
+    inputs = defs.read_inputs(tpl, [env], {'size': 2}, {'f.txt': 'x'})
+    assert inputs['template'] == TEMPLATE and inputs['template_file'] == tpl
+    assert inputs['environment'] == [{'data': {'parameters': {'pw': 'from-env', 'size': 3},
+                                               'parameter_defaults': {'pw': 'dflt-env'}},
+                                      'filename': env}]
+    assert inputs['parameters'] == {'size': 2} and inputs['files'] == {'f.txt': 'x'}
+    stored = defs.stored(inputs)
+    assert not any(k.startswith('_') for k in stored)
+    json.dumps(stored)                       # plain data the store can keep
+
+
+def test_read_inputs_missing_template(tmp_path):
+    with pytest.raises(StackersError, match='cannot be read'):
+        defs.read_inputs(str(tmp_path / 'nope.yaml'))
+
+
+def test_build_from_stored_inputs_only(files):
+    tpl, env = files
+    inputs = defs.stored(defs.read_inputs(tpl, [env], {'pw': 'given'}))
+    sd = defs.build(inputs, 'st', stack_id='sid')
+    assert sd.parameters['size'] == 3           # env parameters over the request's
+    assert sd.parameters['OS::stack_id'] == 'sid'
+    assert defs.hidden_values(sd) == {'pw': 'from-env', 'secret_default': 'dflt'}
+
+
+def test_merge_existing_patch_semantics(files):
+    tpl, env = files
+    stored = defs.stored(defs.read_inputs(tpl, [env], {'size': 2, 'a': 1}, {'f': 'old'}))
+    merged = defs.merge_existing(stored, {'parameters': {'size': 5}, 'files': {'g': 'new'}},
+                                 clear_parameters=['a'])
+    assert merged['template'] == stored['template']
+    assert merged['environment'] == stored['environment']
+    assert merged['parameters'] == {'size': 5}
+    assert merged['files'] == {'f': 'old', 'g': 'new'}
+    assert stored['parameters'] == {'size': 2, 'a': 1}          # not modified in place
+    given = defs.read_inputs(tpl, [], {})
+    replaced = defs.merge_existing(stored, dict(given, template='heat_template_version: 2018-08-31\n'))
+    assert replaced['template'].startswith('heat_template_version') and \
+        replaced['template'] != stored['template']
+    assert replaced['environment'] == stored['environment']      # no new env: kept
+
+
+def test_without_hidden_everywhere(files):
+    tpl, env = files
+    inputs = defs.read_inputs(tpl, [env], {'pw': 'p1', 'size': 2})
+    clean = defs.without_hidden(inputs, {'pw': 'p1'})
+    assert clean['parameters'] == {'size': 2}
+    data = clean['environment'][0]['data']
+    assert data['parameters'] == {'size': 3} and data['parameter_defaults'] == {}
+    assert 'from-env' not in json.dumps(defs.stored(clean))
+    assert inputs['parameters']['pw'] == 'p1'                     # original untouched
+    assert inputs['environment'][0]['data']['parameters']['pw'] == 'from-env'
+
+
+def test_missing_hidden_error():
+    err = defs.missing_hidden(['pw', 'other'], {'pw': None, 'x': None})
+    assert isinstance(err, ParameterError)
+    assert 'pw' in str(err) and 'other' not in str(err) and 'store_key' in str(err)
+
+
+def test_differs_compares_a_kept_definition_as_json_keeps_it():
+    kept = {'template': 't', 'environment': [['e', 'x']], 'parameters': {'n': 1}, 'files': {}}
+    assert defs.differs(kept, {'template': 't', 'environment': [('e', 'x')], 'parameters': {'n': 1},
+                               'files': {}}) is False
+    assert defs.differs(kept, dict(kept, parameters={'n': 2})) is True

@@ -1,0 +1,168 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Check mode (stack check + plan + diff) and converge, through the runner."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import check
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
+
+CHAIN = '''
+parameters:
+  v: {type: string, default: one}
+  fixed: {type: string, default: x}
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: {get_param: v}, update_replace_value: {get_param: fixed}}}
+  b: {type: OS::Heat::Value, properties: {value: {get_resource: a}}}
+  c: {type: OS::Heat::Value, properties: {value: alone}}
+'''
+
+
+class Gone(Value):
+    """A Value whose object the cloud no longer has."""
+    gone = set()
+
+    def show(self, ctx):
+        return None if ctx.name in Gone.gone else {}
+
+
+def snapshot(stacks):
+    store = stacks.store()
+    try:
+        stack = store.get_stack('st')
+        if stack is None:
+            return None
+        stack.pop('lock_owner'), stack.pop('lock_expiry')
+        return stack, store.resources(stack['id']), store.events(stack['id'])
+    finally:
+        store.close()
+
+
+def plan_of(result):
+    return dict((i['resource_name'], i['action']) for i in result['plan'])
+
+
+def test_check_mode_writes_nothing_and_plans(stacks):
+    stacks.run(CHAIN)
+    before = snapshot(stacks)
+    size = os.path.getsize(stacks.store_path)
+    result = stacks.run(CHAIN, parameters={'v': 'two'}, check_mode=True)
+    assert result['changed'] is True
+    assert plan_of(result) == {'a': 'update', 'b': 'keep', 'c': 'keep'}
+    assert snapshot(stacks) == before
+    assert os.path.getsize(stacks.store_path) == size
+    assert result['stack']['stack_status'] == 'CHECK_COMPLETE'
+    assert result['stack']['stack_status_reason'] == 'Stack CHECK completed successfully'
+    assert sorted(e['resource_name'] for e in result['check']) == ['a', 'b', 'c']
+    assert all(e['resource_status'] == 'CHECK_COMPLETE' for e in result['check'])
+    # check events are returned, not stored
+    assert set(e['resource_action'] for e in result['events']) == {'CHECK'}
+    assert 'diff' not in result
+
+
+def test_check_mode_unchanged_is_not_changed(stacks):
+    stacks.run(CHAIN)
+    result = stacks.run(CHAIN, check_mode=True, diff=True)
+    assert result['changed'] is False
+    assert set(plan_of(result).values()) == {'keep'}
+    assert result['diff'] == []
+
+
+def test_check_mode_diff_calls_out_replacements(stacks):
+    stacks.run(CHAIN)
+    before = snapshot(stacks)
+    result = stacks.run(CHAIN, parameters={'fixed': 'y'}, check_mode=True, diff=True)
+    assert plan_of(result) == {'a': 'replace', 'b': 'update', 'c': 'keep'}
+    reasons = dict((i['resource_name'], i.get('reason')) for i in result['plan'])
+    assert 'update_replace_value' in reasons['a']
+    diff = dict((d['resource_name'], d) for d in result['diff'])
+    assert set(diff) == {'a', 'b'}
+    assert diff['a']['replacement'] is True and diff['b']['replacement'] is False
+    assert diff['a']['before']['update_replace_value'] == 'x'
+    assert diff['a']['after']['update_replace_value'] == 'y'
+    # b's value is a's new id: unknown until applied
+    assert diff['b']['after']['value'] == check.UNKNOWN
+    assert diff['b']['before']['value'] == stacks.rows()['a'].physical_id
+    assert snapshot(stacks) == before
+
+
+def test_check_mode_new_stack_and_removed_resources(stacks):
+    result = stacks.run(CHAIN, check_mode=True, diff=True)
+    assert result['changed'] is True and result['stack'] is None
+    assert plan_of(result) == {'a': 'create', 'b': 'create', 'c': 'create'}
+    assert all(d['before'] is None for d in result['diff'])
+    assert snapshot(stacks) is None
+    stacks.run(CHAIN)
+    smaller = 'resources:\n  c: {type: OS::Heat::Value, properties: {value: alone}}\n'
+    result = stacks.run(smaller, check_mode=True, diff=True)
+    assert plan_of(result) == {'a': 'delete', 'b': 'delete', 'c': 'keep'}
+    deleted = [d for d in result['diff'] if d['action'] == 'delete']
+    assert sorted(d['resource_name'] for d in deleted) == ['a', 'b']
+    assert all(d['after'] is None and d['before'] is not None for d in deleted)
+
+
+def test_check_failed_when_the_object_is_gone(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Gone)
+    monkeypatch.setattr(Gone, 'gone', set())
+    stacks.run(CHAIN)
+    Gone.gone.add('c')
+    before = snapshot(stacks)
+    result = stacks.run(CHAIN, check_mode=True)
+    assert result['stack']['stack_status'] == 'CHECK_FAILED'
+    assert 'resources.c' in result['stack']['stack_status_reason']
+    entries = dict((e['resource_name'], e) for e in result['check'])
+    assert entries['c']['resource_status'] == 'CHECK_FAILED' and entries['c']['gone'] is True
+    assert entries['c']['resource_status_reason'].startswith('NotFound: resources.c:')
+    assert entries['b']['resource_status'] == 'CHECK_COMPLETE'
+    # without converge the plan trusts the record; with it, c is replaced
+    assert plan_of(result)['c'] == 'keep'
+    conv = stacks.run(CHAIN, check_mode=True, converge=True)
+    assert plan_of(conv)['c'] == 'replace' and conv['changed'] is True
+    assert snapshot(stacks) == before
+
+
+def test_converge_replaces_a_resource_reported_gone(stacks, monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Gone)
+    monkeypatch.setattr(Gone, 'gone', set())
+    stacks.run(CHAIN)
+    old = stacks.rows()['c'].physical_id
+    Gone.gone.add('c')
+    plain = stacks.run(CHAIN)
+    assert [e for e in plain['events'] if e['resource_name'] == 'c'] == []
+    result = stacks.run(CHAIN, converge=True)
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    brief = stacks.brief(e for e in result['events'] if e['resource_name'] == 'c')
+    assert ('c', 'CHECK', 'FAILED') in brief
+    assert brief.index(('c', 'CREATE', 'COMPLETE')) < brief.index(('c', 'DELETE', 'COMPLETE'))
+    row = stacks.rows()['c']
+    assert row.physical_id != old and row.status == 'COMPLETE'
+    assert [e for e in result['events'] if e['resource_name'] in ('a', 'b') and
+            e['resource_action'] != 'CHECK'] == []
+
+
+def test_check_mode_absent(stacks):
+    stacks.run(CHAIN)
+    before = snapshot(stacks)
+    result = stacks.run(name='st', state='absent', check_mode=True)
+    assert result['changed'] is True
+    assert sorted((p['resource_name'], p['action']) for p in result['plan']) == [
+        ('a', 'delete'), ('b', 'delete'), ('c', 'delete')]
+    assert snapshot(stacks) == before
+
+
+def test_plan_marks_external_id_change_as_error(make_run):
+    run, graph = make_run('resources:\n  a: {type: OS::Heat::Value, external_id: ext2}\n',
+                          check_mode=True)
+    row = ResourceRow(uuid='u', stack_id=run.stack['id'], name='a', role='current',
+                      type='OS::Heat::Value', physical_id='ext1', action='CREATE',
+                      status='COMPLETE', properties={})
+    run.rows['u'] = row
+    items, diff = check.plan(run, graph)
+    assert items[0]['action'] == 'error' and 'external_id cannot change' in items[0]['reason']

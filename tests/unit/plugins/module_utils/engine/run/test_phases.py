@@ -1,0 +1,268 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The phases of a run: plan (nothing written before the whole definition
+is valid), the lock, converge (an Outcome, finished by the caller),
+summarise and finish."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import socket
+import threading
+import time
+
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases, runner
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import RunEnv
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import HookPending
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import (
+    DONE, FAILED, SKIPPED, TIMED_OUT, Outcome)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault, fernet_key
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    StackLocked, StackersError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
+
+CHAIN = '''
+parameters:
+  v: {type: string, default: one}
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+  b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, output]}}}
+outputs:
+  out: {value: {get_attr: [b, value]}}
+'''
+
+
+def _env(stacks, text, **kw):
+    request = stacks.request(text, **kw)
+    return RunEnv(request=request, conn=None, store=stacks.store(),
+                  vault=Vault(fernet_key('k'), user_key=True))
+
+
+def _create(env):
+    """Plan, lock and converge a new stack: the converge's outcome."""
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    return phases.converge(env, planned, stack, 'CREATE')
+
+
+def test_plan_validates_and_writes_nothing(stacks):
+    env = _env(stacks, CHAIN, parameters={'v': 'two'})
+    planned = phases.plan(env, None)
+    assert planned.stack is None and planned.stack_id
+    assert sorted(planned.sd.resources) == ['a', 'b'] and planned.hidden == {}
+    assert sorted(planned.graph.nodes) == ['a', 'b']
+    assert env.store.get_stack('st') is None
+    env.store.close()
+
+
+def test_converge_answers_an_outcome_the_caller_finishes(stacks):
+    env = _env(stacks, CHAIN)
+    planned = phases.plan(env, None)
+    env.owner = phases.new_owner()
+    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+                                     'status': 'IN_PROGRESS', 'salt': 's'})
+    outcome = phases.converge(env, planned, stack, 'CREATE')
+    assert (outcome.action, outcome.status) == ('CREATE', 'COMPLETE')
+    assert outcome.reason == 'Stack CREATE completed successfully'
+    # the stack's end is finish's to record
+    assert env.store.get_stack('st')['status'] == 'IN_PROGRESS'
+    result = phases.finish(env, outcome)
+    assert result['stack']['stack_status'] == 'CREATE_COMPLETE' and result['changed'] is True
+    assert [o['output_value'] for o in result['stack']['outputs']] == ['one']
+    assert result['events'][-1]['resource_status'] == 'COMPLETE'
+    env.store.close()
+
+
+def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch):
+    """With a SQLite store, the steps of resources that exist only in the
+    record (and read no cloud object's attribute) run in the thread that
+    walks the graph; the others in the scheduler's pools."""
+    made = {}
+    for cls in (TestResource, Value):
+        def create(self, ctx, _create=cls.create):
+            made[ctx.name] = threading.get_ident()
+            return _create(self, ctx)
+        monkeypatch.setattr(cls, 'create', create)
+    env = _env(stacks, CHAIN)
+    assert _create(env).status == 'COMPLETE'
+    assert made == {'a': threading.get_ident(), 'b': threading.get_ident()}
+    env.store.close()
+
+
+BESIDE_A_BUILD = '''
+resources:
+  a: {type: OS::Heat::TestResource}
+  b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, output]}}}
+  c: {type: OS::Heat::TestResource}
+'''
+
+
+def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks, monkeypatch):
+    """c leads to no build: it starts only once a's create, on the way to
+    b's build, has ended its first step (both start together otherwise)."""
+    made = []
+
+    def create(self, ctx, _create=TestResource.create):
+        made.append(('start', ctx.name))
+        if ctx.name == 'a':
+            time.sleep(0.3)
+        made.append(('end', ctx.name))
+        return _create(self, ctx)
+    monkeypatch.setattr(TestResource, 'create', create)
+    monkeypatch.setattr(TestResource, 'record_only', False)    # a cloud object, as a port is
+    monkeypatch.setattr(Value, 'slow_actions', ('CREATE',))     # b builds, as a server does
+    env = _env(stacks, BESIDE_A_BUILD)
+    assert _create(env).status == 'COMPLETE'
+    assert made.index(('start', 'c')) > made.index(('end', 'a'))
+    env.store.close()
+
+
+def test_summarise_words_the_end_as_heat_does():
+    ok = {('res', 'a'): Outcome(DONE)}
+    assert phases.summarise(ok, 'CREATE') == ('COMPLETE', 'Stack CREATE completed successfully')
+    failed = {('res', 'a'): Outcome(DONE), ('res', 'b'): Outcome(FAILED, error=StackersError('no')),
+              ('res', 'c'): Outcome(SKIPPED)}
+    assert phases.summarise(failed, 'UPDATE') == (
+        'FAILED', 'Resource UPDATE failed: StackersError: resources.b: no')
+    late = {('res', 'a'): Outcome(TIMED_OUT)}
+    assert phases.summarise(late, 'CREATE') == ('FAILED', 'Timed out')
+    hooked = {('res', 'a'): Outcome(FAILED, error=HookPending('held', resource='a'))}
+    assert phases.summarise(hooked, 'CREATE') == ('IN_PROGRESS', 'Paused at hooks of: a')
+    skipped = {('res', 'a'): Outcome(SKIPPED)}
+    assert phases.summarise(skipped, 'DELETE') == ('FAILED', 'Resource DELETE failed')
+
+
+def test_a_failed_delete_is_named_by_its_resource_not_its_row():
+    class Run(object):
+        rows = {'6c1e-uuid': type('Row', (), {'name': 'port'})()}
+    failed = {('del', '6c1e-uuid'): Outcome(FAILED, error=StackersError('in use'))}
+    assert phases.summarise(failed, 'DELETE', run=Run()) == (
+        'FAILED', 'Resource DELETE failed: StackersError: resources.port: in use')
+    cleanup = {('cleanup', 'port'): Outcome(FAILED, error=StackersError('in use'))}
+    assert phases.summarise(cleanup, 'UPDATE', run=Run()) == (
+        'FAILED', 'Resource UPDATE failed: StackersError: resources.port: in use')
+
+
+def test_a_definition_read_from_another_checkout_is_the_same():
+    one = {'template': 't', 'template_file': '/a/t.yaml',
+           'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
+    two = dict(one, template_file='/b/t.yaml',
+               environment=[{'data': {'parameters': {}}, 'filename': '/b/e.yaml'}])
+    assert phases._portable(one) == phases._portable(two)
+    assert phases._portable(None) is None
+
+
+def test_owner_alive_only_false_for_a_gone_process_of_this_host():
+    assert phases.owner_alive('otherhost:1:x') is True
+    assert phases.owner_alive('not an owner') is True
+    assert phases.owner_alive(phases.new_owner()) is True
+    assert phases.owner_alive('%s:%d:x' % (socket.gethostname(), 2 ** 22 + 12345)) is False
+    assert runner.owner_alive is phases.owner_alive
+
+
+def test_lock_held_by_a_live_run_refuses_at_once(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    store.lock('st', 'elsewhere:1:abc', 60)
+    t0 = time.monotonic()
+    with pytest.raises(StackLocked, match='locked by another run'):
+        stacks.run(CHAIN, parameters={'v': 'two'})
+    assert time.monotonic() - t0 < 0.9
+    with pytest.raises(StackLocked):
+        stacks.run(name='st', state='absent')
+    assert stacks.rows()['a'].properties['value'] == 'one'
+    store.close()
+
+
+def test_lock_timeout_waits_for_the_holder(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    stack_id = store.lock('st', 'elsewhere:1:abc', 60)['id']
+    release = threading.Timer(0.5, lambda: store.unlock(stack_id, 'elsewhere:1:abc'))
+    release.start()
+    try:
+        result = stacks.run(CHAIN, parameters={'v': 'two'}, lock_timeout=10)
+    finally:
+        release.join()
+        store.close()
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert stacks.rows()['a'].properties['value'] == 'two'
+
+
+def test_dead_owner_lock_taken_over(stacks):
+    stacks.run(CHAIN)
+    store = stacks.store()
+    import socket
+    store.lock('st', '%s:%d:dead' % (socket.gethostname(), 2 ** 22 + 12345), 600)
+    store.close()
+    assert runner.owner_alive('%s:%d:dead' % (socket.gethostname(), 2 ** 22 + 12345)) is False
+    result = stacks.run(CHAIN, parameters={'v': 'two'})
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+
+
+def test_template_required_and_errors_before_any_write(stacks):
+    with pytest.raises(StackersError, match='template is required'):
+        stacks.run(name='st')
+    with pytest.raises(StackersError):
+        stacks.run('resources:\n  a: {type: OS::Heat::TestResource, properties: '
+                   '{value: {get_param: missing}}}\n')
+    store = stacks.store()
+    try:
+        assert store.get_stack('st') is None
+    finally:
+        store.close()
+
+
+def test_timeout_fails_the_stack(stacks):
+    text = 'resources:\n  slow: {type: OS::Heat::TestResource, properties: {wait_secs: 30}}\n'
+    t0 = time.monotonic()
+    result = stacks.run(text, timeout=0.3)
+    assert time.monotonic() - t0 < 3
+    assert result['stack']['stack_status'] == 'CREATE_FAILED'
+    assert result['stack']['stack_status_reason'] == 'Timed out'
+
+
+UPDATE_HANDLE = '''
+parameters:
+  v: {type: string, default: one}
+resources:
+  h: {type: OS::Heat::UpdateWaitConditionHandle}
+  val: {type: OS::Heat::Value, properties: {value: {get_param: v}}}
+'''
+
+
+def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks):
+    from ...resources.heat import swift_fake
+    conn, swift, proxy = swift_fake.cloud()
+    made = runner.run(stacks.request(UPDATE_HANDLE), conn)
+    assert made['stack']['stack_status'] == 'CREATE_COMPLETE'
+    first = stacks.rows()['h'].physical_id
+    # the same inputs again: kept, nothing written
+    proxy.requests[:] = []
+    assert runner.run(stacks.request(UPDATE_HANDLE), conn)['changed'] is False
+    assert proxy.writes() == []
+    # check mode says what an update would do; then the update makes a new handle (a new URL)
+    planned = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
+    assert dict((p['resource_name'], p['action']) for p in planned['plan'])['h'] == 'replace'
+    runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}), conn)
+    second = stacks.rows()['h'].physical_id
+    assert second != first
+    sid = made['stack']['id']
+    assert swift.objects(sid) == [second]
+
+
+@pytest.mark.parametrize('value, ttl', [(None, 60.0), ('5', 5.0), ('0.5', 0.5), ('0', 60.0), ('-3', 60.0),
+                                        ('soon', 60.0)])
+def test_the_lock_lease_comes_from_the_environment_when_it_is_a_positive_number(monkeypatch, value, ttl):
+    if value is None:
+        monkeypatch.delenv('STACKERS_LOCK_TTL', raising=False)
+    else:
+        monkeypatch.setenv('STACKERS_LOCK_TTL', value)
+    assert phases.lock_ttl() == ttl
