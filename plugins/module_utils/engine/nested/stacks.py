@@ -265,14 +265,6 @@ def outcomes_at(outcomes, path):
     return dict(((k[0], k[1]), o) for k, o in outcomes.items() if path_of(k) == path)
 
 
-def once(fn, *args):
-    """A scheduler step doing ``fn(*args)`` at once (a generator that never waits)."""
-    def step():
-        return fn(*args)
-        yield    # pragma: no cover - makes this a generator
-    return step
-
-
 def moved(deps, work, prefix):
     """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
     def move(k):

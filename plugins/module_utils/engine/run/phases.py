@@ -22,8 +22,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import socket
 import time
 import uuid
 
@@ -35,35 +33,21 @@ from ...resources.heat import autoscaling_group as autoscaling
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
 from ..walk import hooks
-from ..nested import ends as nested_ends, steps as nested_tasks, stacks as nesting
+from ..nested import steps as nested_tasks, stacks as nesting
 from . import prefetch
-from ..walk.outputs import refresh_steps
+from ..walk.outputs import output_attributes, refresh_steps, resolve_outputs
+from .check import mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
 from ..walk.converge import converge_steps, lanes
 from ..store.records import NEW, OLD
 from .request import Outcome, Plan
-from ..walk.hooks import HookPending
-from ..walk.resource_tasks import failure_reason
 from ..walk.run_state import StackRun
+from ..store.owner import lock_ttl, owner_alive
 from ..store.secrets import secret_strings
-from ..walk.scheduler import DONE, FAILED, TIMED_OUT, Scheduler
+from ..walk.scheduler import Scheduler
+from ..walk.summary import summarise
 from ..store.sqlite import now_iso
 from ..read.view import resource_views, stack_view
-
-LOCK_TTL = 60.0
-
-
-def lock_ttl():
-    """The lease of a stack's lock, in seconds: ``$STACKERS_LOCK_TTL`` when
-    it is a positive number, else LOCK_TTL.  A crashed run's lock frees
-    itself after its lease; a short one (tests, a fast AWX retry) makes the
-    next job wait less, at the cost of more lease renewals (a third of it)."""
-    try:
-        ttl = float(os.environ.get('STACKERS_LOCK_TTL') or LOCK_TTL)
-    except ValueError:
-        return LOCK_TTL
-    return ttl if ttl > 0 else LOCK_TTL
-
 
 # -- plan -------------------------------------------------------------------------
 
@@ -162,7 +146,6 @@ def _missing_hidden(request, inputs, stack, exc):
 def diff(env, planned):
     """Diff mode outside check mode: the plan's before/after, computed from
     the record before the run changes it (no stack check: no extra reads)."""
-    from .check import plan as check_plan
     probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
                      secret_values=planned.hidden.values(), check_mode=True)
     probe.seam.prepare(planned.graph, probe.rows.values())
@@ -173,34 +156,6 @@ def diff(env, planned):
 
 
 # -- the lock -----------------------------------------------------------------------
-
-def new_owner():
-    return '%s:%d:%s' % (socket.gethostname(), os.getpid(), uuid.uuid4().hex[:8])
-
-
-def owner_alive(owner):
-    """False only when the owner ran on this host and its process is gone."""
-    try:
-        host, pid, _tag = owner.rsplit(':', 2)
-        pid = int(pid)
-    except (ValueError, AttributeError):
-        return True
-    if host != socket.gethostname():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A killed run whose parent is gone too may linger as a zombie nobody
-    # reaps (a container's init): it holds a pid but runs nothing.
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            return f.read().rsplit(')', 1)[-1].split()[0] != 'Z'
-    except (OSError, IndexError):
-        return True
-
 
 def lock(env, create=None):
     """Take the stack's lock for ``env.owner`` (waiting up to the request's
@@ -246,7 +201,6 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     run.stack = store.stack_by_id(stack['id'])
     run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
     if request.converge and rollback_of is None and run.rows:
-        from .check import mark_failed_checks, stack_check
         mark_failed_checks(run, stack_check(run, request.max_concurrency))
     policies = dict((n, d.deletion_policy) for n, d in planned.sd.resources.items())
     for row in run.rows.values():
@@ -256,11 +210,11 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     if nests is None:
         nests = plan_nests(request, planned.sd, store, stack['id'])
     nested_tasks.attach(env, run, nests, deps, work)
-    nested_ends.attach_deletes(env, run, deps, work)
+    nested_tasks.attach_deletes(env, run, deps, work)
     refresh_steps(run, planned.graph, deps, work)
     with prefetch.started(run):
         outcomes = schedule(env, run, deps, work)
-    nested_ends.settle(run, outcomes)
+    nested_tasks.settle(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
 
@@ -286,9 +240,9 @@ def walk(env, run, action, steps, *, started=None):
                            status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    nested_ends.attach_deletes(env, run, deps, work)
+    nested_tasks.attach_deletes(env, run, deps, work)
     outcomes = schedule(env, run, deps, work)
-    nested_ends.settle(run, outcomes)
+    nested_tasks.settle(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 
@@ -303,39 +257,6 @@ def schedule(env, run, deps, work):
     return sched.run(deps, work, **lanes(run, deps))
 
 
-def summarise(outcomes, action, *, run=None):
-    """(status, reason) of the stack from its steps' outcomes, as Heat words them.
-    Delete and cleanup steps are keyed by a row's uuid: ``run`` names them
-    by their resource (Heat's reason names the resource, never a row)."""
-    held, failures, timed_out = [], [], False
-    for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
-        if outcome.status == FAILED:
-            if isinstance(outcome.error, HookPending):
-                held.append(outcome.error.details.get('resource') or str(key[1]))
-            else:
-                failures.append((key, outcome.error))
-        elif outcome.status == TIMED_OUT:
-            timed_out = True
-    if failures:
-        key, err = failures[0]
-        name = getattr(err, 'resource', None) or _step_name(key, run)
-        return 'FAILED', 'Resource %s failed: %s' % (action, failure_reason(err, name))
-    if timed_out:
-        return 'FAILED', 'Timed out'
-    if held:
-        return 'IN_PROGRESS', hooks.PAUSED_AT + ', '.join(sorted(held))
-    if any(o.status != DONE for o in outcomes.values()):
-        return 'FAILED', 'Resource %s failed' % action
-    return 'COMPLETE', 'Stack %s completed successfully' % action
-
-
-def _step_name(key, run):
-    if isinstance(key[1], tuple):       # a nested stack's parameter: its resource
-        return key[1][0]
-    row = run.rows.get(key[1]) if run is not None and key[0] != 'res' else None
-    return row.name if row is not None else str(key[1])
-
-
 # -- finish ---------------------------------------------------------------------------
 
 def finish(env, outcome, *, outputs=True):
@@ -346,7 +267,6 @@ def finish(env, outcome, *, outputs=True):
     stack_id = run.stack['id']
     out = None
     if outputs and run.sd is not None:
-        from ..walk.outputs import output_attributes, resolve_outputs
         if run.log.changed_resources():
             # Something changed: the attributes the outputs read are read again
             # once (those the walk's own steps read already are not).

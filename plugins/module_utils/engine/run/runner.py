@@ -23,9 +23,10 @@ from ...errors import StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
 from . import phases, prefetch, rollback
+from .check import plan_and_check
 from .collector import spaced_collections
 from ..walk.converge import action_steps, delete_steps
-from .phases import owner_alive
+from ..store.owner import new_owner, owner_alive
 from .request import RunEnv, StackRequest
 from ..walk.run_state import StackRun
 from ..store.sqlite import now_iso
@@ -74,7 +75,6 @@ def _with_nested(env, result):
 def _present(env, stack):
     planned = phases.plan(env, stack)
     if env.request.check_mode:
-        from .check import plan_and_check    # only check mode needs it
         return plan_and_check(env, planned)
     diff = phases.diff(env, planned) if env.request.diff else None
     result = _apply(env, planned)
@@ -94,7 +94,7 @@ def _apply(env, planned):
     fields = {'id': planned.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
               'disable_rollback': 0 if env.request.rollback else 1}
-    env.owner = phases.new_owner()
+    env.owner = new_owner()
     stack = phases.lock(env, create=fields)
     try:
         resumed = None
@@ -128,7 +128,7 @@ def _delete(env, stack):
                 for r in store.resources(stack['id'])]
         return {'changed': True, 'stack': stack_view(stack, None, None), 'resources': [],
                 'events': [], 'plan': plan}
-    env.owner = phases.new_owner()
+    env.owner = new_owner()
     stack = phases.lock(env)
     run_ = StackRun(store, env.vault, env.conn, stack, None)
     run_.hook_registry = hooks.stored_registry(stack.get('definition'))
@@ -159,7 +159,7 @@ def _action(env, stack, action):
                 'resources': [], 'events': []}
     own = env.owner is None
     if own:
-        env.owner = phases.new_owner()
+        env.owner = new_owner()
         stack = phases.lock(env)
     run_ = StackRun(store, vault, env.conn, stack, None)
     try:

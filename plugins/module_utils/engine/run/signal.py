@@ -36,6 +36,7 @@ from ...resources.heat import scaling
 from ...resources.heat.signal_handles import URL as HANDLE_URL
 from ...resources.heat.template_resource import NESTED_STACK
 from ..walk import hooks
+from ..store.owner import new_owner
 from . import phases, runner, unhealthy
 from ...resources.heat.autoscaling_group import ASG, SCALING
 from ...resources.heat.group_kinds import members_of
@@ -235,7 +236,7 @@ def _marks(request, conn, stack, name, change):
     store = open_store(request.store_path, request.store_url, conn)
     try:
         env = RunEnv(request=StackRequest(stack['name'], lock_timeout=request.lock_timeout),
-                     conn=None, store=store, vault=None, owner=phases.new_owner())
+                     conn=None, store=store, vault=None, owner=new_owner())
         phases.lock(env)
         try:
             row = next(r for r in store.resources(stack['id']) if r.name == name and r.role == CURRENT)

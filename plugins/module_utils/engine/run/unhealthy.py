@@ -19,6 +19,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ...errors import StackersError
+from ..store.owner import new_owner
 from . import phases
 from .request import RunEnv, StackRequest
 from ..store.sqlite import now_iso
@@ -46,7 +47,7 @@ def mark(request, store, top, located):
     if not wanted or request.check_mode:
         return wanted, []
     env = RunEnv(request=StackRequest(top['name'], lock_timeout=request.lock_timeout),
-                 conn=None, store=store, vault=None, owner=phases.new_owner())
+                 conn=None, store=store, vault=None, owner=new_owner())
     phases.lock(env)
     try:
         fresh = next((r for r in store.resources(stack['id']) if r.uuid == row.uuid), row)

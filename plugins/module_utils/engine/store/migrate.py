@@ -21,7 +21,7 @@ import os
 from typing import Optional
 
 from ...errors import StackersError, StackNotFound, StoreError
-from ..run.phases import lock_ttl, new_owner, owner_alive
+from .owner import lock_ttl, new_owner, owner_alive
 from .records import ResourceRow
 from .secrets import Vault, key_file_key
 from .swift import export

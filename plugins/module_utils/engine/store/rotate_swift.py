@@ -23,7 +23,7 @@ import dataclasses
 
 from ...errors import StoreError
 from .migrate import recrypt_record
-from ..run.phases import lock_ttl, new_owner, owner_alive
+from .owner import lock_ttl, new_owner, owner_alive
 from .secrets import Vault, fernet_key
 
 

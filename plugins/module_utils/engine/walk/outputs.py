@@ -11,7 +11,7 @@ __metaclass__ = type
 
 from ...errors import StackersError
 from ..graph import dependencies as graphs
-from ..nested.stacks import once
+from .scheduler import once
 from .seam import attribute_functions
 
 

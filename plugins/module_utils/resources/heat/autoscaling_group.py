@@ -34,6 +34,7 @@ from ...hot import functions as fns
 from ...hot.template import Template
 from . import scaling
 from .group_template import asg_member_definition, asg_template, random_member_id
+from .late_values import placeheld, with_parameters
 from .scaling_batches import walk_batches
 
 ASG = 'OS::Heat::AutoScalingGroup'
@@ -76,7 +77,6 @@ def size_for(defn, row, members, resize=None):
 def planned_template(sd, defn, row, members, resize=None):
     """(Template, member names, late parameter names) of the group's stack
     as planned; new members named now."""
-    from .group_kinds import placeheld    # groups dispatches here
     size = size_for(defn, row, members, resize)
     late = []
     resource = placeheld((defn.properties or {}).get('resource'), late)
@@ -101,7 +101,6 @@ def _template(resource, size, members, new_id):
 
 
 def _loaded(sd, template):
-    from .group_kinds import with_parameters
     return Template.load(with_parameters(template), filename=sd.template.filename, files=sd.files,
                          root=sd.template.root)
 

@@ -35,14 +35,13 @@ from ...hot.template import Template
 from .group_attributes import asg_attribute, chain_attribute, resource_group_attribute, select_path
 from .group_template import chain_template, resource_group_plan
 from . import deployment_group
+from .late_values import placeheld, with_parameters
 from .scaling_batches import walk_batches
 
 RESOURCE_GROUP = 'OS::Heat::ResourceGroup'
 RESOURCE_CHAIN = 'OS::Heat::ResourceChain'
 # The row's data key of the names removal_policies removed.
 REMOVED = 'removed'
-# Parameters standing in the planned template for values made during the run.
-_LATE = 'stackers_late_%d'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,22 +106,6 @@ def group_type(defn):
     return name if name in GROUP_TYPES else None
 
 
-def placeheld(value, late):
-    """``value`` (a parsed snippet) resolved where it is known now; a
-    get_param of a late parameter where it waits on a resource."""
-    if isinstance(value, fns.Function):
-        if fns.dependencies(value):
-            name = _LATE % len(late)
-            late.append(name)
-            return {'get_param': name}
-        return fns.resolve(value)
-    if isinstance(value, dict):
-        return dict((k, placeheld(v, late)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return [placeheld(v, late) for v in value]
-    return value
-
-
 def planned_template(sd, defn, row, members, resize=None):
     """(Template, member names, removed names, late parameter names) of the
     group's stack as planned: the values waiting on resources held by
@@ -170,22 +153,6 @@ def _written(sd, defn, props, row, members):
     loaded = Template.load(with_parameters(template), filename=sd.template.filename,
                            files=sd.files, root=sd.template.root)
     return loaded, names, removed
-
-
-def with_parameters(template):
-    """A written template declaring the late parameters it reads."""
-    parameters = dict((name, {'type': 'json'}) for name in _params_in(template))
-    return dict(template, parameters=parameters) if parameters else template
-
-
-def _params_in(value):
-    if isinstance(value, dict):
-        if set(value) == set(['get_param']) and isinstance(value['get_param'], str):
-            return [value['get_param']]
-        return [p for v in value.values() for p in _params_in(v)]
-    if isinstance(value, list):
-        return [p for v in value for p in _params_in(v)]
-    return []
 
 
 def batches(defn, members, names, *, creating):

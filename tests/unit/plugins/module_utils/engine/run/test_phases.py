@@ -3,13 +3,12 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The phases of a run: plan (nothing written before the whole definition
 is valid), the lock, converge (an Outcome, finished by the caller),
-summarise and finish."""
+and finish."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import socket
 import threading
 import time
 
@@ -17,9 +16,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases, runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import RunEnv
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import HookPending
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import (
-    DONE, FAILED, SKIPPED, TIMED_OUT, Outcome)
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.owner import new_owner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     StackLocked, StackersError)
@@ -46,7 +43,7 @@ def _env(stacks, text, **kw):
 def _create(env):
     """Plan, lock and converge a new stack: the converge's outcome."""
     planned = phases.plan(env, None)
-    env.owner = phases.new_owner()
+    env.owner = new_owner()
     stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
     return phases.converge(env, planned, stack, 'CREATE')
@@ -65,7 +62,7 @@ def test_plan_validates_and_writes_nothing(stacks):
 def test_converge_answers_an_outcome_the_caller_finishes(stacks):
     env = _env(stacks, CHAIN)
     planned = phases.plan(env, None)
-    env.owner = phases.new_owner()
+    env.owner = new_owner()
     stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
     outcome = phases.converge(env, planned, stack, 'CREATE')
@@ -124,32 +121,6 @@ def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks
     env.store.close()
 
 
-def test_summarise_words_the_end_as_heat_does():
-    ok = {('res', 'a'): Outcome(DONE)}
-    assert phases.summarise(ok, 'CREATE') == ('COMPLETE', 'Stack CREATE completed successfully')
-    failed = {('res', 'a'): Outcome(DONE), ('res', 'b'): Outcome(FAILED, error=StackersError('no')),
-              ('res', 'c'): Outcome(SKIPPED)}
-    assert phases.summarise(failed, 'UPDATE') == (
-        'FAILED', 'Resource UPDATE failed: StackersError: resources.b: no')
-    late = {('res', 'a'): Outcome(TIMED_OUT)}
-    assert phases.summarise(late, 'CREATE') == ('FAILED', 'Timed out')
-    hooked = {('res', 'a'): Outcome(FAILED, error=HookPending('held', resource='a'))}
-    assert phases.summarise(hooked, 'CREATE') == ('IN_PROGRESS', 'Paused at hooks of: a')
-    skipped = {('res', 'a'): Outcome(SKIPPED)}
-    assert phases.summarise(skipped, 'DELETE') == ('FAILED', 'Resource DELETE failed')
-
-
-def test_a_failed_delete_is_named_by_its_resource_not_its_row():
-    class Run(object):
-        rows = {'6c1e-uuid': type('Row', (), {'name': 'port'})()}
-    failed = {('del', '6c1e-uuid'): Outcome(FAILED, error=StackersError('in use'))}
-    assert phases.summarise(failed, 'DELETE', run=Run()) == (
-        'FAILED', 'Resource DELETE failed: StackersError: resources.port: in use')
-    cleanup = {('cleanup', 'port'): Outcome(FAILED, error=StackersError('in use'))}
-    assert phases.summarise(cleanup, 'UPDATE', run=Run()) == (
-        'FAILED', 'Resource UPDATE failed: StackersError: resources.port: in use')
-
-
 def test_a_definition_read_from_another_checkout_is_the_same():
     one = {'template': 't', 'template_file': '/a/t.yaml',
            'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
@@ -157,14 +128,6 @@ def test_a_definition_read_from_another_checkout_is_the_same():
                environment=[{'data': {'parameters': {}}, 'filename': '/b/e.yaml'}])
     assert phases._portable(one) == phases._portable(two)
     assert phases._portable(None) is None
-
-
-def test_owner_alive_only_false_for_a_gone_process_of_this_host():
-    assert phases.owner_alive('otherhost:1:x') is True
-    assert phases.owner_alive('not an owner') is True
-    assert phases.owner_alive(phases.new_owner()) is True
-    assert phases.owner_alive('%s:%d:x' % (socket.gethostname(), 2 ** 22 + 12345)) is False
-    assert runner.owner_alive is phases.owner_alive
 
 
 def test_lock_held_by_a_live_run_refuses_at_once(stacks):

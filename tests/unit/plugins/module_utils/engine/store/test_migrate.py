@@ -5,8 +5,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 

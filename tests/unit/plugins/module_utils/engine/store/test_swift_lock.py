@@ -7,8 +7,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
-import sys
 import time
 
 import pytest
