@@ -73,7 +73,7 @@ DB = {'db_name': 'wordpress', 'db_username': 'wpadmin', 'db_password': 'Wp4ssw0r
 
 # Where Heat gives a pre-signed URL to its own API, the collection has no API to point at: a
 # ScalingPolicy's alarm_url is None, and the policy is signalled with heat_resource_signal (a known
-# difference from Heat, README.md).
+# difference from Heat, docs/differences.md).
 NO_ALARM_URL = 'a ScalingPolicy has no alarm_url here (no Heat API to call; heat_resource_signal)'
 
 # template -> {'parameters': {...}, 'none_outputs': {output: why Heat's value is None too}}.
