@@ -219,13 +219,3 @@ def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks
     assert second != first
     sid = made['stack']['id']
     assert swift.objects(sid) == [second]
-
-
-@pytest.mark.parametrize('value, ttl', [(None, 60.0), ('5', 5.0), ('0.5', 0.5), ('0', 60.0), ('-3', 60.0),
-                                        ('soon', 60.0)])
-def test_the_lock_lease_comes_from_the_environment_when_it_is_a_positive_number(monkeypatch, value, ttl):
-    if value is None:
-        monkeypatch.delenv('STACKERS_LOCK_TTL', raising=False)
-    else:
-        monkeypatch.setenv('STACKERS_LOCK_TTL', value)
-    assert phases.lock_ttl() == ttl

@@ -9,7 +9,9 @@ __metaclass__ = type
 
 import socket
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.owner import new_owner, owner_alive
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.owner import lock_ttl, new_owner, owner_alive
 
 
 def test_owner_alive_only_false_for_a_gone_process_of_this_host():
@@ -17,3 +19,13 @@ def test_owner_alive_only_false_for_a_gone_process_of_this_host():
     assert owner_alive('not an owner') is True
     assert owner_alive(new_owner()) is True
     assert owner_alive('%s:%d:x' % (socket.gethostname(), 2 ** 22 + 12345)) is False
+
+
+@pytest.mark.parametrize('value, ttl', [(None, 60.0), ('5', 5.0), ('0.5', 0.5), ('0', 60.0), ('-3', 60.0),
+                                        ('soon', 60.0)])
+def test_the_lock_lease_comes_from_the_environment_when_it_is_a_positive_number(monkeypatch, value, ttl):
+    if value is None:
+        monkeypatch.delenv('STACKERS_LOCK_TTL', raising=False)
+    else:
+        monkeypatch.setenv('STACKERS_LOCK_TTL', value)
+    assert lock_ttl() == ttl
