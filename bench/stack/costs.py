@@ -11,7 +11,7 @@ import collections
 import re
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import (
-                                                                                          dependencies as graphs)
+    dependencies as graphs)
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
 
 BUILD = {'server': 3.0, 'volume': 1.0}   # seconds the local cloud takes to build one (scenario 1)

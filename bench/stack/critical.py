@@ -11,7 +11,7 @@ import collections
 import os
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import (
-                                                                                          dependencies as graphs)
+    dependencies as graphs)
 
 from .costs import (BUILD, TOKEN, longest_path, minimum_calls, path_of, resource_cost,
                     stack_definition)

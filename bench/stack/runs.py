@@ -18,7 +18,7 @@ import threading
 import time
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import (
-                                                                                         events as engine_events)
+    events as engine_events)
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 
 from .costs import TOKEN, _UUID

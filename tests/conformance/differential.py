@@ -70,7 +70,7 @@ def engine():
     registry and graph bound in), or None while they do not exist yet."""
     try:
         from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                                       validation as validate)
+            validation as validate)
     except ImportError:
         return None
     return validate if hasattr(validate, 'inspect') else None

@@ -39,7 +39,7 @@ try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.errors import LocatedError, StackersError
     from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                                   validation as validate)
+        validation as validate)
 except ImportError:  # pragma: no cover - the engine is not there yet
     validate = None
 

@@ -242,7 +242,7 @@ def test_the_benchs_runs_lift_heats_resource_limit_for_the_10000_resource_stack(
     runs.engine_run(Cloud(), 'big10000', '/nowhere.sqlite', 'present', template='t.yaml')
     assert seen[0].max_resources == -1 and seen[0].limits.max_resources_per_stack == -1
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.nested import (
-                                                                                               stacks as nesting)
+        stacks as nesting)
     nesting._check_total(10002, seen[0].max_resources, ('resources',))     # no error
 
 

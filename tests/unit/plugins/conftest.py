@@ -11,7 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import (
-                                                                                          swift_lock as store_swift_lock)
+    swift_lock as store_swift_lock)
 
 
 @pytest.fixture(autouse=True)

@@ -49,6 +49,7 @@ from ..walk.summary import summarise
 from ..store.sqlite import now_iso
 from ..read.view import resource_views, stack_view
 
+
 # -- plan -------------------------------------------------------------------------
 
 def plan(env, stack):

@@ -20,7 +20,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                               validation as validate)
+    validation as validate)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ResourceLimitExceeded, StackersError, TemplateError)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.limits import Limits

@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                               validation as validate)
+    validation as validate)
 
 PARENT = """heat_template_version: 2018-08-31
 parameters:

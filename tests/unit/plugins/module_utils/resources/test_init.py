@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                               validation as validate)
+    validation as validate)
 
 TEMPLATE = """heat_template_version: 2018-08-31
 resources:

@@ -15,7 +15,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import url_opener
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-                                                                                               remote_files as rf)
+    remote_files as rf)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError, TemplateError
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.limits import Limits
 

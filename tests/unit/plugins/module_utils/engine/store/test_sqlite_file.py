@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import (
-                                                                                          sqlite_file as store_file)
+    sqlite_file as store_file)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
 
 

@@ -408,7 +408,7 @@ def test_servers_whose_keys_wait_on_a_resource_are_refused_before_anything_is_ma
 def test_a_deployment_group_batches_as_a_resource_group(gtype):
     from types import SimpleNamespace
     from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import (
-                                                                                                group_kinds as groups)
+        group_kinds as groups)
     defn = SimpleNamespace(type=gtype, type_info=None, update_policy={
         'batch_create': {'max_batch_size': 2, 'pause_time': 3},
         'rolling_update': {'max_batch_size': 1}})

@@ -12,7 +12,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import (
-                                                                                            remote_stack as stack_resource)
+    remote_stack as stack_resource)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError, TemplateError
 
 from ...engine.conftest import HEADER
