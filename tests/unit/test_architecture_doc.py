@@ -2,9 +2,10 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """docs/architecture.md stays true to the tree: it names every Python file
-under plugins/, every .py path it names exists, and its links stay inside
-the repository and resolve.  The rules are written out in the page's last
-section; the checker is here so a test can plant each failure."""
+under plugins/, every .py path it names exists, each file's row is one
+short line, and its links stay inside the repository and resolve.  The
+rules are written out in the page's last section; the checker is here so a
+test can plant each failure."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -26,6 +27,8 @@ PY_PATH = re.compile(r'[\w./-]*\w\.py\b')
 INLINE_LINK = re.compile(r'!?\[[^\]\n]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)')
 REFERENCE_LINK = re.compile(r'^\s{0,3}\[[^\]\n]+\]:\s*<?(\S+?)>?(?:\s+.*)?$', re.M)
 SCHEME = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*:')
+# A table row that names a file: one short line, the rest in the file's docstring.
+MAX_ROW = 200
 # Addresses written as plain text are references too: a bare URL, or a path
 # that climbs out of docs/ (the page once sent readers to "../shared/...").
 BARE_REFERENCE = re.compile(r'(?<![\w/.])(?:[a-z][a-z0-9+.-]*://[^\s`)>\]]+|\.\./[\w./-]+)')
@@ -53,6 +56,14 @@ def named_paths(text):
     for span in CODE_SPAN.findall(prose(text)):
         names.update(PY_PATH.findall(span))
     return names
+
+
+def long_rows(text, limit=MAX_ROW):
+    """(length, row) of every table row outside code blocks that names a
+    .py path and is longer than ``limit`` characters."""
+    return [(len(line), line) for line in prose(text).splitlines()
+            if line.lstrip().startswith('|') and len(line) > limit
+            and any(PY_PATH.search(span) for span in CODE_SPAN.findall(line))]
 
 
 def _ends_with(path, suffix):
@@ -135,6 +146,11 @@ def test_every_py_path_on_the_page_exists(doc, files):
     assert not stale_paths(doc, files), 'docs/architecture.md names files that do not exist'
 
 
+def test_each_files_row_is_one_short_line(doc):
+    assert not long_rows(doc), ('docs/architecture.md has rows longer than %d characters (move the details to '
+                                "the file's docstring): %s" % (MAX_ROW, [row[:60] for _n, row in long_rows(doc)]))
+
+
 def test_every_link_resolves_inside_the_repository(doc):
     assert INLINE_LINK.search(prose(doc)), 'the page links to nothing: the check would check nothing'
     assert broken_links(doc, DOC, ROOT) == []
@@ -174,6 +190,18 @@ def test_a_name_in_the_diagram_does_not_count():
 def test_a_stale_row_is_reported():
     page = '`hot/loader.py` `hot/sdk_speed.py` `test_architecture_doc.py` (`engine/gone.py`)'
     assert stale_paths(page, FILES) == ['engine/gone.py', 'hot/sdk_speed.py']
+
+
+def test_a_planted_long_row_is_reported():
+    short = '| `hot/loader.py` | documents as Heat loads them |'
+    long_row = short[:-1] + 'x' * (MAX_ROW - len(short) + 1) + ' |'
+    assert len(long_row) == MAX_ROW + 2
+    assert long_rows(short + '\n') == []
+    assert long_rows('# Title\n\n%s\n%s\n' % (short, long_row)) == [(len(long_row), long_row)]
+    # a long row naming no file, a long line of prose, a row inside a code block: not rows of a file
+    assert long_rows('| `docs/` | %s |\n' % ('y' * MAX_ROW)) == []
+    assert long_rows('see `hot/loader.py` %s\n' % ('y' * MAX_ROW)) == []
+    assert long_rows('```\n%s\n```\n' % long_row) == []
 
 
 def test_the_real_tree_is_walked_without_virtualenvs(files):

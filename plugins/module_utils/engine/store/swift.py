@@ -4,10 +4,11 @@
 """The stack record in a Swift container (``store_url: swift://container/prefix``).
 
 An AWX job's container dies with the job, so the record must live in the
-cloud.  The engine keeps working on a private SQLite copy (store.py, in a
-temporary directory): every read is local, and every write is also PUT to
-Swift before the call returns, one small object per record, so a run killed
-at any point leaves in Swift exactly what it had committed, as with SQLite.
+cloud.  The engine keeps working on a private SQLite copy (``Store`` of
+sqlite.py, in a temporary directory): every read is local, and every write
+is also PUT to Swift before the call returns, one small object per record,
+so a run killed at any point leaves in Swift exactly what it had committed,
+as with SQLite.
 
 Objects below ``<prefix>/``, each top-level stack's tree (its nested stacks
 included) under its own name, so that one stack is read with one listing:
@@ -16,19 +17,41 @@ included) under its own name, so that one stack is read with one listing:
   ``stacks/<top>/resources/<uuid>.json``       a resource row (secret data encrypted)
   ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only); one written
                                                beside a run, ``<seq>-<event id>.json``
-  ``<name>.lock``, ``<name>.lock.claims/``     the lock (store_swift_lock.py)
+  ``<name>.lock``, ``<name>.lock.claims/``     the lock (below)
   ``versions/<name>/<n>.json``                 the whole record after each completed action
 (stack names hold no '/', so no stack's objects mix with another's)
 
-Reading is lazy: a tree is listed and read when one of its stacks is first
-asked for (``get_stack``, or its resources, children or events), again when
-its lock is taken (another run may have written since), and only what
-changed since (the listing's hashes); events are read only when asked for,
-and only those not read yet.  Listing every stack (``stacks``) reads the
-stack rows alone.  So opening one stack costs the same in a container of one
-stack or of fifty.  Reads send ``X-Newest: true`` (every replica asked, the
-newest answer kept): a job on another execution node must see the last
+Reading is lazy, one top-level stack's tree at a time.  A tree is listed
+and its rows read when one of its stacks is first asked for (``get_stack``,
+or its resources, children or events); listed again when its lock is taken
+(another run may have written since), and then only the objects whose hash
+changed are read again, those gone are dropped.  Events are append-only and
+many: a listing only notes them, and a stack's are read when its events are
+asked for (or before one is added, so that numbering goes on after the last
+one), each object at most once.  Listing every stack (``stacks``) reads the
+stack rows alone.  So opening one stack costs the same in a container of
+one stack or of fifty.  Reads send ``X-Newest: true`` (every replica asked,
+the newest answer kept): a job on another execution node must see the last
 run's writes.
+
+The lock follows Terraform's former Swift backend.  The lock of top-level
+stack ``name`` is the object ``<prefix>/<name>.lock``, written with
+``If-None-Match: *`` (Swift answers 412 when it exists) and holding owner,
+since and a lease the run renews at each heartbeat (``refresh_lock``).  A
+run finding another's live lease fails at once naming the holder and since
+when.  An expired lease is taken over by the one run that creates the claim
+object named after that very lock object's etag
+(``<name>.lock.claims/<etag>``, also ``If-None-Match: *``): two takers of
+one crashed run's lock cannot both win.
+
+Swift's If-None-Match is not a compare-and-swap: its object server looks
+for the object before it reads the body and commits, with nothing held in
+between, so two PUTs racing on an absent object can both answer 201 (the
+body with the newer timestamp stays).  Two AWX jobs started together both
+took the lock that way in one CI run and made the stack's server twice.
+So a run that made the lock object reads it back once every PUT that may
+have passed the check beside its own has landed (``SETTLE``), and holds
+the lock only if the object is still its own.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -39,21 +62,33 @@ import json
 import os
 import shutil
 import tempfile
+import time
 
-from ...errors import CloudError, CloudNotFound, StoreError
+from ...errors import CloudError, CloudNotFound, StackLocked, StoreError
 from ...resources import raw_request as raw
-from .sqlite import Store, _dumps
-from .swift_lock import SwiftLock
-from .swift_read import LOCAL_ONLY as _LOCAL_ONLY, SwiftReader
+from .records import ResourceRow
+from .sqlite import _JSON_STACK, _STACK_COLS, Store, _dumps
 
 SCHEME = 'swift://'
 NEWEST = {'X-Newest': 'true'}
+# Kept in the private copy alone: the lock lives in its own object.
+LOCAL_ONLY = ('lock_owner', 'lock_expiry')
 # Written apart from the stack row: a signal clears a hook without the lock,
 # and a run's next write of its row must not put the old states back.
 _APART = ('hooks',)
+# A tree's objects by kind, in the order they are restored (rows before
+# what refers to them); events are read apart, when asked for.
+KINDS = ('stack', 'hooks', 'resources')
 _PAGE = 10000
 # Set on a container once it was seen refusing a conditional PUT (412).
 CHECKED = 'X-Container-Meta-Stackers-Conditional-Put'
+# A claim only has to outlive the race it settles; Swift's expirer drops it.
+CLAIM_LIFE = 86400
+# Seconds between making the lock object and reading it back: a racing PUT
+# that passed Swift's existence check has only a small body left to write
+# (tens of milliseconds on a loaded local cloud); paid once per run.
+SETTLE = 0.5
+_pause = time.sleep
 
 
 def parse_url(url):
@@ -66,8 +101,17 @@ def parse_url(url):
     return container, prefix.strip('/')
 
 
-class SwiftStore(SwiftReader, SwiftLock, Store):
-    """The Store API (store.py) over Swift; see module docstring.
+def when(stamp):
+    return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(stamp))
+
+
+def lease(owner, ttl, since=None):
+    now = time.time()
+    return {'owner': owner, 'since': since or now, 'expiry': now + ttl}
+
+
+class SwiftStore(Store):
+    """The Store API (sqlite.py) over Swift; see module docstring.
     ``writable=False`` (info, inventory) never creates the container."""
 
     local_writes = False     # every write is a PUT to Swift
@@ -81,7 +125,14 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         self._swift = conn.object_store
         self._dir = tempfile.mkdtemp(prefix='stackers-swift-')
         super(SwiftStore, self).__init__(os.path.join(self._dir, 'stacks.sqlite'))
-        self._reader_init()
+        self._loading = False         # restoring what was read: the writes below push nothing
+        self._seen = {}               # object -> its hash as last read
+        self._trees = set()           # the tops whose tree was read whole
+        self._all_rows = False        # every stack row read (a stack list)
+        self._everything = False      # every tree read (a resource by physical id alone)
+        self._unread = {}             # stack id -> {event object: hash}, listed, not read
+        self._event_objs = {}         # stack id -> its event objects, listed or written
+        self._tops = {}               # stack id -> the name of its top-level stack
         self._versions = {}
         self._held = set()            # the stacks (top names) whose lock this process holds
         self.path = url
@@ -95,7 +146,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         super(SwiftStore, self).close()
         shutil.rmtree(self._dir, ignore_errors=True)
 
-    # -- plumbing -----------------------------------------------------------
+    # -- Swift requests ----------------------------------------------------------------
     def _name(self, *parts):
         return '/'.join(([self.prefix] if self.prefix else []) + [str(p) for p in parts])
 
@@ -173,7 +224,139 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
                          'cannot hold a stack lock: use a Swift that supports conditional PUTs, or the SQLite '
                          'store (store_path) on a shared disk' % self.url)
 
-    # -- reads: the tree first ------------------------------------------------------
+    # -- where a record lives ----------------------------------------------------------
+    def _top(self, stack_id):
+        """The name of the top-level stack of ``stack_id`` (a local row), or None."""
+        if stack_id in self._tops:
+            return self._tops[stack_id]
+        row, seen = Store.stack_by_id(self, stack_id), set()
+        while row is not None and row.get('parent_id') and row['id'] not in seen:
+            seen.add(row['id'])
+            row = Store.stack_by_id(self, row['parent_id'])
+        if row is None or row.get('parent_id'):
+            return None
+        self._tops[stack_id] = row['name']
+        return row['name']
+
+    def _obj(self, top, kind, *tail):
+        if top is None:     # a record whose stack row is unknown: never write it under no tree
+            raise StoreError('The state store %s holds no stack for this %s record: was its stack deleted '
+                             'by another run?' % (self.url, kind))
+        return self._name('stacks', top, kind, *tail)
+
+    def _event_obj(self, top, stack_id, seq, event_id=None):
+        # the reader takes seq from the body: the name only keeps the order
+        name = '%010d-%s.json' % (seq, event_id) if event_id else '%010d.json' % seq
+        return self._obj(top, 'events', stack_id, name)
+
+    # -- reading, lazily: one tree at a time -------------------------------------------
+    def _load_tree(self, top):
+        """The tree of ``top`` into the private copy: one listing, then only
+        the objects that changed since they were read; objects gone from
+        Swift are dropped.  Events are only noted (see _read_events)."""
+        base = self._obj(top, '')
+        listed = dict(self._list(base))
+        self._restore_listed(base, listed, KINDS)
+        self._trees.add(top)
+
+    def _load_rows(self):
+        """Every tree's stack rows and hooks (a stack list), not their
+        resources nor events."""
+        base = self._name('stacks', '')
+        listed = dict(self._list(base))
+        self._restore_listed(base, listed, ('stack', 'hooks'))
+        self._all_rows = True
+
+    def _restore_listed(self, base, listed, kinds):
+        self._loading = True
+        try:
+            for obj in [o for o in self._seen if o.startswith(base) and o not in listed]:
+                self._forget(obj)
+            split = [(obj, obj[len(self._name('stacks', '')):].split('/')) for obj in sorted(listed)]
+            for kind in kinds:
+                for obj, parts in split:
+                    if len(parts) == 3 and parts[1] == kind and self._seen.get(obj, ()) != listed[obj]:
+                        value, _etag = self._get(obj)
+                        if value is not None:
+                            self._restore(kind, value)
+                            self._seen[obj] = listed[obj]
+            for obj, parts in split:
+                if len(parts) == 4 and parts[1] == 'events':
+                    self._event_objs.setdefault(parts[2], set()).add(obj)
+                    if obj not in self._seen:
+                        self._unread.setdefault(parts[2], {})[obj] = listed[obj]
+        finally:
+            self._loading = False
+
+    def _read_events(self, stack_id):
+        """The events of ``stack_id`` listed but not read yet (in order)."""
+        unread = self._unread.pop(stack_id, {})
+        self._loading = True
+        try:
+            for obj in sorted(unread):
+                value, _etag = self._get(obj)
+                if value is not None:
+                    self._insert_event(value)
+                    self._seen[obj] = unread[obj]
+        finally:
+            self._loading = False
+
+    def _ensure(self, stack_id):
+        """The tree of ``stack_id`` read; a stack no tree read so far holds
+        (asked for by id alone) is looked for among every stack row."""
+        top = self._top(stack_id)
+        if top is None and not self._all_rows:
+            self._load_rows()
+            top = self._top(stack_id)
+        if top is not None and top not in self._trees:
+            self._load_tree(top)
+
+    def _load_everything(self):
+        """Every tree (a resource looked for by physical id alone), once."""
+        if self._everything:
+            return
+        self._load_rows()
+        for top in sorted(set(s['name'] for s in Store.stacks(self) if not s.get('parent_id'))):
+            if top not in self._trees:
+                self._load_tree(top)
+        self._everything = True
+
+    def _forget(self, obj):
+        del self._seen[obj]
+        parts = obj[len(self._name('stacks', '')):].split('/')
+        key = parts[-1][:-len('.json')]
+        if parts[1] == 'stack':
+            self._one('DELETE FROM stacks WHERE id=?', (key,))
+        elif parts[1] == 'resources':
+            self._one('DELETE FROM resources WHERE uuid=?', (key,))
+        elif parts[1] == 'hooks':
+            self._one('UPDATE stacks SET hooks=NULL WHERE id=?', (key,))
+
+    def _restore(self, kind, value):
+        if kind == 'stack':
+            kept = Store.stack_by_id(self, value['id'])      # its hooks come from their own object
+            value = dict(value, hooks=kept['hooks'] if kept else None)
+            cols = [c for c in _STACK_COLS if c in value and c not in LOCAL_ONLY]
+            self._one('INSERT OR REPLACE INTO stacks (%s) VALUES (%s)' % (
+                ','.join(cols), ','.join('?' * len(cols))),
+                [_dumps(value[c]) if c in _JSON_STACK else value[c] for c in cols])
+        elif kind == 'hooks':
+            self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps(value['hooks']), value['id']))
+        else:
+            Store.save_resource(self, ResourceRow(**value), touch=False)
+
+    def _insert_event(self, event):
+        cols = sorted(event)
+        self._one('INSERT OR REPLACE INTO events (%s) VALUES (%s)'
+                  % (','.join(cols), ','.join('?' * len(cols))), [event[c] for c in cols])
+
+    def _tops_below(self, stack_id):
+        """Note the top of every stack under ``stack_id`` while its rows are there."""
+        for child in Store.children(self, stack_id):
+            self._top(child['id'])
+            self._tops_below(child['id'])
+
+    # -- reads: the tree first ---------------------------------------------------------
     def get_stack(self, name):
         if name not in self._trees:
             self._load_tree(name)
@@ -205,21 +388,21 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         self._read_events(stack_id)
         return super(SwiftStore, self).events(stack_id, after=after)
 
-    # -- writes: local, then Swift -----------------------------------------------
+    # -- writes: local, then Swift -----------------------------------------------------
     def _push_stack(self, stack_id):
         if self._loading:
             return
         stack = Store.stack_by_id(self, stack_id)
         if stack is not None:
             self._put(self._obj(self._top(stack_id), 'stack', stack_id + '.json'),
-                      dict((k, v) for k, v in stack.items() if k not in _LOCAL_ONLY + _APART))
+                      dict((k, v) for k, v in stack.items() if k not in LOCAL_ONLY + _APART))
 
     def _push_row(self, row):
         self._put(self._obj(self._top(row.stack_id), 'resources', row.uuid + '.json'), row.__dict__)
 
     def update_stack(self, stack_id, **fields):
         super(SwiftStore, self).update_stack(stack_id, **fields)
-        if set(fields) - set(_LOCAL_ONLY + _APART):
+        if set(fields) - set(LOCAL_ONLY + _APART):
             self._push_stack(stack_id)
         if 'hooks' in fields:
             self._push_hooks(stack_id, fields['hooks'])
@@ -235,7 +418,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
             self._delete(obj)
 
     def change_hooks(self, stack_id, change):
-        """As store.py's, on the newest states in Swift (another process may
+        """As sqlite.py's, on the newest states in Swift (another process may
         have changed them since this one read them)."""
         self._ensure(stack_id)
         newest = None
@@ -334,7 +517,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
                              'on any execution node' % self.url)
         return super(SwiftStore, self).vault(secret)
 
-    # -- versions ----------------------------------------------------------------
+    # -- versions ----------------------------------------------------------------------
     def keep_version(self, stack_id):
         """The whole record of a top-level stack as its next version."""
         stack = Store.stack_by_id(self, stack_id)
@@ -369,7 +552,7 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
         """A kept version written again (key rotation, under the stack's lock)."""
         self._put(obj, record)
 
-    # -- the lock (store_swift_lock.py) ---------------------------------------------
+    # -- the lock ----------------------------------------------------------------------
     def lock(self, name, owner, ttl, alive=None, create=None):
         self._take(name, owner, ttl, alive)
         try:
@@ -385,6 +568,90 @@ class SwiftStore(SwiftReader, SwiftLock, Store):
                 self._push_hooks(stack['id'], stack['hooks'])
         return stack
 
+    def _lock_obj(self, name):
+        return self._name(name + '.lock')
+
+    def _take(self, name, owner, ttl, alive):
+        """The lease of ``name`` for ``owner``, or StackLocked."""
+        obj = self._lock_obj(name)
+        try:
+            self._put(obj, lease(owner, ttl), headers={'If-None-Match': '*'})
+            return self._confirm(name, obj, owner)
+        except CloudError as exc:
+            if exc.status != 412:
+                raise
+        held, etag = self._get(obj)
+        if held is None:        # released between the two requests: try once more
+            return self._retake(name, obj, owner, ttl)
+        if held.get('owner') == owner:
+            self._put(obj, lease(owner, ttl, held.get('since')))
+            return
+        if held.get('expiry', 0) > time.time() and (alive is None or alive(held.get('owner'))):
+            raise self._locked(name, held)
+        # An expired lease: the one run that creates the claim named after this
+        # very lock object (its etag) may replace it; two takers cannot both win.
+        try:
+            self._put(self._name(name + '.lock.claims', etag or 'none'), {'owner': owner},
+                      headers={'If-None-Match': '*', 'X-Delete-After': str(CLAIM_LIFE)})
+        except CloudError as exc:
+            if exc.status != 412:
+                raise
+            raise self._locked(name, self._get(obj)[0] or held, taking=True)
+        self._delete(obj)
+        self._retake(name, obj, owner, ttl)
+
+    def _retake(self, name, obj, owner, ttl):
+        try:
+            self._put(obj, lease(owner, ttl), headers={'If-None-Match': '*'})
+        except CloudError as exc:
+            if exc.status != 412:
+                raise
+            raise self._locked(name, self._get(obj)[0] or {})
+        self._confirm(name, obj, owner)
+
+    def _confirm(self, name, obj, owner):
+        """The lock object made for ``owner`` is still its own once racing
+        PUTs landed; else StackLocked naming the run whose PUT stayed."""
+        _pause(SETTLE)
+        held, _etag = self._get(obj)
+        if held is None or held.get('owner') != owner:
+            raise self._locked(name, held or {})
+
+    def _locked(self, name, held, taking=False):
+        return StackLocked(
+            'Stack "%s" is locked in %s by another run (%s) since %s, its lease running until %s%s. '
+            'Wait for it, or set lock_timeout to wait; a crashed run\'s lock frees itself when its '
+            'lease ends.' % (name, self.url, held.get('owner', 'unknown'), when(held.get('since', 0)),
+                             when(held.get('expiry', 0)),
+                             '; another run is taking it over' if taking else ''))
+
+    def refresh_lock(self, stack_id, owner, ttl):
+        stack = self.stack_by_id(stack_id)
+        if stack is None:
+            return
+        obj = self._lock_obj(stack['name'])
+        held, _etag = self._get(obj)
+        if held is None or held.get('owner') != owner:
+            raise StackLocked('Stack "%s" lost its lock in %s to %s: its lease ran out before it was '
+                              'renewed, or that run\'s lock replaced it as both took it'
+                              % (stack['name'], self.url, (held or {}).get('owner', 'nobody')))
+        self._put(obj, lease(owner, ttl, held.get('since')))
+        super(SwiftStore, self).refresh_lock(stack_id, owner, ttl)
+
+    def unlock(self, stack_id, owner):
+        stack = self.stack_by_id(stack_id)
+        super(SwiftStore, self).unlock(stack_id, owner)
+        if stack is not None:
+            self.release(stack['name'], owner)
+
+    def release(self, name, owner):
+        """Drop ``owner``'s lock of ``name`` (also of a stack deleted since)."""
+        self._held.discard(name)
+        obj = self._lock_obj(name)
+        held, _etag = self._get(obj)
+        if held is not None and held.get('owner') == owner:
+            self._delete(obj)
+
 
 def export(store, stack):
     """A stack, its nested stacks, their resources and events as one
@@ -393,7 +660,7 @@ def export(store, stack):
     pending = [stack]
     while pending:
         one = pending.pop(0)
-        out['stacks'].append(dict((k, v) for k, v in one.items() if k not in _LOCAL_ONLY))
+        out['stacks'].append(dict((k, v) for k, v in one.items() if k not in LOCAL_ONLY))
         out['resources'].extend(r.__dict__ for r in store.resources(one['id']))
         out['events'].extend(store.events(one['id']))
         pending.extend(store.children(one['id']))

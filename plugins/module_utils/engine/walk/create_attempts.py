@@ -54,7 +54,7 @@ RESUME_SETTLE = 10.0
 
 def create_proven(plugin, ctx, sleep=time.sleep):
     """``plugin.create(ctx)``, sent again after a transient failure only when
-    nothing was made (README "Reliability").  A plugin with no find of its
+    nothing was made (docs/reliability.md, Retries).  A plugin with no find of its
     own cannot prove that: its failure stands.  When find sees something
     after a transient failure and the plugin's ``found_is_whole`` says so,
     it is the resource's object (its id returned).  Otherwise the failure

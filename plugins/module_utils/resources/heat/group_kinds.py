@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """OS::Heat::ResourceGroup, OS::Heat::ResourceChain, the deployment groups
 (OS::Heat::SoftwareDeploymentGroup, StructuredDeploymentGroup and their
-aliases) and (through autoscaling.py) OS::Heat::AutoScalingGroup: nested
+aliases) and (through autoscaling_group.py) OS::Heat::AutoScalingGroup: nested
 stacks whose template the group writes (resources/heat/group_template.py
 and deployment_group.py write it as Heat 27 does).
 
@@ -95,7 +95,7 @@ KINDS.update((gtype, GroupKind((), _deployments_writer(gtype),
                                keyed=(deployment_group.SERVERS,)))
              for gtype in deployment_group.MEMBER_TYPES)
 BATCHED = (RESOURCE_GROUP,) + tuple(deployment_group.MEMBER_TYPES)
-# An autoscaling group decides its size and names its members its own way (autoscaling.py).
+# An autoscaling group decides its size and names its members its own way (autoscaling_group.py).
 GROUP_TYPES = tuple(KINDS) + (autoscaling.ASG,)
 
 

@@ -5,7 +5,7 @@
 
 Heat makes it a stack of its own through its API, in the region its
 ``context`` names (its own by default).  This collection runs it in the
-parent's walk like a template resource (nesting.py): its template is the
+parent's walk like a template resource (engine/nested/stacks.py): its template is the
 ``template`` property (text, known when the run is planned), its
 parameters the entries of ``parameters`` (an entry waiting on a resource
 becomes a ``('param')`` step as a template resource's property does), with

@@ -1,22 +1,28 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The Swift store (engine/store/swift.py) against the fake Swift: a run's record, its lazy
+reading (what one stack costs in a container of many, counted as requests) and the lock."""
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import json
+import time
+import uuid
 
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import swift as ss
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.swift import SwiftStore
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackLocked, StoreError
 
 from ...resources.heat import swift_fake
 
 URL = 'swift://state/team'
+OWNER = 'host-a:1:aa'
 TEMPLATE = '''
 parameters:
   pw: {type: string, hidden: true}
@@ -42,7 +48,49 @@ def _run(stacks, conn, text=TEMPLATE, **kw):
 def _objects(swift):
     return swift.objects('state') or []
 
+def _store(conn):
+    return SwiftStore(URL, conn)
 
+
+def _make(conn, name, nested=True):
+    """A stack with two resources, a nested stack holding one, and events in both."""
+    store = SwiftStore(URL, conn)
+    try:
+        top = store.lock(name, OWNER, 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+        for res in ('a', 'b'):
+            store.save_resource(ResourceRow(uuid=str(uuid.uuid4()), name=res, stack_id=top['id'],
+                                            physical_id='%s-%s' % (name, res)))
+            store.add_event(top['id'], {'resource_name': res, 'resource_status': 'CREATE_COMPLETE'})
+        if nested:
+            child = store.create_stack({'name': name + '-b-x', 'parent_id': top['id'], 'parent_resource': 'b',
+                                        'action': 'CREATE', 'status': 'COMPLETE'})
+            store.save_resource(ResourceRow(uuid=str(uuid.uuid4()), name='c', stack_id=child['id'],
+                                            physical_id='%s-c' % name))
+            store.add_event(child['id'], {'resource_name': 'c', 'resource_status': 'CREATE_COMPLETE'})
+        store.unlock(top['id'], OWNER)
+        return top['id']
+    finally:
+        store.close()
+
+
+def _show(conn, name):
+    """What heat_stack_info asks of a store for one stack: its row, resources, nested stacks, events."""
+    store = SwiftStore(URL, conn, writable=False)
+    try:
+        stack = store.get_stack(name)
+        children = store.children(stack['id'])
+        rows = store.resources(stack['id']) + store.resources(children[0]['id'])
+        events = store.events(stack['id']) + store.events(children[0]['id'])
+        return stack, rows, events
+    finally:
+        store.close()
+
+
+def _requests(proxy):
+    return [(m, p) for m, p, _kw in proxy.requests]
+
+
+# -- a run's record --------------------------------------------------------------------------------
 def test_parse_url():
     assert ss.parse_url('swift://c/a/b/') == ('c', 'a/b')
     assert ss.parse_url('swift://c') == ('c', '')
@@ -94,10 +142,6 @@ def test_each_completed_action_is_a_version_and_a_delete_keeps_them(stacks, clou
     last = json.loads(swift.containers['state']['objects'][versions[2]][0])
     assert (last['stacks'][0]['action'], last['stacks'][0]['status']) == ('DELETE', 'COMPLETE')
     assert [n for n in names if '/versions/' not in n] == []
-
-
-def _store(conn):
-    return SwiftStore(URL, conn)
 
 
 def test_a_store_url_that_cannot_be_read_or_written_is_a_clear_error(cloud, stacks):
@@ -198,3 +242,192 @@ def test_an_event_written_beside_a_run_is_kept_when_the_runs_put_races_it(cloud)
     run.unlock(stack['id'], 'host-a:1:aa')
     late = run.add_event(stack['id'], {'resource_name': 'r', 'resource_status_reason': 'after'})
     assert '0000000003-%s.json' % late['id'] in [n.rsplit('/', 1)[1] for n in _objects(swift)]
+
+
+# -- reading, lazily -------------------------------------------------------------------------------
+def test_one_stack_costs_the_same_in_a_container_of_one_or_of_fifty(cloud):
+    conn, swift, proxy = cloud
+    _make(conn, 'st7')
+    proxy.requests[:] = []
+    stack, rows, events = _show(conn, 'st7')
+    alone = _requests(proxy)
+    assert stack['name'] == 'st7' and sorted(r.name for r in rows) == ['a', 'b', 'c']
+    assert [e['resource_name'] for e in events] == ['a', 'b', 'c']
+    for n in range(50):
+        _make(conn, 'other%d' % n)
+    proxy.requests[:] = []
+    stack, rows, events = _show(conn, 'st7')
+    among_fifty = _requests(proxy)
+    assert sorted(r.name for r in rows) == ['a', 'b', 'c'] and len(events) == 3
+    assert len(among_fifty) == len(alone)
+    # a HEAD, one listing of the stack's tree, then one GET per object of that tree (2 stack rows,
+    # 3 resources, 3 events): nothing of the 50 other stacks
+    assert len(among_fifty) == 1 + 1 + 8, among_fifty
+    assert not [p for _m, p in among_fifty if 'other' in p]
+
+
+def test_a_stack_list_reads_the_stack_rows_alone(cloud):
+    conn, _swift, proxy = cloud
+    for n in range(3):
+        _make(conn, 'st%d' % n)
+    proxy.requests[:] = []
+    store = SwiftStore(URL, conn, writable=False)
+    try:
+        names = sorted(s['name'] for s in store.stacks())
+    finally:
+        store.close()
+    assert names == ['st0', 'st0-b-x', 'st1', 'st1-b-x', 'st2', 'st2-b-x']
+    read = [p for m, p in _requests(proxy) if m == 'GET' and p.endswith('.json')]
+    assert len(read) == 6 and all('/stack/' in p for p in read), read
+
+
+def test_events_are_read_when_asked_and_a_second_look_reads_only_what_changed(cloud):
+    conn, _swift, proxy = cloud
+    stack_id = _make(conn, 'st', nested=False)
+    reader = SwiftStore(URL, conn, writable=False)
+    try:
+        proxy.requests[:] = []
+        reader.get_stack('st')
+        assert not [p for _m, p in _requests(proxy) if '/events/' in p]     # noted, not read
+        assert len(reader.events(stack_id)) == 2
+        writer = SwiftStore(URL, conn)
+        try:
+            writer.lock('st', OWNER, 60)
+            writer.add_event(stack_id, {'resource_name': 'a', 'resource_status': 'UPDATE_COMPLETE'})
+            writer.update_stack(stack_id, status_reason='updated')
+            writer.unlock(stack_id, OWNER)
+        finally:
+            writer.close()
+        proxy.requests[:] = []
+        reader._load_tree('st')     # what taking the lock does: the tree listed again
+        assert reader.get_stack('st')['status_reason'] == 'updated'
+        assert [e['resource_status'] for e in reader.events(stack_id)][-1] == 'UPDATE_COMPLETE'
+        got = [p for m, p in _requests(proxy) if m == 'GET' and p.endswith('.json')]
+        assert len(got) == 2 and [p for p in got if '/events/' in p] == [got[-1]], got
+    finally:
+        reader.close()
+
+
+def test_a_resource_of_another_tree_is_found_by_its_physical_id(cloud):
+    conn, _swift, _proxy = cloud
+    _make(conn, 'one')
+    _make(conn, 'two')
+    store = SwiftStore(URL, conn, writable=False)
+    try:
+        store.get_stack('one')
+        assert store.resource_by_physical_id('one-a').name == 'a'
+        assert store.resource_by_physical_id('two-c').name == 'c'       # read on demand
+        assert store.resource_by_physical_id('nowhere') is None
+    finally:
+        store.close()
+
+
+def test_deleting_a_stack_tree_leaves_no_object_of_it(cloud):
+    conn, swift, _proxy = cloud
+    stack_id = _make(conn, 'gone')
+    _make(conn, 'kept', nested=False)
+    store = SwiftStore(URL, conn)
+    try:
+        store.lock('gone', OWNER, 60)
+        child = store.children(stack_id)[0]
+        store.delete_stack(stack_id)        # the parent first: its child's objects are still found
+        store.delete_stack(child['id'])
+    finally:
+        store.close()
+    left = [n for n in swift.objects('state') if '/versions/' not in n]
+    assert left and all(n.startswith('team/stacks/kept/') for n in left), left
+
+
+# -- the lock --------------------------------------------------------------------------------------
+def test_a_live_lock_is_refused_naming_its_holder_and_since(cloud):
+    conn, swift, _proxy = cloud
+    first, second = _store(conn), _store(conn)
+    first.lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    held = json.loads(swift.containers['state']['objects']['team/st.lock'][0])
+    assert held['owner'] == 'host-a:1:aa' and held['expiry'] > time.time() + 50
+    with pytest.raises(StackLocked) as err:
+        second.lock('st', 'host-b:2:bb', 60)
+    assert 'host-a:1:aa' in str(err.value) and 'since ' + ss.when(held['since']) in str(err.value)
+    assert 'lock_timeout' in str(err.value)
+    # the holder renews; after its unlock another takes it
+    first.refresh_lock(first.get_stack('st')['id'], 'host-a:1:aa', 120)
+    renewed = json.loads(swift.containers['state']['objects']['team/st.lock'][0])
+    assert renewed['expiry'] > held['expiry'] + 50 and renewed['since'] == held['since']
+    first.unlock(first.get_stack('st')['id'], 'host-a:1:aa')
+    assert 'team/st.lock' not in _objects(swift)
+    assert second.lock('st', 'host-b:2:bb', 60) is not None
+
+
+def _expire(swift):
+    box = swift.containers['state']['objects']
+    held = json.loads(box['team/st.lock'][0])
+    held['expiry'] = time.time() - 1
+    swift.put('state', 'team/st.lock', json.dumps(held))
+
+
+def test_a_crashed_runs_lock_is_taken_over_after_its_lease_and_renewing_it_then_fails(cloud):
+    conn, swift, _proxy = cloud
+    crashed, taker = _store(conn), _store(conn)
+    stack = crashed.lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    _expire(swift)
+    assert taker.lock('st', 'host-b:2:bb', 60)['id'] == stack['id']
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-b:2:bb'
+    with pytest.raises(StackLocked, match='lost its lock .* to host-b:2:bb'):
+        crashed.refresh_lock(stack['id'], 'host-a:1:aa', 60)
+
+
+def test_two_takers_of_one_expired_lease_cannot_both_win(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    _expire(swift)
+    one, two = _store(conn), _store(conn)
+    stale = two._get('team/st.lock')
+    one.lock('st', 'host-b:2:bb', 60)
+    # the second read the stale lock before the first replaced it
+    real = two._get
+    monkeypatch.setattr(two, '_get', lambda obj: stale if obj == 'team/st.lock' and stale else real(obj))
+    with pytest.raises(StackLocked, match='another run is taking it over'):
+        two.lock('st', 'host-c:3:cc', 60)
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-b:2:bb'
+
+
+def _racing_put(swift, monkeypatch, owner):
+    """Swift checks If-None-Match before it writes, so a PUT that passed the check beside this
+    run's may land during the settle: ``owner``'s lease replaces the lock object then."""
+    paused = []
+
+    def pause(seconds):
+        paused.append(seconds)
+        swift.put('state', 'team/st.lock', json.dumps(ss.lease(owner, 60)))
+    monkeypatch.setattr(ss, 'SETTLE', 0.5)
+    monkeypatch.setattr(ss, '_pause', pause)
+    return paused
+
+
+def test_a_lock_a_racing_put_replaced_is_refused_naming_the_run_whose_put_stayed(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    paused = _racing_put(swift, monkeypatch, 'host-c:3:cc')
+    with pytest.raises(StackLocked, match=r'is locked in swift://state/team by another run \(host-c:3:cc\)'):
+        _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    assert paused == [0.5]
+    # the other run's lock is left as it is: it is the one that holds it
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-c:3:cc'
+
+
+def test_a_lock_still_its_own_after_the_settle_is_held(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    paused = []
+    monkeypatch.setattr(ss, 'SETTLE', 0.5)
+    monkeypatch.setattr(ss, '_pause', paused.append)
+    assert _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    assert paused == [0.5]
+    assert json.loads(swift.containers['state']['objects']['team/st.lock'][0])['owner'] == 'host-a:1:aa'
+
+
+def test_a_taker_of_an_expired_lease_whose_put_was_replaced_does_not_hold_it(cloud, monkeypatch):
+    conn, swift, _proxy = cloud
+    _store(conn).lock('st', 'host-a:1:aa', 60, create={'action': 'CREATE', 'status': 'IN_PROGRESS'})
+    _expire(swift)
+    _racing_put(swift, monkeypatch, 'host-c:3:cc')
+    with pytest.raises(StackLocked, match=r'by another run \(host-c:3:cc\)'):
+        _store(conn).lock('st', 'host-b:2:bb', 60)
