@@ -8,14 +8,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
 import subprocess
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'bench'))
-import chaos  # noqa: E402
-import chaos_judge as cj  # noqa: E402
+from bench import chaos, chaos_judge as cj
 
 
 class _Counter(object):

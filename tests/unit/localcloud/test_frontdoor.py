@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from lc_helpers import door_call, door_over_stub
+from localcloud.harness import door_call, door_over_stub
 from localcloud.frontdoor import FaultRule, State, route_template
 
 UUID = '0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f'

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from lc_helpers import door_call, door_over_stub
+from localcloud.harness import door_call, door_over_stub
 from localcloud.frontdoor import FaultRule, State
 from localcloud.ledger import Ledger
 

@@ -18,8 +18,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, ROOT  # noqa: E402
+from localcloud.harness import CLOUD_PY, ROOT
 
 SCRIPT = r'''
 import json, os, sys, time
