@@ -5,8 +5,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
@@ -16,9 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     StackersError, StackLocked, StackNotFound, StoreError)
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                'resources', 'heat'))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 URL = 'swift://state/p'
 # a nested stack (its own record), a generated secret and a hidden value

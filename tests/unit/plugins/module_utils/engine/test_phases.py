@@ -254,9 +254,7 @@ resources:
 def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks):
     import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    'resources', 'heat'))
-    import swift_fake
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake
     conn, swift, proxy = swift_fake.cloud()
     made = runner.run(stacks.request(UPDATE_HANDLE), conn)
     assert made['stack']['stack_status'] == 'CREATE_COMPLETE'

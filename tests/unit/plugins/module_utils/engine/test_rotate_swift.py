@@ -10,8 +10,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
-import sys
 
 import pytest
 
@@ -21,9 +19,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.secr
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackLocked, StoreError
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                'resources', 'heat'))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 URL = 'swift://state/team'
 TEMPLATE = '''

@@ -86,9 +86,7 @@ resources:
 def _swift_cloud():
     import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    'resources', 'heat'))
-    import swift_fake
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake
     return swift_fake.cloud()
 
 

@@ -6,8 +6,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import inspect
-import os
-import sys
 
 import pytest
 
@@ -16,9 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store_swift import SwiftStore
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                'resources', 'heat'))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 
 def test_sqlite_is_the_default_and_a_store_url_selects_swift(tmp_path):
