@@ -71,7 +71,9 @@ def _cloud_venv():
 def test_a_green_writer_waits_for_the_holder_without_freezing_it(tmp_path):
     log = _run(tmp_path, 30, 'green')
     assert log[:2] == ['holder committed', 'writer committed']
-    assert log[2] < 5     # about the holder's 0.4 s left, far from the 30 s bound
+    # about the holder's 0.4 s left; the bound is half the 30 s a frozen process waits, which
+    # no load on the machine brings 0.4 s to
+    assert log[2] < 15
 
 
 def test_sqlites_own_busy_wait_freezes_the_holder_until_it_times_out(tmp_path):
