@@ -23,7 +23,6 @@ import sys
 import time
 import tracemalloc
 
-import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st

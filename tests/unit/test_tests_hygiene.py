@@ -77,7 +77,7 @@ def _imports_own(nodes):
             if isinstance(sub, ast.Import) and any(a.name.startswith(OWN) for a in sub.names):
                 return True
             if isinstance(sub, ast.Call) and isinstance(sub.func, (ast.Name, ast.Attribute)) \
-                    and (_dotted(sub.func) or '').split('.')[-1] in ('import_module', '__import__') \
+                    and (_dotted(sub.func) or '').rsplit('.', maxsplit=1)[-1] in ('import_module', '__import__') \
                     and sub.args and isinstance(sub.args[0], ast.Constant) \
                     and str(sub.args[0].value).startswith(OWN):
                 return True
@@ -88,7 +88,7 @@ def _catches_import_errors(handler):
     if handler.type is None:
         return True
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any((_dotted(kind) or '').split('.')[-1] in IMPORT_ERRORS for kind in kinds)
+    return any((_dotted(kind) or '').rsplit('.', maxsplit=1)[-1] in IMPORT_ERRORS for kind in kinds)
 
 
 def guarded_own_imports(source, filename='<source>'):

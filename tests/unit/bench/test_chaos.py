@@ -40,7 +40,7 @@ def test_a_kill_that_came_too_late_brings_the_next_ones_inside_the_action(monkey
     campaign.kill_during({}, (1.0, 1.5), 'delete')
     assert campaign.figures['kills'] == 0 and campaign.figures['kills_missed'] == 1
     assert 0.3 < campaign.durations['delete'] < 0.9
-    delays = [campaign.kill_during({}, (0.05, 6.0), 'delete') for _ in range(4)]
+    delays = [campaign.kill_during({}, (0.05, 6.0), 'delete') for _n in range(4)]
     assert all(d < 0.9 * campaign.durations['delete'] for d in delays)
     assert campaign.figures['kills'] == 4 and campaign.figures['kills_by_moment'] == {'delete': 4}
     # another moment keeps the whole window until it too is seen to end early

@@ -14,7 +14,6 @@ __metaclass__ = type
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
