@@ -42,10 +42,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
-sys.path.insert(1, HERE)
 import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
-import chaos_judge as cj  # noqa: E402
-from chaos_judge import losses, table  # noqa: E402,F401  (chaos.losses: the short form's test)
+if __package__:     # imported as bench.chaos (the unit tests, with the repository on sys.path)
+    from . import chaos_judge as cj
+else:               # run as bench/chaos.py: bench/ is sys.path[0]
+    import chaos_judge as cj  # noqa: E402
+losses, table = cj.losses, cj.table     # chaos.losses: the short form's test
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(HERE, 'results', 'chaos.json')
@@ -64,7 +66,7 @@ BUILD_ERRORS = 0.2
 
 
 class Campaign(object):
-    """The figures of one campaign and the means to get them: a cloud (lc_helpers.Cloud), a
+    """The figures of one campaign and the means to get them: a cloud (localcloud.harness.Cloud), a
     directory for stores and logs, a seed."""
 
     def __init__(self, cloud, workdir, seed, template=MULTI_TIER, fault_rate=0.05, changes=None):
@@ -344,8 +346,7 @@ class Campaign(object):
 
 
 def _own_cloud(workdir):
-    sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
-    from lc_helpers import start_cloud, stop_cloud
+    from localcloud.harness import start_cloud, stop_cloud
     state = os.path.join(workdir, 'cloud-state')
     log = os.path.join(workdir, 'localcloud.log')
     cloud, proc = start_cloud(workdir, ['--state-dir', state], log)

@@ -83,7 +83,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
-from lc_helpers import ids, start_cloud, stop_cloud  # noqa: E402
+from localcloud.harness import ids, start_cloud, stop_cloud  # noqa: E402
 
 from stack.costs import BUILD  # noqa: E402
 from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402

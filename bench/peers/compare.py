@@ -21,15 +21,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
 import statistics
-import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-from peers import heat_service, openstack_cloud, ours  # noqa: E402
-from lc_helpers import ids, wait_for  # noqa: E402
+from localcloud.harness import ids, wait_for
+
+from . import heat_service, openstack_cloud, ours
 
 PEERS = (('engine', ours.Engine), ('heat', heat_service.Peer),
          ('playbook', ours.Playbook), ('openstack.cloud', openstack_cloud.Peer))

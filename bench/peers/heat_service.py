@@ -44,8 +44,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
-from lc_helpers import ids, start_cloud, stop_cloud, wait_for  # noqa: E402
+from localcloud.harness import ids, start_cloud, stop_cloud, wait_for  # noqa: E402
 from localcloud.frontdoor import route_template  # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')

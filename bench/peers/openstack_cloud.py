@@ -233,8 +233,8 @@ def _calls(cloud, stack):
 
 
 def main():
-    sys.path.insert(0, os.path.join(ROOT, 'tests', 'localcloud'))
-    from lc_helpers import ids, start_cloud, stop_cloud
+    sys.path.insert(0, ROOT)
+    from localcloud.harness import ids, start_cloud, stop_cloud
 
     workdir = tempfile.mkdtemp(prefix='peer_openstack_cloud-')
     log = os.path.join(workdir, 'localcloud.log')

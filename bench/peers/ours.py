@@ -21,8 +21,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestration importable)
-sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
-from stack_playbook import StackRunner  # noqa: E402
+from localcloud.playbook import StackRunner  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
 

@@ -29,7 +29,7 @@ import statistics
 
 import yaml
 
-from lc_helpers import ids
+from localcloud.harness import ids
 
 from .costs import BUILD, GROUP
 from .runs import drop_private, engine_run, phase

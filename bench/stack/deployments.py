@@ -40,7 +40,7 @@ import threading
 import time
 import urllib.request
 
-from lc_helpers import wait_for
+from localcloud.harness import wait_for
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 

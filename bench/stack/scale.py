@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 
-from lc_helpers import Cloud
+from localcloud.harness import Cloud
 
 from .costs import minimum_calls, resource_count, stack_definition
 from .runs import STACKS, drop_private, engine_run, phase

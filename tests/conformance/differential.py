@@ -15,6 +15,9 @@ import json
 import re
 import signal
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import validation
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
+
 CASE_SECONDS = 20
 
 # Invalid in both, but the messages do not name the same things, on purpose.
@@ -67,18 +70,8 @@ KNOWN_VERDICT_DIFFERENCES = {
 
 def engine():
     """Our validate entry points (hot/validate.py's, with the engine's
-    registry and graph bound in), or None while they do not exist yet."""
-    try:
-        from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-            validation as validate)
-    except ImportError:
-        return None
-    return validate if hasattr(validate, 'inspect') else None
-
-
-def stackers_error():
-    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
-    return StackersError
+    registry and graph bound in)."""
+    return validation
 
 
 class CaseTimeout(Exception):
@@ -122,7 +115,7 @@ def _inspect(validate, case, kwargs, seconds):
     try:
         try:
             return validate.inspect(case.template_text, **kwargs)
-        except stackers_error() as exc:
+        except StackersError as exc:
             return {'valid': False, 'error': {'type': type(exc).__name__, 'message': str(exc)}}
     finally:
         signal.alarm(0)

@@ -45,9 +45,6 @@ def main(argv):
     chosen = [c for c in ALL if (not args.family or c.family == args.family)
               and (not args.match or args.match in c.id)]
     answers = oracle_runner.ask([case.request() for case in chosen])
-    if differential.engine() is None:
-        print('our engine has no engine/definition/validation.py with inspect() yet')
-        return 1
     stats = collections.defaultdict(collections.Counter)
     lines = []
     for case, heat in zip(chosen, answers):

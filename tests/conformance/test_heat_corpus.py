@@ -105,16 +105,12 @@ def _must_validate(case):
 
 
 def test_corpus_is_there():
-    if not CORPUS:
-        pytest.skip('no shared/corpus/heat-templates beside the clone')
     families = {case.family for case in CORPUS}
     assert families == {'corpus', 'corpus-stubbed', 'corpus-env'}
     assert len([c for c in CORPUS if c.family == 'corpus']) >= 90
 
 
 def test_missing_file_list_is_true():
-    if not CORPUS:
-        pytest.skip('no corpus')
     computed = {cid.split('/', 1)[1] for cid, _name, _referrer in CORPUS_MISSING}
     assert computed == set(NEEDS_MISSING_FILE)
 

@@ -34,7 +34,8 @@ from suite import ALL
 def _shared_or_skip():
     script = oracle_runner.shared_oracle_script()
     if script is None:
-        pytest.skip('the reference oracle lives in ../shared/tools/heat-oracle, not beside this clone')
+        pytest.skip('needs ../shared/tools/heat-oracle (the reference oracle), which is not part of '
+                    'the project')
     return script
 
 

@@ -23,7 +23,6 @@ import sys
 import time
 import tracemalloc
 
-import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
@@ -35,16 +34,11 @@ import cases  # noqa: E402
 import corpus  # noqa: E402
 from cases_base import ALIASES, FUNCTIONS, NEVER_FUNCTIONS, VERSIONS  # noqa: E402
 
-try:
-    from ansible_collections.stackers.orchestration.plugins.module_utils.errors import LocatedError, StackersError
-    from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
-        validation as validate)
-except ImportError:  # pragma: no cover - the engine is not there yet
-    validate = None
-
-pytestmark = pytest.mark.skipif(validate is None or not hasattr(validate, 'inspect'),
-                                reason='no engine/definition/validation.py with inspect() yet')
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (  # noqa: E402
+    LocatedError, StackersError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
+                                                                                               validation as validate)    # noqa: E402
 
 CI = os.environ.get('CI') == 'true'
 EXAMPLE_SECONDS = 10

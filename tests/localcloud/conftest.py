@@ -18,7 +18,7 @@ import pytest
 
 # pytest runs in importlib mode here (it adds no test directory to sys.path)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, process_gone, put_sink, start_cloud, stop_cloud  # noqa: E402
+from localcloud.harness import CLOUD_PY, process_gone, put_sink, start_cloud, stop_cloud  # noqa: E402
 
 
 def _front_door_closed(port):

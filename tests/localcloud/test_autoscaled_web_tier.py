@@ -19,8 +19,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ids  # noqa: E402
-from stack_playbook import StackRunner  # noqa: E402
+from localcloud.harness import ids  # noqa: E402
+from localcloud.playbook import StackRunner  # noqa: E402
 
 # long enough for the two runs that meet it (the next steps of the same ansible-playbook) on a
 # busy machine

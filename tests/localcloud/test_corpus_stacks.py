@@ -34,8 +34,8 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import corpus_selection  # noqa: E402
-from lc_helpers import ROOT, ids, wait_for  # noqa: E402
-from stack_playbook import StackRunner, outputs  # noqa: E402
+from localcloud.harness import ROOT, ids, wait_for  # noqa: E402
+from localcloud.playbook import StackRunner, outputs  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, ROOT)   # localcloud.seed: the tiny qcow2 image the cloud itself boots

@@ -17,7 +17,7 @@ import tarfile
 
 import yaml
 
-from lc_helpers import ROOT
+from localcloud.harness import ROOT
 
 BIN = os.path.join(ROOT, '.venv', 'bin')
 # what a user runs or reads

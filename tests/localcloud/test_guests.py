@@ -27,8 +27,8 @@ from email.mime import multipart, text
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import process_gone, wait_for  # noqa: E402
-from stack_playbook import StackRunner, outputs  # noqa: E402
+from localcloud.harness import process_gone, wait_for  # noqa: E402
+from localcloud.playbook import StackRunner, outputs  # noqa: E402
 
 
 @pytest.fixture(scope='module')

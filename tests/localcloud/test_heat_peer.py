@@ -6,7 +6,7 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
-from lc_helpers import ids, wait_for
+from localcloud.harness import ids, wait_for
 
 TEMPLATE = """
 heat_template_version: 2018-08-31

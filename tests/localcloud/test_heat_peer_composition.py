@@ -16,7 +16,7 @@ import os
 import subprocess
 import time
 
-from lc_helpers import wait_for
+from localcloud.harness import wait_for
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'stack_templates', 'heat_peer')
 STEP = 150      # seconds any one create, update, signal or delete may take (each is ~2-10 s here)

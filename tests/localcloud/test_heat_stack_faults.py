@@ -19,8 +19,8 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ROOT, ids, wait_for  # noqa: E402
-from stack_playbook import StackRunner, write_calls  # noqa: E402
+from localcloud.harness import ROOT, ids, wait_for  # noqa: E402
+from localcloud.playbook import StackRunner, write_calls  # noqa: E402
 
 SMALL = """heat_template_version: 2021-04-16
 parameters:

@@ -16,8 +16,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ids  # noqa: E402
-from stack_playbook import StackRunner, outputs, plan, write_calls  # noqa: E402
+from localcloud.harness import ids  # noqa: E402
+from localcloud.playbook import StackRunner, outputs, plan, write_calls  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATE = os.path.join(HERE, 'stack_templates', 'multi_tier.yaml')

@@ -14,8 +14,8 @@ import json
 import os
 import subprocess
 
-from lc_helpers import ROOT
-from stack_playbook import StackRunner
+from localcloud.harness import ROOT
+from localcloud.playbook import StackRunner
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 BIN = os.path.join(ROOT, '.venv', 'bin')

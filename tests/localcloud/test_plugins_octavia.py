@@ -26,8 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
-from lc_helpers import ids  # noqa: E402
-from stack_playbook import stack_objects, write_calls  # noqa: E402
+from localcloud.harness import ids  # noqa: E402
+from localcloud.playbook import stack_objects, write_calls  # noqa: E402
 
 TEMPLATE = """heat_template_version: 2021-04-16
 parameters:

@@ -23,7 +23,7 @@ if _BUILD not in sys.path:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
-from lc_helpers import ids  # noqa: E402
+from localcloud.harness import ids  # noqa: E402
 
 CONTAINER = """heat_template_version: 2021-04-16
 parameters:

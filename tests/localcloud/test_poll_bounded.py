@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner    # noqa: E402
-from lc_helpers import wait_for  # noqa: E402
+from localcloud.harness import wait_for  # noqa: E402
 
 FILL = 1000          # copies of each kind: 2,000 unrelated resources
 # What a stack's resources are polled through: the batched lists and the GETs by id.

@@ -19,7 +19,7 @@ import subprocess
 import threading
 import time
 
-from lc_helpers import ROOT
+from localcloud.harness import ROOT
 
 PLAYBOOKS = os.path.join(ROOT, 'playbooks')
 TEMPLATES = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'heat_peer')

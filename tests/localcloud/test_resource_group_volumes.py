@@ -13,8 +13,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ids  # noqa: E402
-from stack_playbook import StackRunner, outputs, plan  # noqa: E402
+from localcloud.harness import ids  # noqa: E402
+from localcloud.playbook import StackRunner, outputs, plan  # noqa: E402
 
 GROUP = """heat_template_version: 2021-04-16
 parameters:

@@ -13,7 +13,7 @@ __metaclass__ = type
 import os
 import re
 
-from lc_helpers import ids, wait_for
+from localcloud.harness import ids, wait_for
 
 SEEDED = {
     'networks': ['public'],

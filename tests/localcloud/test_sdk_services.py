@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from lc_helpers import wait_for
+from localcloud.harness import wait_for
 
 
 @pytest.fixture(scope='module')

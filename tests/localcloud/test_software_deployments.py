@@ -42,8 +42,8 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ROOT, wait_for  # noqa: E402
-from stack_playbook import StackRunner, outputs, write_calls  # noqa: E402
+from localcloud.harness import ROOT, wait_for  # noqa: E402
+from localcloud.playbook import StackRunner, outputs, write_calls  # noqa: E402
 
 SECRET = 'pa55-hunter2-w0rd'
 

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ROOT  # noqa: E402
+from localcloud.harness import ROOT  # noqa: E402
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'stack_templates', 'heat_peer')
 STEP = 150

@@ -16,7 +16,7 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, process_gone, start_cloud, stop_cloud, wait_for  # noqa: E402
+from localcloud.harness import CLOUD_PY, process_gone, start_cloud, stop_cloud, wait_for  # noqa: E402
 
 
 def _start(workdir, state_dir, tag):

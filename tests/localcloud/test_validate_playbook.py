@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ROOT  # noqa: E402
+from localcloud.harness import ROOT  # noqa: E402
 
 TEMPLATE = """heat_template_version: 2021-04-16
 parameters:

@@ -23,7 +23,7 @@ import time
 from urllib.parse import urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stack_playbook import StackRunner, outputs, plan  # noqa: E402
+from localcloud.playbook import StackRunner, outputs, plan  # noqa: E402
 
 WAITS = """heat_template_version: 2021-04-16
 parameters:

@@ -8,17 +8,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
-import sys
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
 from ansible_collections.stackers.orchestration.plugins.module_utils import base
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.modules import heat_store_rotate_key as module
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                'module_utils', 'resources', 'heat'))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 TEMPLATE = '''heat_template_version: 2021-04-16
 resources:

@@ -8,16 +8,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
 import re
 
 import pytest
 
+from ansible_collections.stackers.orchestration.tests.unit.heat_here import NO_HEAT, heat_entry_points
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import constraints as c
 
-HEAT_ENTRY_POINTS = ('/tmp/warm-heat/lib/python3.11/site-packages/'
-                     'openstack_heat-27.0.1.dist-info/entry_points.txt')
+HEAT_ENTRY_POINTS = heat_entry_points()
 
 
 def _heat_constraint_names():
@@ -27,7 +26,7 @@ def _heat_constraint_names():
     return set(re.findall(r'^(\S+) = ', section, re.M))
 
 
-@pytest.mark.skipif(not os.path.exists(HEAT_ENTRY_POINTS), reason='Heat is not installed here')
+@pytest.mark.skipif(HEAT_ENTRY_POINTS is None, reason=NO_HEAT)
 def test_every_name_heat_registers_is_known_and_nothing_else():
     heat = _heat_constraint_names()
     ours = set(c.GENERIC_CONSTRAINTS) | set(c.SERVICE_CONSTRAINTS)

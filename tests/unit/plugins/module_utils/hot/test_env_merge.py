@@ -19,12 +19,12 @@ import subprocess
 
 import pytest
 
+from ansible_collections.stackers.orchestration.tests.unit.heat_here import HEAT_PYTHON, NO_HEAT
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import EnvironmentError_
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import env_merge
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environment import merge_environments
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *([os.pardir] * 5)))
-HEAT_PYTHON = '/tmp/warm-heat/bin/python'
 
 # Heat's own TestMergeEnvironments fixtures.
 ENV_1 = {'parameters': {'str_value1': 'string1', 'str_value2': 'string2', 'del_lst_value1': '1,2',
@@ -205,7 +205,7 @@ def test_param_strategy(strategies, key, available, expected):
     assert env_merge.param_strategy(strategies, key, available) == expected
 
 
-@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason='installed Heat not available')
+@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 def test_table_is_what_heat_does():
     cases = [{'kind': 'merge', 'envs': c[1], 'param_types': c[2], 'parameters': c[3]} for c in CASES]
     proc = subprocess.run([HEAT_PYTHON, os.path.join(ROOT, 'tools', 'heat_env_oracle.py')],

@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+from ansible_collections.stackers.orchestration.tests.unit.heat_here import CORPUS, HEAT_PYTHON, NO_CORPUS, NO_HEAT
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     EnvironmentError_, UnknownResourceType)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environment import (
@@ -20,8 +21,6 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environ
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.loader import load_text
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *([os.pardir] * 5)))
-HEAT_PYTHON = '/tmp/warm-heat/bin/python'
-CORPUS = '/work/shared/corpus/heat-templates'
 
 # id, text, expected sections | (error text, line), whether Heat's own parser
 # already refuses it (the other refusals are ours: Heat fails later on them)
@@ -73,7 +72,7 @@ def test_parse(text, expected):
         assert err.value.line == expected[1]
 
 
-@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason='installed Heat not available')
+@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 def test_parse_table_is_what_heat_does():
     requests = [{'kind': 'parse', 'text': c[1]} for c in PARSE]
     # The registry validation happens when Heat builds the Environment.
@@ -259,7 +258,7 @@ def _corpus_environments():
     return [r[0] for r in rows[1:] if r[1] == 'environment']
 
 
-@pytest.mark.skipif(not os.path.isdir(CORPUS), reason='corpus not available')
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason=NO_CORPUS)
 def test_every_corpus_environment_loads():
     names = _corpus_environments()
     assert len(names) >= 10
@@ -277,7 +276,8 @@ def test_every_corpus_environment_loads():
     assert merged.registry.resolve('Heat::InstallConfigAgent').template.endswith('install_container_agent.yaml')
 
 
-@pytest.mark.skipif(not (os.path.isdir(CORPUS) and os.path.exists(HEAT_PYTHON)), reason='corpus or Heat missing')
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason=NO_CORPUS)
+@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 def test_corpus_environments_parse_as_heat_parses_them():
     names = _corpus_environments()
     texts = []

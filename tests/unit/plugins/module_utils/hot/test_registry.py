@@ -15,6 +15,7 @@ import subprocess
 
 import pytest
 
+from ansible_collections.stackers.orchestration.tests.unit.heat_here import HEAT_PYTHON, NO_HEAT
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     EnvironmentError_, StackersError, TemplateError, UnknownResourceType)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environment import Environment
@@ -22,7 +23,6 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.hot.registr
     HEAT_DEFAULT_GLOBAL_REGISTRY, Registry)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *([os.pardir] * 5)))
-HEAT_PYTHON = '/tmp/warm-heat/bin/python'
 ERR = 'error'
 
 
@@ -181,7 +181,7 @@ def test_invalid_registry(env, message):
     assert message in str(err.value)
 
 
-@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason='installed Heat not available')
+@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 def test_table_is_what_heat_does():
     requests = [{'kind': 'registry', 'env': c[1], 'child': c[2], 'lookups': c[3], 'hooks': sorted(c[5])}
                 for c in CASES]

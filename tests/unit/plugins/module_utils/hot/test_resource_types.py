@@ -11,12 +11,12 @@ import subprocess
 
 import pytest
 
+from ansible_collections.stackers.orchestration.tests.unit.heat_here import HEAT_PYTHON, NO_HEAT
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnknownResourceType
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types_data
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *([os.pardir] * 5)))
-HEAT_PYTHON = '/tmp/warm-heat/bin/python'
 
 
 @pytest.mark.parametrize('name, known', [
@@ -169,7 +169,7 @@ def test_generated_file_is_compact_and_short_lined():
     assert max(len(line) for line in text.splitlines()) <= 160
 
 
-@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason='installed Heat not available')
+@pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 def test_generated_file_is_current(tmp_path):
     out = tmp_path / 'data.py'
     subprocess.run([HEAT_PYTHON, os.path.join(ROOT, 'tools', 'gen_resource_types.py'), str(out)],

@@ -11,7 +11,8 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils import resources as registry
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.inputs import inputs as defs
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.preflight import preflight
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
@@ -67,8 +68,20 @@ def test_stacks_without_such_types_ask_nothing(tmp_path):
     assert conn.mock_calls == []
 
 
-def test_no_cloud_checks_nothing(tmp_path):
-    preflight(_sd(tmp_path), None)
+def test_no_cloud_checks_nothing(tmp_path, monkeypatch):
+    # the template the first test sees refused: with no cloud, neither the key pair's check
+    # nor the record is asked, and nothing is refused
+    asked = []
+    keypair = registry.PLUGINS['OS::Nova::KeyPair']
+    assert keypair.has_preflight
+    monkeypatch.setattr(keypair, 'preflight', lambda self, conn, props: asked.append(props) or
+                        ('public_key', 'refused'))
+    sd = _sd(tmp_path)
+    assert preflight(sd, None, recorded=lambda: asked.append('record') or frozenset()) is None
+    assert asked == []
+    with pytest.raises(TemplateError):       # the same stack with a cloud is checked
+        preflight(sd, _conn())
+    assert len(asked) == 1
 
 
 def test_the_runner_refuses_before_any_write(tmp_path):

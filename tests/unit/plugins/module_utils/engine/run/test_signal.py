@@ -84,7 +84,7 @@ resources:
 
 
 def _swift_cloud():
-    from ...resources.heat import swift_fake
+    from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake
     return swift_fake.cloud()
 
 

@@ -14,7 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.swift import SwiftStore
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StoreError
 
-from ...resources.heat import swift_fake
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 
 def test_sqlite_is_the_default_and_a_store_url_selects_swift(tmp_path):

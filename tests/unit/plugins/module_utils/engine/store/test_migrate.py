@@ -14,7 +14,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     StackersError, StackLocked, StackNotFound, StoreError)
 
-from ...resources.heat import swift_fake
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 URL = 'swift://state/p'
 # a nested stack (its own record), a generated secret and a hidden value

@@ -19,7 +19,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.swift import SwiftStore
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackLocked, StoreError
 
-from ...resources.heat import swift_fake
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 URL = 'swift://state/team'
 TEMPLATE = '''

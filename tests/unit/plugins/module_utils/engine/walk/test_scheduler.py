@@ -8,16 +8,48 @@ __metaclass__ = type
 import threading
 import time
 
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import scheduler as walk
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import (
-    DONE, FAILED, RELEASE, SKIPPED, TIMED_OUT, Scheduler)
+    DONE, FAILED, INLINE_BATCH, RELEASE, SKIPPED, TIMED_OUT, Scheduler)
+
+
+class FakeTime(object):
+    """The walk's clock, moved only by the walk's own idle sleep: the waits
+    between steps cost no real time, and the time they stand for is counted
+    exactly (a loaded machine changes nothing)."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.slept = []
+
+    def clock(self):
+        return self.now
+
+    monotonic = clock
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+        self.now += max(0.0, seconds)
+
+
+@pytest.fixture
+def fake_time(monkeypatch):
+    """A FakeTime for the walk: pass ``clock=fake_time.clock``; its idle sleep
+    (the scheduler module's ``time.sleep``) moves that clock instead of waiting."""
+    fake = FakeTime()
+    monkeypatch.setattr(walk, 'time', fake)
+    return fake
 
 
 class Recorder(object):
-    """Work generators that record when they start and end, and how many
-    steps run at once."""
+    """Work generators that record when they start and end (on ``clock``),
+    and how many steps run at once."""
 
-    def __init__(self):
+    def __init__(self, clock=time.monotonic):
         self.lock = threading.Lock()
+        self.clock = clock
         self.start, self.end = {}, {}
         self.running = 0
         self.max_running = 0
@@ -34,7 +66,7 @@ class Recorder(object):
     def node(self, name, waits=(), busy=0.0, fail=False, result=None):
         def gen():
             self._enter()
-            self.start[name] = time.monotonic()
+            self.start[name] = self.clock()
             time.sleep(busy)
             self._leave()
             for wait in waits:
@@ -42,22 +74,21 @@ class Recorder(object):
                 self._enter()
                 time.sleep(busy)
                 self._leave()
-            self.end[name] = time.monotonic()
+            self.end[name] = self.clock()
             if fail:
                 raise RuntimeError('%s broke' % name)
             return result
         return gen
 
 
-def test_independent_nodes_overlap():
-    rec = Recorder()
+def test_independent_nodes_overlap(fake_time):
+    rec = Recorder(clock=fake_time.clock)
     deps = {'a': set(), 'b': set(), 'c': set()}
     work = dict((n, rec.node(n, waits=(0.1, 0.1))) for n in deps)
-    t0 = time.monotonic()
-    out = Scheduler(max_concurrency=3).run(deps, work)
-    elapsed = time.monotonic() - t0
+    out = Scheduler(max_concurrency=3, clock=fake_time.clock).run(deps, work)
     assert all(o.status == DONE for o in out.values())
-    assert elapsed < 0.5          # sequential would be 0.6
+    # the three nodes' two waits ran side by side; one node after another would take 0.6
+    assert fake_time.now == pytest.approx(0.2)
     # every one started before any finished
     assert max(rec.start.values()) < min(rec.end.values())
 
@@ -165,15 +196,14 @@ def test_waiting_nodes_hold_no_thread():
     assert most_open > 10, most_open
 
 
-def test_deadline_times_out_waiting_and_unstarted_nodes():
+def test_deadline_times_out_waiting_and_unstarted_nodes(fake_time):
     rec = Recorder()
     deps = {'slow': set(), 'after': {'slow'}, 'quick': set()}
     work = {'slow': rec.node('slow', waits=[0.05] * 100),
             'after': rec.node('after'), 'quick': rec.node('quick')}
-    t0 = time.monotonic()
-    out = Scheduler(max_concurrency=2, deadline=time.monotonic() + 0.3).run(deps, work)
-    # cut at the deadline: 'slow' alone would wait 5 s (a wide margin for a busy machine)
-    assert time.monotonic() - t0 < 4
+    out = Scheduler(max_concurrency=2, deadline=0.3, clock=fake_time.clock).run(deps, work)
+    # cut at the deadline: 'slow' alone would wait 5 s
+    assert fake_time.now == pytest.approx(0.3)
     assert out['quick'].status == DONE
     assert out['slow'].status == TIMED_OUT
     assert out['after'].status == SKIPPED and out['after'].blocked_by == ['slow']
@@ -301,26 +331,26 @@ def test_the_local_lane_is_bounded():
 
 
 def test_work_left_after_a_release_stays_in_its_lane():
-    ends = {}
+    holding, a_ran, seen = threading.Event(), threading.Event(), {}
 
     def cloud():
-        yield 0.01              # then holds the only cloud slot for 0.5 s
-        time.sleep(0.5)
-        ends['c'] = time.monotonic()
+        yield 0.01              # then holds the only cloud slot until a's work left has run
+        holding.set()
+        seen['a ran while the slot was held'] = a_ran.wait(10)
 
     def first():
-        time.sleep(0.1)
+        holding.wait(10)        # a is made ready once the cloud's slot is held
         yield 0.0
 
     def local():
-        yield RELEASE           # while the cloud's slot is held
-        ends['a'] = time.monotonic()
+        yield RELEASE
+        a_ran.set()
     out = Scheduler(max_concurrency=1).run({'z': set(), 'a': {'z'}, 'c': set()},
                                            {'z': first, 'a': local, 'c': cloud},
                                            local={'z', 'a'})
     assert all(o.status == DONE for o in out.values())
     # a's work left ran on the local lane, not once the cloud's slot came free
-    assert ends['a'] < ends['c'] - 0.25
+    assert seen == {'a ran while the slot was held': True}
 
 
 def test_a_due_poll_whose_lane_is_full_waits_without_spinning():
@@ -411,9 +441,26 @@ def test_cloud_work_does_not_queue_behind_inline_work():
     starts them a batch at a time and starts 'sub' as soon as 'net' ends."""
     rec = Recorder()
     deps, work, inline = _behind_many(rec)
+    net_ended = threading.Event()
+    net = work['net']
+
+    def net_then_tell():
+        yield from net()
+        net_ended.set()
+
+    def first_inline():
+        net_ended.wait(10)     # the walk's first inline step: 'net' has ended by its end
+        return
+        yield
+    work['net'] = net_then_tell
+    work['r0'] = first_inline
     out = Scheduler(max_concurrency=2).run(deps, work, inline=inline)
     assert all(o.status == DONE for o in out.values())
-    assert rec.start['sub'] < max(rec.end[n] for n in inline) - 0.2
+    assert net_ended.is_set()
+    # 'sub' started within a batch or two of net's end: queued behind the inline work, it
+    # would have started after all 300 of them
+    done_before_sub = sum(1 for n in inline if n in rec.end and rec.end[n] <= rec.start['sub'])
+    assert done_before_sub < len(inline) - INLINE_BATCH, done_before_sub
 
 
 def test_past_the_deadline_no_inline_node_starts():
@@ -427,7 +474,7 @@ def test_past_the_deadline_no_inline_node_starts():
     assert out['after'].status == TIMED_OUT and 'after' not in rec.start
 
 
-def test_inline_polls_due_past_a_spent_batch_are_stepped_at_once():
+def test_inline_polls_due_past_a_spent_batch_are_stepped_at_once(fake_time):
     """40 inline nodes poll once together: the first batch takes 32 of the
     due polls, and the walk came back for the other 8 only after its
     heartbeat interval (it slept 60 s here)."""
@@ -435,11 +482,10 @@ def test_inline_polls_due_past_a_spent_batch_are_stepped_at_once():
 
     def polls_once():
         yield 0.01
-    started = time.monotonic()
-    out = Scheduler(max_concurrency=2, heartbeat_interval=60.0).run(
+    out = Scheduler(max_concurrency=2, heartbeat_interval=60.0, clock=fake_time.clock).run(
         deps, dict((n, polls_once) for n in deps), inline=set(deps))
     assert all(o.status == DONE for o in out.values())
-    assert time.monotonic() - started < 10
+    assert fake_time.now == pytest.approx(0.01)     # slept until the polls were due, no longer
 
 
 def test_deferred_nodes_wait_while_another_cloud_node_is_in_its_first_step():
@@ -459,11 +505,25 @@ def test_deferred_nodes_do_not_hold_each_other():
     # r2 becomes ready while r1 (deferred too) is in its first step: it starts
     rec = Recorder()
     deps = {'r1': set(), 'y': set(), 'r2': {'y'}, 'net': {'r1'}}
-    work = dict((n, rec.node(n, busy=0.5 if n == 'r1' else 0.05)) for n in deps)
-    started = time.monotonic()
+    work = dict((n, rec.node(n, busy=0.05)) for n in deps)
+    r2_started, seen = threading.Event(), {}
+    r2 = work['r2']
+
+    def r1():
+        rec.start['r1'] = time.monotonic()
+        # r1's first step lasts until r2 starts (held behind r1, r2 would wait 10 s here)
+        seen['r2 started during r1'] = r2_started.wait(10)
+        rec.end['r1'] = time.monotonic()
+        return
+        yield
+
+    def r2_tells():
+        r2_started.set()
+        yield from r2()
+    work.update(r1=r1, r2=r2_tells)
     out = Scheduler(max_concurrency=4).run(deps, work, defer={'r1', 'r2', 'y'})
     assert all(o.status == DONE for o in out.values())
-    assert rec.start['r2'] - started < 0.3
+    assert seen == {'r2 started during r1': True}
     assert rec.start['net'] >= rec.end['r1']      # deferred work still orders its dependents
 
 

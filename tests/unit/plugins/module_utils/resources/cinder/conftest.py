@@ -7,13 +7,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cinder_fakes  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.cinder import cinder_fakes  # noqa: E402
 
 from ansible_collections.stackers.orchestration.tests.unit import sdk_calls  # noqa: E402
 

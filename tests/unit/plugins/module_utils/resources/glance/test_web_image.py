@@ -5,15 +5,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 from unittest import mock
 from urllib.parse import unquote
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import http_fakes as fakes  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources import http_fakes as fakes  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import failure_reason  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudError, ResourceFailure  # noqa: E402

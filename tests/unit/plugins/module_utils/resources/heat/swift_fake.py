@@ -19,15 +19,12 @@ __metaclass__ = type
 import hashlib
 import hmac
 import itertools
-import os
-import sys
 import threading
 import time
 from unittest import mock
 from urllib.parse import parse_qs, unquote, urlparse
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import http_fakes as fakes  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources import http_fakes as fakes  # noqa: E402
 
 ENDPOINT = 'http://127.0.0.1:8080/object-store/v1/AUTH_p1'
 ACCOUNT = '/v1/AUTH_p1'

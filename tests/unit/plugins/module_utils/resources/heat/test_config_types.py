@@ -9,13 +9,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import email
-import os
-import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from http_fakes import ctx as make_ctx  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.http_fakes import ctx as make_ctx  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import Peer  # noqa: E402

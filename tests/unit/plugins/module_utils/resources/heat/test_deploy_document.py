@@ -11,14 +11,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
-import sys
 import threading
 import time
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import _deploy_document as mod  # noqa: E402
 

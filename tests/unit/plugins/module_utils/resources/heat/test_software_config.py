@@ -8,15 +8,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 import uuid
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import software_config as mod  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from http_fakes import ctx as make_ctx  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.http_fakes import ctx as make_ctx  # noqa: E402
 
 T = 'OS::Heat::SoftwareConfig'
 

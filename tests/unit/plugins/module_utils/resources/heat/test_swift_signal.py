@@ -9,14 +9,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import _swift_signal as mod  # noqa: E402
 

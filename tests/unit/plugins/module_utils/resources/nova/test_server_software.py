@@ -12,11 +12,9 @@ __metaclass__ = type
 import email
 import json
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'heat'))
-import swift_fake  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import Peer  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import _deploy_document as doc  # noqa: E402

@@ -8,14 +8,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 from openstack.load_balancer.v2 import _proxy as lb_proxy
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import octavia_fakes  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.octavia import octavia_fakes  # noqa: E402
 
 from ansible_collections.stackers.orchestration.tests.unit import sdk_calls  # noqa: E402
 

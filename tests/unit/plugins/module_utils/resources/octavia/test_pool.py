@@ -6,11 +6,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import octavia_fakes as fakes  # noqa: E402
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.octavia import octavia_fakes as fakes  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
 

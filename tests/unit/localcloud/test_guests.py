@@ -12,9 +12,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-from localcloud import guests  # noqa: E402
+from localcloud import guests
 
 
 def _b64(text):

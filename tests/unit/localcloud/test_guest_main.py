@@ -8,12 +8,9 @@ __metaclass__ = type
 
 import json
 import os
-import sys
 from email.mime import multipart, text
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-from localcloud import guest_main  # noqa: E402
+from localcloud import guest_main
 
 
 def _guest(tmp_path, user_data):

@@ -10,7 +10,7 @@ import json
 import os
 import subprocess
 
-from lc_helpers import ROOT
+from localcloud.harness import ROOT
 
 PLAYBOOK = """
 - name: One heat_stack task

@@ -14,12 +14,10 @@ __metaclass__ = type
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import CLOUD_PY, ROOT  # noqa: E402
+from localcloud.harness import CLOUD_PY, ROOT
 
 SCRIPT = r'''
 import json, os, sys, time
@@ -72,7 +70,9 @@ def _cloud_venv():
 def test_a_green_writer_waits_for_the_holder_without_freezing_it(tmp_path):
     log = _run(tmp_path, 30, 'green')
     assert log[:2] == ['holder committed', 'writer committed']
-    assert log[2] < 5     # about the holder's 0.4 s left, far from the 30 s bound
+    # about the holder's 0.4 s left; the bound is half the 30 s a frozen process waits, which
+    # no load on the machine brings 0.4 s to
+    assert log[2] < 15
 
 
 def test_sqlites_own_busy_wait_freezes_the_holder_until_it_times_out(tmp_path):

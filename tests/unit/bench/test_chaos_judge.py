@@ -7,13 +7,9 @@ the cloud's resources and a store file."""
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
-import os
 import sqlite3
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'bench'))
-import chaos_judge as cj  # noqa: E402
+from bench import chaos_judge as cj
 
 
 def _store(path, rows):

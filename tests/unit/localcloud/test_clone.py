@@ -8,13 +8,10 @@ __metaclass__ = type
 
 import os
 import sqlite3
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lc_helpers import ROOT  # noqa: E402,F401  (puts the repository on sys.path)
-from localcloud import clone  # noqa: E402
+from localcloud import clone
 
 
 def _db(path, script):

@@ -21,11 +21,10 @@ import sys
 import pytest
 
 from localcloud import plan as plan_mod
+from localcloud.harness import ROOT
 from localcloud.frontdoor import State
 from localcloud.services import _base
 from localcloud.supervisor import Supervisor
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _plan(tmp_path, listeners):

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from lc_helpers import door_call, door_over_stub
+from localcloud.harness import door_call, door_over_stub
 from localcloud.frontdoor import FaultRule, State
 from localcloud.ledger import Ledger
 
@@ -54,10 +54,10 @@ def test_creates_and_deletes_are_counted_per_kind():
 
 def test_random_fault_kinds_come_from_the_seed():
     state = State(fault_rate=0.5, seed=7, fault_kinds=(500, 503, 409, 'drop', 'lost', 'slow'))
-    got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _ in range(200)]
+    got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _n in range(200)]
     again = State(fault_rate=0.5, seed=7, fault_kinds=(500, 503, 409, 'drop', 'lost', 'slow'))
     assert got == [again.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0]
-                   for _ in range(200)]
+                   for _n in range(200)]
     assert set(got) == {None, 500, 503, 409, 0, 'lost', 'slow'}
     assert sum(state.stats()['injected'].values()) == sum(1 for g in got if g is not None)
     with pytest.raises(ValueError):
@@ -158,5 +158,5 @@ def test_seeded_fault_rate_with_one_kind_keeps_the_old_sequence():
     """A campaign's seed must replay the same faults as before kinds existed (503 only)."""
     state = State(fault_rate=0.2, seed=3)
     rng = random.Random(3)
-    got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/servers')[0] for _ in range(40)]
-    assert got == [503 if rng.random() < 0.2 else None for _ in range(40)]
+    got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/servers')[0] for _n in range(40)]
+    assert got == [503 if rng.random() < 0.2 else None for _n in range(40)]

@@ -8,14 +8,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
-import os
 import subprocess
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'bench'))
-import chaos  # noqa: E402
-import chaos_judge as cj  # noqa: E402
+from bench import chaos, chaos_judge as cj
 
 
 class _Counter(object):
@@ -45,7 +40,7 @@ def test_a_kill_that_came_too_late_brings_the_next_ones_inside_the_action(monkey
     campaign.kill_during({}, (1.0, 1.5), 'delete')
     assert campaign.figures['kills'] == 0 and campaign.figures['kills_missed'] == 1
     assert 0.3 < campaign.durations['delete'] < 0.9
-    delays = [campaign.kill_during({}, (0.05, 6.0), 'delete') for _ in range(4)]
+    delays = [campaign.kill_during({}, (0.05, 6.0), 'delete') for _n in range(4)]
     assert all(d < 0.9 * campaign.durations['delete'] for d in delays)
     assert campaign.figures['kills'] == 4 and campaign.figures['kills_by_moment'] == {'delete': 4}
     # another moment keeps the whole window until it too is seen to end early

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from lc_helpers import door_call, door_over_stub
+from localcloud.harness import door_call, door_over_stub
 from localcloud.frontdoor import FaultRule, State, route_template
 
 UUID = '0c1e2c7a-2b7e-4b8b-9f1e-1e2b3c4d5e6f'
@@ -39,7 +39,7 @@ def test_route_template(stype, path, expected):
 
 def test_fault_rule_window():
     rule = FaultRule({'method': 'post', 'path': r'/ports$', 'status': 409, 'count': 2, 'after': 1})
-    seq = [rule.hit('POST', '/networking/v2.0/ports') for _ in range(5)]
+    seq = [rule.hit('POST', '/networking/v2.0/ports') for _n in range(5)]
     assert seq == [False, True, True, False, False]
     assert not rule.hit('GET', '/networking/v2.0/ports')
     assert not rule.hit('POST', '/networking/v2.0/ports/x')
@@ -55,8 +55,8 @@ def test_fault_rule_rejects_bad_rules(raw):
 def test_state_counts_and_faults_with_seed():
     state = State(fault_rate=0.3, seed=11)
     rng = random.Random(11)
-    got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/flavors')[0] for _ in range(50)]
-    expected = [503 if rng.random() < 0.3 else None for _ in range(50)]
+    got = [state.account('GET', 'compute', '/compute', '/compute/v2.1/flavors')[0] for _n in range(50)]
+    expected = [503 if rng.random() < 0.3 else None for _n in range(50)]
     assert got == expected
     key = state.route_key('GET', 'compute', '/compute', '/compute/v2.1/flavors/42')
     state.count_bytes(key, 120)
@@ -79,7 +79,7 @@ def test_rules_take_precedence_and_each_counts_its_matches():
     state = State()
     state.rules = [FaultRule({'path': '/ports', 'status': 500, 'count': 1}),
                    FaultRule({'path': '/v2.0/', 'status': 503, 'count': 2})]
-    got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _ in range(3)]
+    got = [state.account('GET', 'network', '/networking', '/networking/v2.0/ports')[0] for _n in range(3)]
     assert got == [500, 503, None]
     assert [r.matched for r in state.rules] == [3, 3]
 

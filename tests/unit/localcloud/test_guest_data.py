@@ -9,15 +9,11 @@ __metaclass__ = type
 import base64
 import gzip
 import json
-import os
-import sys
 from email.mime import multipart, text
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-from localcloud import guest_data  # noqa: E402
+from localcloud import guest_data
 
 
 def _part(content, filename, subtype):

@@ -8,18 +8,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import sys
 
 import pytest
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, 'bench'))
-sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
-
-from peers import compare, heat_service  # noqa: E402
-from stack import big, composition, costs, deployments, scale  # noqa: E402
-import test_autoscaled_web_tier as web  # noqa: E402
+from bench.peers import compare, heat_service
+from bench.stack import big, composition, costs, deployments, scale
+from localcloud.harness import ROOT
 
 
 @pytest.mark.parametrize('mix,count', [('big', 10000), ('blocks', 1000)])
@@ -74,10 +69,33 @@ def test_flat_and_nested_hold_the_same_resources_and_load(tmp_path, count):
         ['leaf.yaml', 'mid.yaml']
 
 
+WEB_TOP = """heat_template_version: 2021-04-16
+resources:
+  web:
+    type: OS::Heat::AutoScalingGroup
+    properties:
+      min_size: 1
+      max_size: 3
+      resource:
+        type: member.yaml
+        properties: {flavor: m1.tiny}
+"""
+WEB_MEMBER = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string}
+resources:
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: {get_param: flavor}}
+"""
+
+
 def test_heat_is_given_an_autoscaling_groups_member_template(tmp_path):
-    (tmp_path / 'web.yaml').write_text(web.TOP)
-    (tmp_path / 'member.yaml').write_text(web.MEMBER)
-    assert heat_service.template_files(str(tmp_path / 'web.yaml')) == {'member.yaml': web.MEMBER}
+    # the web tier's shape (tests/localcloud/test_autoscaled_web_tier.py): the group's member
+    # is a template file the group's ``resource`` names
+    (tmp_path / 'web.yaml').write_text(WEB_TOP)
+    (tmp_path / 'member.yaml').write_text(WEB_MEMBER)
+    assert heat_service.template_files(str(tmp_path / 'web.yaml')) == {'member.yaml': WEB_MEMBER}
 
 
 @pytest.mark.parametrize('mix,extra,posts', [('rgnone', 0, {}),
@@ -232,7 +250,7 @@ def test_poll_rates_leave_the_login_out_and_divide_by_the_pending():
 def test_the_benchs_runs_lift_heats_resource_limit_for_the_10000_resource_stack(monkeypatch):
     """The big scenario's stacks hold up to 10,000 resources, past Heat's default
     max_resources_per_stack (1000): each run lifts it, or the scenario fails before any call."""
-    from stack import runs
+    from bench.stack import runs
     seen = []
     monkeypatch.setattr(runs.runner, 'run', lambda request, conn: seen.append(request) or {})
 
@@ -250,7 +268,7 @@ def test_the_call_timed_bound_costs_a_chain_at_its_own_answers(tmp_path):
     """Two subnets posted at once: one answered in 0.5 s (on the chain), the other in 0.1 s.
     The route's mean (0.3 s) under-costs the chain; the call-timed bound takes the chain's
     own answer (the quickest of its route sent while it was in progress: here only its own)."""
-    from stack import critical
+    from bench.stack import critical
     path = tmp_path / 't.yaml'
     path.write_text('heat_template_version: 2021-04-16\nresources:\n'
                     '  net: {type: OS::Neutron::Net}\n'
@@ -302,7 +320,7 @@ def test_a_profiled_phase_returns_its_figures_and_leaves_its_threads_stats(tmp_p
 
 def test_the_observer_times_the_collector_only_while_a_phase_is_observed():
     import gc
-    from stack import runs
+    from bench.stack import runs
     obs = runs.Observer()
     try:
         gc.collect()
@@ -408,7 +426,7 @@ class _Cloud:
 
 def test_an_attachment_is_charged_until_cinder_marked_its_volume_in_use():
     import datetime
-    from stack import critical, runs
+    from bench.stack import critical, runs
     t0 = datetime.datetime(2026, 12, 7, 5, 0, 0, tzinfo=datetime.timezone.utc).timestamp()
     admin = _Admin([_Volume('crit0-vol1-abcdefghijkl', 'in-use', '2026-12-07T05:00:04.500000'),
                     _Volume('crit0-vol2-abcdefghijkm', 'available', '2026-12-07T05:00:03'),

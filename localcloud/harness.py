@@ -1,7 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Helpers of the local cloud tests: the running cloud and its clients, each call with a timeout."""
+"""A local cloud driven from outside, as its tests (tests/localcloud) and the benchmarks (bench/) drive
+it: started with `stackers-localcloud` and stopped, its admin API and clients, each call with a
+timeout; a front door over a stub service for its unit tests.  Standard library only: it runs in the
+collection's venv, not in the cloud's."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -14,19 +17,16 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(HERE)
 CLOUD_PY = os.path.join(ROOT, '.venv-cloud', 'bin', 'python')
 LAUNCHER = os.path.join(ROOT, '.venv', 'bin', 'stackers-localcloud')
 START_TIMEOUT = float(os.environ.get('LOCALCLOUD_START_TIMEOUT', '420'))
-
-sys.path.insert(0, ROOT)   # localcloud's pure-stdlib parts (front door) are unit-tested directly
 
 
 def start_cloud(workdir, extra_args, log_path):

@@ -9,13 +9,11 @@ __metaclass__ = type
 
 import os
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-from localcloud import guest_agent  # noqa: E402
+from localcloud import guest_agent
+from localcloud.harness import ROOT
 
 REAL_SDIST = os.path.join(ROOT, '.venv-cloud', 'share', 'heat-agents')
 

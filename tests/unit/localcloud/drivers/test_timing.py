@@ -21,7 +21,7 @@ def _knobs(tmp_path, monkeypatch, knobs):
 
 def test_a_pattern_fails_every_matching_build(tmp_path, monkeypatch):
     _knobs(tmp_path, monkeypatch, {'fail_builds': {'server': '^st-server1-'}})
-    assert [timing.fails('server', 'st-server1-abc') for _ in range(3)] == [True] * 3
+    assert [timing.fails('server', 'st-server1-abc') for _n in range(3)] == [True] * 3
     assert not timing.fails('server', 'st-server2-abc')
     assert not timing.fails('volume', 'st-server1-abc')
     assert not timing.fails('server', None)
