@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources as registry
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.inputs import inputs as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.preflight import preflight
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
