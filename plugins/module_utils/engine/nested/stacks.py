@@ -13,16 +13,16 @@ work, with no wait for a traversal to "reach" it.  Each nested stack keeps
 its own record in the store (its parent's id and resource name), its
 events and its outputs, which are its parent resource's attributes.
 
-The steps of a nested stack are keyed ``(kind, name, path)``, ``path``
-being the names of the template resources from the top (``('a', 'b')``);
-the top stack's keep their two-part keys.  For a template resource ``r``:
-``('nest', r)`` starts its stack (the resource's IN_PROGRESS, the stack
-record), the nested steps follow, and ``('res', r)`` finishes it (outputs,
-COMPLETE).  The tasks themselves are in nested_tasks.py.
+The steps of a nested stack are keyed with their ``path`` (converge.StepKey):
+the names of the template resources from the top (``('a', 'b')``); the top
+stack's have none.  For a template resource ``r``: ``StepKey('nest', r)``
+starts its stack (the resource's IN_PROGRESS, the stack record), the nested
+steps follow, and ``StepKey('res', r)`` finishes it (outputs, COMPLETE).
+The tasks themselves are in steps.py.
 
 A property of a template resource that waits on other resources is a
-parameter its stack gets during the run: ``('param', (r, name))`` resolves
-it once those resources are done and gives it to the nested definition
+parameter its stack gets during the run: ``StepKey('param', (r, name))``
+resolves it once those resources are done and gives it to the nested definition
 (checked as Heat checks a nested stack's parameters), and only the nested
 steps that read it wait for it.  The resources of such a stack are
 validated as Heat validates a stack's create just before each one starts.
@@ -36,7 +36,7 @@ import dataclasses
 import hashlib
 import json
 import uuid
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional
 
 from ...errors import LocatedError, ResourceLimitExceeded
 from ...hot import functions as fns
@@ -244,33 +244,16 @@ def count(nests):
 
 # -- the walk's steps -------------------------------------------------------------
 
-def key(kind, name, path=()):
-    return (kind, name, path) if path else (kind, name)
-
-
-def namespaced(deps, work, path):
-    """A nested stack's (deps, work), its keys moved under ``path``."""
-    def move(k):
-        return (k[0], k[1], path)
-    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
-            dict((move(k), w) for k, w in work.items()))
-
-
-def path_of(k):
-    return k[2] if len(k) > 2 else ()
-
-
 def outcomes_at(outcomes, path):
-    """The outcomes of one stack's steps, under their two-part keys."""
-    return dict(((k[0], k[1]), o) for k, o in outcomes.items() if path_of(k) == path)
+    """The outcomes of the steps of the stack at ``path``, keyed as that
+    stack names them (no path)."""
+    return dict((k.in_stack(), o) for k, o in outcomes.items() if k.path == path)
 
 
 def moved(deps, work, prefix):
-    """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
-    def move(k):
-        return (k[0], k[1], prefix + path_of(k))
-    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
-            dict((move(k), w) for k, w in work.items()))
+    """A stack's (deps, work) one level down, under ``prefix``."""
+    return (dict((k.under(prefix), set(d.under(prefix) for d in v)) for k, v in deps.items()),
+            dict((k.under(prefix), w) for k, w in work.items()))
 
 
 def child_run(env, parent, stack, sd):
@@ -284,5 +267,3 @@ def child_run(env, parent, stack, sd):
     child.log.parent = parent.log
     return child
 
-
-Path = Tuple[str, ...]

@@ -27,7 +27,7 @@ from ..walk.hooks import HookPending
 from ..walk.resource_tasks import failure_reason
 from ..walk.summary import summarise
 from ..walk.scheduler import DONE, FAILED, Outcome, once
-from ..walk.converge import converge_steps, delete_steps
+from ..walk.converge import StepKey, converge_steps, delete_steps
 from ..walk.outputs import output_attributes, resolve_outputs
 from ..walk.planner import KEEP, decide_desired, desired
 from ..store.records import CURRENT, ResourceRow
@@ -106,21 +106,22 @@ def attach(env, run, plans, deps, work, *, path=()):
             _validated_first(nest, cwork)
         # the parameters each of the stack's own steps reads (its nested
         # stacks' steps read theirs through their own parameter steps)
-        waits = {} if group else dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
-                                      for k in cdeps if len(k) == 2)
+        waits = {} if group else dict((k.under((name,)), _reads(plan.sd, k) & plan.waiting)
+                                      for k in cdeps if not k.path)
         cdeps, cwork = nesting.moved(cdeps, cwork, (name,))
         defn = run.sd.resources[name]
-        rkey, skey = ('res', name), ('nest', name)
+        rkey, skey = StepKey('res', name), StepKey('nest', name)
         if group:
             # a group's stack is written when its turn comes, as Heat's
             deps[skey] = set(deps.get(rkey, ()))
         else:
-            deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
+            deps[skey] = set(StepKey('res', d) for d in defn.depends_on or ()
+                             if StepKey('res', d) in deps)
         work[skey] = once(_start, nest)
         pkeys = {}
         for param in sorted(plan.waiting if not group else ()):
-            pkey = pkeys[param] = ('param', (name, param))
-            deps[pkey] = set([skey]) | set(('res', d) for d in
+            pkey = pkeys[param] = StepKey('param', (name, param))
+            deps[pkey] = set([skey]) | set(StepKey('res', d) for d in
                                            fns.dependencies(nesting.param_snippets(defn)[param]))
             work[pkey] = once(_supply, nest, param)
         if group:
@@ -144,14 +145,17 @@ def _in_batches(nest, name, deps, work):
     before = set()
     for index, batch in enumerate(batches):
         if index and pause > 0:
-            wait = ('pause', str(index), here)
+            wait = StepKey('pause', str(index), here)
             deps[wait], work[wait] = set(before), _paused(nest, pause, batches[index - 1])
             before = set([wait])
         for member in batch:
-            start = ('nest', member, here) if ('nest', member, here) in deps else ('res', member, here)
+            start = StepKey('nest', member, here)
+            if start not in deps:
+                start = StepKey('res', member, here)
             if start in deps:
                 deps[start].update(before)
-        before = set(('res', member, here) for member in batch if ('res', member, here) in deps)
+        before = set(StepKey('res', member, here) for member in batch
+                     if StepKey('res', member, here) in deps)
 
 
 def _paused(nest, seconds, batch):
@@ -168,12 +172,11 @@ def _reads(sd, k):
     """The parameters a (not yet moved) step of a nested stack reads: a
     resource's properties and metadata; a nested stack's property fed to a
     parameter of its own."""
-    kind, name = k[0], k[1]
-    if kind == 'res' and name in sd.resources:
-        defn = sd.resources[name]
+    if k.kind == 'res' and k.name in sd.resources:
+        defn = sd.resources[k.name]
         return set(nesting.params_read(defn.properties)) | set(nesting.params_read(defn.metadata))
-    if kind == 'param' and len(k) == 2:
-        inner, param = name
+    if k.kind == 'param' and not k.path:
+        inner, param = k.name
         return set(nesting.params_read(nesting.param_snippets(sd.resources[inner]).get(param)))
     return set()
 
@@ -183,9 +186,9 @@ def _validated_first(nest, work):
     resources is validated as a stack create validates it (its values are
     known now) before it starts."""
     for k, factory in list(work.items()):
-        if k[0] == 'res' and len(k) == 2 and factory is not None and \
-                k[1] in nest.plan.sd.resources:
-            work[k] = _checking(nest, k[1], factory)
+        if k.kind == 'res' and not k.path and factory is not None and \
+                k.name in nest.plan.sd.resources:
+            work[k] = _checking(nest, k.name, factory)
 
 
 def _checking(nest, name, factory):
@@ -349,8 +352,8 @@ def attach_deletes(env, run, deps, work):
     """Each step of ``run`` (deps, work) deleting a template resource's
     row gets its nested stack's delete before it, walked in the same
     scheduler; recursively."""
-    for k in [k for k in deps if k[0] == 'del' and len(k) == 2]:
-        row = run.rows.get(k[1])
+    for k in [k for k in deps if k.kind == 'del' and not k.path]:
+        row = run.rows.get(k.name)
         child_id = row.facts.get(NESTED_STACK) if row is not None else None
         stack = env.store.stack_by_id(child_id) if child_id else None
         if stack is None:
@@ -364,7 +367,7 @@ def attach_deletes(env, run, deps, work):
         cdeps, cwork = delete_steps(child, {})
         attach_deletes(env, child, cdeps, cwork)
         cdeps, cwork = nesting.moved(cdeps, cwork, (row.uuid,))
-        dkey = ('nestdel', row.uuid)
+        dkey = StepKey('nestdel', row.uuid)
         deps[dkey] = set(deps[k])
         work[dkey] = once(_delete_start, run, row, child)
         for needs in cdeps.values():
@@ -400,11 +403,11 @@ def settle(run, outcomes, path=()):
     for name, nest in run.nests.items():
         here = path + (name,)
         settle(nest.run, outcomes, here)
-        rkey, skey = nesting.key('res', name, path), nesting.key('nest', name, path)
+        rkey, skey = StepKey('res', name, path), StepKey('nest', name, path)
         if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
             continue
-        refused = [o for k, o in outcomes.items() if k[0] == 'param' and nesting.path_of(k) == path
-                   and k[1][0] == name and o.status == FAILED]
+        refused = [o for k, o in outcomes.items() if k.kind == 'param' and k.path == path
+                   and k.name[0] == name and o.status == FAILED]
         if refused:
             # a parameter refused: the stack cannot be made, as Heat refuses its create
             if nest.run.stack is not None:
@@ -433,7 +436,7 @@ def settle(run, outcomes, path=()):
         _record_failure(nest.parent, nest.run, name, action, reason)
         outcomes[rkey] = Outcome(FAILED, error=_failure(name, reason))
     for row_uuid, child in run.deleting.items():
-        dkey = nesting.key('del', row_uuid, path)
+        dkey = StepKey('del', row_uuid, path)
         if outcomes.get(dkey) is None or outcomes[dkey].status == DONE:
             continue
         here = path + (row_uuid,)

@@ -18,6 +18,7 @@ from ...errors import CloudNotFound, StackersError
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
 from ..nested import steps as nested_tasks
+from ..walk.converge import StepKey
 from ..walk.planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
 from ..store.records import CURRENT
 from ..walk.resource_tasks import failure_reason
@@ -58,7 +59,7 @@ def stack_check(run, max_concurrency=10):
     """name -> check entry for every current row (reads only)."""
     results = {}
     rows = [r for r in run.rows.values() if r.role == CURRENT]
-    work = dict((('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
+    work = dict((StepKey('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
     Scheduler(max_concurrency=max_concurrency).run(dict((k, set()) for k in work), work)
     return results
 

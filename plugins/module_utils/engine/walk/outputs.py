@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ...errors import StackersError
 from ..graph import dependencies as graphs
+from .converge import StepKey
 from .scheduler import once
 from .seam import attribute_functions
 
@@ -97,20 +98,20 @@ def refresh_steps(run, graph, deps, work):
     uses = output_attributes(run.sd)
     # Deleting moves attributes too (a removed subnet leaves its network's
     # list): every delete of the walk and the changers' cleanups go first.
-    deletes = set(key for key in deps if len(key) == 2 and key[0] == 'del')
+    deletes = set(key for key in deps if key.kind == 'del' and not key.path)
     if not uses or len(deletes) > MAX_CHANGERS:
         return
-    removed = set(run.rows[key[1]].name for key in deletes if key[1] in run.rows)
+    removed = set(run.rows[key.name].name for key in deletes if key.name in run.rows)
     maps = requirement_maps(graph)
     for name in sorted(uses):
-        if ('res', name) not in deps:
+        if StepKey('res', name) not in deps:
             continue
         moving = changers(graph, name, maps, MAX_CHANGERS)
         if moving is None:
             continue
-        key = ('outputs', name)
+        key = StepKey('outputs', name)
         deps[key] = set(step for other in moving | set([name])
-                        for step in (('res', other), ('cleanup', other))
+                        for step in (StepKey('res', other), StepKey('cleanup', other))
                         if step in deps) | deletes
         work[key] = once(_read_again, run, name, uses[name], moving | removed)
 

@@ -11,6 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.nested import stacks as nesting
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.converge import StepKey
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ResourceLimitExceeded, TemplateError)
 
@@ -126,3 +127,19 @@ resources:
     with pytest.raises(ResourceLimitExceeded):
         stacks.run(text, max_resources=5)
     assert stacks.run(text, max_resources=6)['stack']['stack_status'] == 'CREATE_COMPLETE'
+
+
+def test_a_nested_stacks_steps_move_under_its_path_and_come_back_for_its_summary():
+    deps = {StepKey('res', 'a'): set(), StepKey('res', 'b'): {StepKey('res', 'a')},
+            StepKey('res', 'x', ('inner',)): {StepKey('res', 'b')}}
+    work = dict((k, None) for k in deps)
+    moved, moved_work = nesting.moved(deps, work, ('tier',))
+    assert moved == {StepKey('res', 'a', ('tier',)): set(),
+                     StepKey('res', 'b', ('tier',)): {StepKey('res', 'a', ('tier',))},
+                     StepKey('res', 'x', ('tier', 'inner')): {StepKey('res', 'b', ('tier',))}}
+    assert set(moved_work) == set(moved)
+    outcomes = dict((k, k.name) for k in moved)
+    outcomes[StepKey('res', 'tier')] = 'top'
+    assert nesting.outcomes_at(outcomes, ('tier',)) == {StepKey('res', 'a'): 'a', StepKey('res', 'b'): 'b'}
+    assert nesting.outcomes_at(outcomes, ('tier', 'inner')) == {StepKey('res', 'x'): 'x'}
+    assert nesting.outcomes_at(outcomes, ()) == {StepKey('res', 'tier'): 'top'}
