@@ -8,7 +8,7 @@
    then ``lock`` takes the stack;
 2. ``converge``: the record walked to the definition in parallel (the
    stack marked in progress, the steps of converge.py on the scheduler),
-   answering an ``Outcome``;
+   answering ``Converged``;
 3. ``finish``: outputs resolved, the stack's end recorded, the result; or,
    for a failed run that asked for it, the rollback phase (rollback.py),
    which converges again (to the previous definition, or to nothing) and
@@ -40,7 +40,7 @@ from .check import mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
 from ..walk.converge import converge_steps, lanes
 from ..store.records import NEW, OLD
-from .request import Outcome, Plan
+from .request import Converged, Plan
 from ..walk.run_state import StackRun
 from ..store.owner import lock_ttl, owner_alive
 from ..store.secrets import secret_strings
@@ -216,7 +216,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
         outcomes = schedule(env, run, deps, work)
     nested_tasks.settle(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
-    return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
+    return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
 def _stored_inputs(env, planned, stack):
@@ -259,11 +259,11 @@ def schedule(env, run, deps, work):
 
 # -- finish ---------------------------------------------------------------------------
 
-def finish(env, outcome, *, outputs=True):
-    """Record how ``outcome`` ended (outputs resolved and stored first,
+def finish(env, converged, *, outputs=True):
+    """Record how ``converged`` ended (outputs resolved and stored first,
     unless ``outputs`` is False or the run had no definition) and answer
     the run's result."""
-    run, store = outcome.run, env.store
+    run, store = converged.run, env.store
     stack_id = run.stack['id']
     out = None
     if outputs and run.sd is not None:
@@ -275,16 +275,16 @@ def finish(env, outcome, *, outputs=True):
                                         if name not in run.outputs_read))
         out = resolve_outputs(run)
         store.update_stack(stack_id, outputs=run.vault.encrypt(out))
-    store.update_stack(stack_id, action=outcome.action, status=outcome.status,
-                       status_reason=outcome.reason)
-    if outcome.status != 'IN_PROGRESS':
+    store.update_stack(stack_id, action=converged.action, status=converged.status,
+                       status_reason=converged.reason)
+    if converged.status != 'IN_PROGRESS':
         hooks.forget(store, stack_id)      # the action ended: its hooks hold again next time
-    run.log.stack(outcome.action, outcome.status, outcome.reason)
+    run.log.stack(converged.action, converged.status, converged.reason)
     stack = store.stack_by_id(stack_id)
-    before = outcome.before
+    before = converged.before
     changed = run.log.changed_resources() or \
         _portable(before.get('definition')) != _portable(stack.get('definition')) or \
-        before.get('outputs') is None or before.get('status') != outcome.status
+        before.get('outputs') is None or before.get('status') != converged.status
     if not changed and out is not None:
         changed = run.vault.decrypt(before.get('outputs')) != out
     return {'changed': bool(changed),

@@ -8,8 +8,8 @@
   the store and its vault);
 - ``Plan``: the plan phase's answer, the validated definition to converge
   to (phases.plan);
-- ``Outcome``: how converging ended (phases.converge), which the runner
-  finishes or rolls back.
+- ``Converged``: how converging ended (phases.converge), which the runner
+  finishes or rolls back (not the scheduler's per-step ``Outcome``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -113,8 +113,8 @@ class Plan:
 
 
 @dataclasses.dataclass
-class Outcome:
-    """How a walk of the stack ended: the ``run`` (StackRun) that did it,
+class Converged:
+    """How converging the stack ended: the ``run`` (StackRun) that did it,
     the stack ``action`` it recorded, ``status`` (COMPLETE, FAILED or
     IN_PROGRESS at hooks) and ``reason``, and the stack row ``before`` it."""
     run: Any

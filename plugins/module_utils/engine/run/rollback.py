@@ -21,12 +21,12 @@ __metaclass__ = type
 
 from . import phases
 from ..walk.converge import delete_steps
-from .request import Outcome, Plan
+from .request import Converged, Plan
 from ..walk.run_state import StackRun
 
 
 def roll_back(env, planned, failed):
-    """The result of rolling back ``failed`` (the Outcome of converging to
+    """The result of rolling back ``failed`` (the Converged of converging to
     ``planned``); its ``failed_reason`` is the failure rolled back."""
     store = env.store
     run = failed.run
@@ -47,9 +47,9 @@ def _to_nothing(env, planned, stack, reason):
     run = StackRun(env.store, env.vault, env.conn, stack, None,
                    secret_values=planned.hidden.values())
     status, why = phases.walk(env, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
-    outcome = Outcome(run=run, action='ROLLBACK', status=status,
-                      reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
-    return phases.finish(env, outcome, outputs=False)
+    converged = Converged(run=run, action='ROLLBACK', status=status,
+                          reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
+    return phases.finish(env, converged, outputs=False)
 
 
 def _to_previous(env, planned, stack, previous):
@@ -60,7 +60,7 @@ def _to_previous(env, planned, stack, previous):
     sd, graph = phases.load(env.request, previous, stack['id'])
     back = Plan(stack=stack, stack_id=stack['id'], inputs=previous, sd=sd, graph=graph,
                 hidden=planned.hidden)
-    outcome = phases.converge(env, back, stack, 'UPDATE', rollback_of='ROLLBACK')
-    result = phases.finish(env, outcome)
+    converged = phases.converge(env, back, stack, 'UPDATE', rollback_of='ROLLBACK')
+    result = phases.finish(env, converged)
     env.store.update_stack(stack['id'], definition=stack.get('previous'))
     return result

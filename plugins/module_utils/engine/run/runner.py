@@ -104,11 +104,11 @@ def _apply(env, planned):
                                             stack['status'] != 'COMPLETE'):
             resumed = _action(env, stack, 'RESUME')
             stack = store.stack_by_id(planned.stack_id)
-        outcome = phases.converge(env, planned, stack, 'CREATE' if creating else 'UPDATE')
-        if outcome.status == 'FAILED' and env.request.rollback:
-            result = rollback.roll_back(env, planned, outcome)
+        converged = phases.converge(env, planned, stack, 'CREATE' if creating else 'UPDATE')
+        if converged.status == 'FAILED' and env.request.rollback:
+            result = rollback.roll_back(env, planned, converged)
         else:
-            result = phases.finish(env, outcome)
+            result = phases.finish(env, converged)
         if resumed is not None:
             result['events'] = resumed['events'] + result['events']
             result['changed'] = True

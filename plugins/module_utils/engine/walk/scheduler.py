@@ -79,6 +79,10 @@ RELEASE = _Release()
 
 
 class Outcome(object):
+    """How one node (a step) of the walk ended: ``status`` (DONE, FAILED,
+    SKIPPED or TIMED_OUT), the ``value`` its work returned or its
+    ``error``, and for a skipped node the nodes it waited on that did not
+    end DONE (``blocked_by``)."""
     __slots__ = ('status', 'value', 'error', 'blocked_by')
 
     def __init__(self, status, value=None, error=None, blocked_by=None):

@@ -2,7 +2,7 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The phases of a run: plan (nothing written before the whole definition
-is valid), the lock, converge (an Outcome, finished by the caller),
+is valid), the lock, converge (a Converged, finished by the caller),
 and finish."""
 
 from __future__ import absolute_import, division, print_function
@@ -15,7 +15,7 @@ import time
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases, runner
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import RunEnv
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import Converged, RunEnv
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.owner import new_owner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
@@ -41,7 +41,7 @@ def _env(stacks, text, **kw):
 
 
 def _create(env):
-    """Plan, lock and converge a new stack: the converge's outcome."""
+    """Plan, lock and converge a new stack: how the converge ended."""
     planned = phases.plan(env, None)
     env.owner = new_owner()
     stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
@@ -59,18 +59,19 @@ def test_plan_validates_and_writes_nothing(stacks):
     env.store.close()
 
 
-def test_converge_answers_an_outcome_the_caller_finishes(stacks):
+def test_converge_answers_how_it_ended_and_the_caller_finishes(stacks):
     env = _env(stacks, CHAIN)
     planned = phases.plan(env, None)
     env.owner = new_owner()
     stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
-    outcome = phases.converge(env, planned, stack, 'CREATE')
-    assert (outcome.action, outcome.status) == ('CREATE', 'COMPLETE')
-    assert outcome.reason == 'Stack CREATE completed successfully'
+    converged = phases.converge(env, planned, stack, 'CREATE')
+    assert isinstance(converged, Converged)
+    assert (converged.action, converged.status) == ('CREATE', 'COMPLETE')
+    assert converged.reason == 'Stack CREATE completed successfully'
     # the stack's end is finish's to record
     assert env.store.get_stack('st')['status'] == 'IN_PROGRESS'
-    result = phases.finish(env, outcome)
+    result = phases.finish(env, converged)
     assert result['stack']['stack_status'] == 'CREATE_COMPLETE' and result['changed'] is True
     assert [o['output_value'] for o in result['stack']['outputs']] == ['one']
     assert result['events'][-1]['resource_status'] == 'COMPLETE'
