@@ -256,12 +256,12 @@ def moved(deps, work, prefix):
             dict((k.under(prefix), w) for k, w in work.items()))
 
 
-def child_run(env, parent, stack, sd):
+def child_run(invocation, parent, stack, sd):
     """A nested stack's run: its parent's secrets masked in it too, its
     events copied to its parent's log."""
     secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
-    child = run_state.StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
-                               check_mode=parent.check_mode)
+    child = run_state.StackRun(invocation.store, invocation.vault, invocation.conn, stack, sd,
+                               secret_values=secrets, check_mode=parent.check_mode)
     child.masker.learned = parent.masker.learned     # one set for the tree (secrets.Masker)
     child.action_retry_limit = parent.action_retry_limit
     child.log.parent = parent.log

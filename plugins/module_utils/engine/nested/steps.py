@@ -45,7 +45,7 @@ class Nest:
     parent: Any
     run: Any
     path: Tuple[str, ...]
-    env: Any
+    invocation: Any
     action: Optional[str] = None
     started: bool = False
     removed: Optional[List[str]] = None     # a group's removed names, once written
@@ -58,15 +58,16 @@ def _policies(run):
     return policies
 
 
-def attach_reading(env, run, plans):
+def attach_reading(invocation, run, plans):
     """The nested stacks' runs, for reading only (check mode's plan and
     diff): what ``get_attr: [r, resource.x.y]`` reads, and what the plan
     asks of a nested stack's resources."""
     for name, plan in plans.items():
-        child = nesting.child_run(env, run, plan.stored, plan.sd)
+        child = nesting.child_run(invocation, run, plan.stored, plan.sd)
         child.use_definition(plan.sd, plan.graph)
-        run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,), env=env)
-        attach_reading(env, child, plan.children)
+        run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,),
+                               invocation=invocation)
+        attach_reading(invocation, child, plan.children)
 
 
 def nested_change(run, name, plan_fn):
@@ -90,17 +91,17 @@ def nested_change(run, name, plan_fn):
 
 # -- converge ---------------------------------------------------------------------
 
-def attach(env, run, plans, deps, work, *, path=()):
+def attach(invocation, run, plans, deps, work, *, path=()):
     """Add the steps of the nested stacks ``plans`` (name -> NestPlan) of
     ``run`` (at ``path``) to its (deps, work), recursively."""
     for name, plan in plans.items():
-        child = nesting.child_run(env, run, plan.stored, plan.sd)
+        child = nesting.child_run(invocation, run, plan.stored, plan.sd)
         child.use_definition(plan.sd, plan.graph)
-        nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), env=env)
+        nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), invocation=invocation)
         run.nests[name] = nest
         cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
-        attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
-        attach_deletes(env, child, cdeps, cwork)
+        attach(invocation, child, plan.children, cdeps, cwork, path=path + (name,))
+        attach_deletes(invocation, child, cdeps, cwork)
         group = plan.names is not None
         if plan.waiting and not group:
             _validated_first(nest, cwork)
@@ -228,7 +229,7 @@ def _start(nest):
             'parent_id': top['id'], 'parent_resource': name}
         if plan.kind == 'stack':
             fields.update(stack_resource.stack_fields(defn))
-        stack = nest.env.store.create_stack(fields)
+        stack = nest.invocation.store.create_stack(fields)
         nest.run.bind_stack(stack)
         _in_progress(nest, 'CREATE')
     elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
@@ -281,8 +282,9 @@ def _in_progress(nest, action):
     parent.save(row)
     parent.log.resource(row, action, 'IN_PROGRESS')
     if action == 'UPDATE':
-        nest.env.store.update_stack(plan.stack_id, action=action, status='IN_PROGRESS',
-                                    status_reason='Stack UPDATE started', updated_time=now_iso())
+        nest.invocation.store.update_stack(plan.stack_id, action=action, status='IN_PROGRESS',
+                                           status_reason='Stack UPDATE started',
+                                           updated_time=now_iso())
     nest.run.log.stack(action, 'IN_PROGRESS', 'Stack %s started' % action)
 
 
@@ -307,7 +309,7 @@ def _finish(nest):
         return row
     _in_progress(nest, 'UPDATE')
     action = nest.action
-    store = nest.env.store
+    store = nest.invocation.store
     if child.log.changed_resources():
         child.refresh_attributes(output_attributes(child.sd))
     outputs = resolve_outputs(child)
@@ -348,24 +350,24 @@ Steps = Tuple[Dict[Any, Any], Dict[Any, Any]]
 
 # -- delete -----------------------------------------------------------------------
 
-def attach_deletes(env, run, deps, work):
+def attach_deletes(invocation, run, deps, work):
     """Each step of ``run`` (deps, work) deleting a template resource's
     row gets its nested stack's delete before it, walked in the same
     scheduler; recursively."""
     for k in [k for k in deps if k.kind == 'del' and not k.path]:
         row = run.rows.get(k.name)
         child_id = row.facts.get(NESTED_STACK) if row is not None else None
-        stack = env.store.stack_by_id(child_id) if child_id else None
+        stack = invocation.store.stack_by_id(child_id) if child_id else None
         if stack is None:
             continue
-        child = nesting.child_run(env, run, stack, None)
+        child = nesting.child_run(invocation, run, stack, None)
         # a nested stack's delete is a DELETE of its own: its pre-delete
         # hooks, from the parent's registry, hold (as in Heat)
         child.action = 'DELETE'
         registry = hooks.registry_of(run)
         child.hook_registry = registry.nested((row.name,)) if registry is not None else None
         cdeps, cwork = delete_steps(child, {})
-        attach_deletes(env, child, cdeps, cwork)
+        attach_deletes(invocation, child, cdeps, cwork)
         cdeps, cwork = nesting.moved(cdeps, cwork, (row.uuid,))
         dkey = StepKey('nestdel', row.uuid)
         deps[dkey] = set(deps[k])
@@ -375,7 +377,7 @@ def attach_deletes(env, run, deps, work):
         deps.update(cdeps)
         work.update(cwork)
         deps[k] = set([dkey]) | set(cdeps)
-        work[k] = once(_delete_finish, env, run, row, child)
+        work[k] = once(_delete_finish, invocation, run, row, child)
         run.deleting[row.uuid] = child
 
 
@@ -387,9 +389,9 @@ def _delete_start(run, row, child):
     child.log.stack('DELETE', 'IN_PROGRESS', 'Stack DELETE started')
 
 
-def _delete_finish(env, run, row, child):
+def _delete_finish(invocation, run, row, child):
     child.log.stack('DELETE', 'COMPLETE', 'Stack DELETE completed successfully')
-    env.store.delete_stack(child.stack['id'])
+    invocation.store.delete_stack(child.stack['id'])
     run.log.resource(row, 'DELETE', 'COMPLETE')
     run.forget(row)
 
@@ -413,8 +415,8 @@ def settle(run, outcomes, path=()):
             if nest.run.stack is not None:
                 action = nest.action or 'UPDATE'
                 text = nest.run.masker.text(str(refused[0].error))
-                nest.env.store.update_stack(nest.run.stack['id'], action=action, status='FAILED',
-                                            status_reason=text)
+                nest.invocation.store.update_stack(nest.run.stack['id'], action=action,
+                                                   status='FAILED', status_reason=text)
                 nest.run.log.stack(action, 'FAILED', text)
             _failed_start(nest, refused[0].error)
             outcomes[rkey] = refused[0]

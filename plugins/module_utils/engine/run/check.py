@@ -122,16 +122,16 @@ def plan(run, graph, check_results=None, converge=False):
     return items, diff
 
 
-def plan_and_check(env, planned):
+def plan_and_check(invocation, planned):
     """Check mode's answer for ``planned`` (a request.Plan): the stack
     check of the record, the plan and the diff; nothing written."""
-    request, stack, vault = env.request, planned.stack, env.vault
-    run = StackRun(env.store, vault, env.conn, stack, planned.sd,
+    request, stack, vault = invocation.request, planned.stack, invocation.vault
+    run = StackRun(invocation.store, vault, invocation.conn, stack, planned.sd,
                    secret_values=planned.hidden.values(), check_mode=True)
     run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
         defs.without_hidden(planned.inputs, planned.hidden)))
     run.seam.prepare(planned.graph, run.rows.values())
-    nested_tasks.attach_reading(env, run, planned.nests or {})
+    nested_tasks.attach_reading(invocation, run, planned.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
     items, diff = plan(run, planned.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)

@@ -51,36 +51,36 @@ from ..read.view import resource_views, stack_view
 
 # -- plan -------------------------------------------------------------------------
 
-def plan(env, stack):
+def plan(invocation, stack):
     """The validated ``Plan`` of a present stack (``stack``: its stored row
     or None); nothing is written."""
-    inputs = _inputs(env, stack)
+    inputs = _inputs(invocation, stack)
     stack_id = stack['id'] if stack else str(uuid.uuid4())
     try:
-        sd, graph = load(env.request, inputs, stack_id)
+        sd, graph = load(invocation.request, inputs, stack_id)
     except ParameterError as exc:
-        _missing_hidden(env.request, inputs, stack, exc)
+        _missing_hidden(invocation.request, inputs, stack, exc)
         raise
     hidden = defs.hidden_values(sd)
     # the hidden values (the user's, the stored ones an update reuses, the
     # declared defaults) are hidden by the module from all it prints
     for value in secret_strings(hidden.values()):
-        note_secret(env.conn, value)
-    nests = plan_nests(env.request, sd, env.store, stack['id'] if stack else None)
-    preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
+        note_secret(invocation.conn, value)
+    nests = plan_nests(invocation.request, sd, invocation.store, stack['id'] if stack else None)
+    preflight(sd, invocation.conn, recorded=lambda: _recorded(invocation, stack))
     return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=hidden, nests=nests)
 
 
-def _recorded(env, stack):
+def _recorded(invocation, stack):
     """Names of the resources the record holds (the preflight skips them)."""
     if stack is None:
         return frozenset()
-    return frozenset(row.name for row in env.store.resources(stack['id']))
+    return frozenset(row.name for row in invocation.store.resources(stack['id']))
 
 
-def _inputs(env, stack):
-    request = env.request
+def _inputs(invocation, stack):
+    request = invocation.request
     given = None
     if request.template is not None:
         given = defs.read_inputs(request.template, request.environment, request.parameters,
@@ -90,7 +90,7 @@ def _inputs(env, stack):
         given = given or {'parameters': dict(request.parameters or {}),
                           'files': dict(request.files or {})}
         inputs = defs.merge_existing(stack['definition'], given, request.clear_parameters)
-        kept = env.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
+        kept = invocation.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
         for key, value in (kept or {}).items():
             inputs['parameters'].setdefault(key, value)
         return inputs
@@ -143,13 +143,13 @@ def _missing_hidden(request, inputs, stack, exc):
         raise defs.missing_hidden([path[1]], [path[1]])
 
 
-def diff(env, planned):
+def diff(invocation, planned):
     """Diff mode outside check mode: the plan's before/after, computed from
     the record before the run changes it (no stack check: no extra reads)."""
-    probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
-                     secret_values=planned.hidden.values(), check_mode=True)
+    probe = StackRun(invocation.store, invocation.vault, invocation.conn, planned.stack,
+                     planned.sd, secret_values=planned.hidden.values(), check_mode=True)
     probe.seam.prepare(planned.graph, probe.rows.values())
-    nested_tasks.attach_reading(env, probe, planned.nests or {})
+    nested_tasks.attach_reading(invocation, probe, planned.nests or {})
     _items, changes = check_plan(probe, planned.graph)
     planned.sd.resource_data.clear()   # the run publishes its own rows
     return changes
@@ -157,14 +157,15 @@ def diff(env, planned):
 
 # -- the lock -----------------------------------------------------------------------
 
-def lock(env, create=None):
-    """Take the stack's lock for ``env.owner`` (waiting up to the request's
-    lock_timeout); ``create``: the fields of a stack to create locked."""
-    deadline = time.time() + float(env.request.lock_timeout or 0)
+def lock(invocation, create=None):
+    """Take the stack's lock for ``invocation.owner`` (waiting up to the
+    request's lock_timeout); ``create``: the fields of a stack to create
+    locked."""
+    deadline = time.time() + float(invocation.request.lock_timeout or 0)
     while True:
         try:
-            return env.store.lock(env.request.name, env.owner, lock_ttl(), alive=owner_alive,
-                                  create=create)
+            return invocation.store.lock(invocation.request.name, invocation.owner, lock_ttl(),
+                                         alive=owner_alive, create=create)
         except StackLocked:
             if time.time() >= deadline:
                 raise
@@ -173,13 +174,13 @@ def lock(env, create=None):
 
 # -- converge -----------------------------------------------------------------------
 
-def converge(env, planned, stack, action, *, rollback_of=None):
+def converge(invocation, planned, stack, action, *, rollback_of=None):
     """Walk the record of ``stack`` (the locked row) to ``planned``'s
     definition; ``action`` is CREATE or UPDATE, recorded as
     ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
     stack's inputs are stored unless it is a rollback."""
-    request, store = env.request, env.store
-    run = StackRun(store, env.vault, env.conn, stack, planned.sd,
+    request, store = invocation.request, invocation.store
+    run = StackRun(store, invocation.vault, invocation.conn, stack, planned.sd,
                    secret_values=planned.hidden.values())
     run.action_retry_limit = request.action_retry_limit
     run.action = recorded = rollback_of or action
@@ -194,7 +195,7 @@ def converge(env, planned, stack, action, *, rollback_of=None):
                   tags=list(request.tags or []) or None,
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
-        fields.update(_stored_inputs(env, planned, stack))
+        fields.update(_stored_inputs(invocation, planned, stack))
     run.stack_updated = bool(rollback_of) or (
         action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
     store.update_stack(stack['id'], **fields)
@@ -209,49 +210,50 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     nests = planned.nests
     if nests is None:
         nests = plan_nests(request, planned.sd, store, stack['id'])
-    nested_tasks.attach(env, run, nests, deps, work)
-    nested_tasks.attach_deletes(env, run, deps, work)
+    nested_tasks.attach(invocation, run, nests, deps, work)
+    nested_tasks.attach_deletes(invocation, run, deps, work)
     refresh_steps(run, planned.graph, deps, work)
     with prefetch.started(run):
-        outcomes = schedule(env, run, deps, work)
+        outcomes = schedule(invocation, run, deps, work)
     nested_tasks.settle(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
-def _stored_inputs(env, planned, stack):
+def _stored_inputs(invocation, planned, stack):
     """The stack fields keeping the inputs (hidden values cut out, kept
     encrypted only with a user key) and the previous ones for rollback."""
     hidden = planned.hidden
     fields = {'definition': defs.stored(defs.without_hidden(planned.inputs, hidden))}
     if stack.get('definition') and stack.get('status') == 'COMPLETE':
         fields['previous'] = stack['definition']
-    fields['secrets'] = env.vault.encrypt(hidden) if hidden and env.vault.user_key else None
+    vault = invocation.vault
+    fields['secrets'] = vault.encrypt(hidden) if hidden and vault.user_key else None
     return fields
 
 
-def walk(env, run, action, steps, *, started=None):
+def walk(invocation, run, action, steps, *, started=None):
     """Mark the stack's ``action`` in progress (stored, and its event), run
     ``steps`` (deps, work) and answer (status, reason) as they ended; the
     caller records the end."""
     started = started or 'Stack %s started' % action
     run.action = action
-    env.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
-                           status_reason=started)
+    invocation.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
+                                  status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    nested_tasks.attach_deletes(env, run, deps, work)
-    outcomes = schedule(env, run, deps, work)
+    nested_tasks.attach_deletes(invocation, run, deps, work)
+    outcomes = schedule(invocation, run, deps, work)
     nested_tasks.settle(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 
-def schedule(env, run, deps, work):
+def schedule(invocation, run, deps, work):
     def beat():
         if run.stack and run.stack.get('lock_owner'):
-            env.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
-    timeout = env.request.timeout
-    sched = Scheduler(max_concurrency=env.request.max_concurrency,
+            invocation.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
+    timeout = invocation.request.timeout
+    sched = Scheduler(max_concurrency=invocation.request.max_concurrency,
                       deadline=time.monotonic() + float(timeout) if timeout else None,
                       heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3))
     return sched.run(deps, work, **lanes(run, deps))
@@ -259,11 +261,11 @@ def schedule(env, run, deps, work):
 
 # -- finish ---------------------------------------------------------------------------
 
-def finish(env, converged, *, outputs=True):
+def finish(invocation, converged, *, outputs=True):
     """Record how ``converged`` ended (outputs resolved and stored first,
     unless ``outputs`` is False or the run had no definition) and answer
     the run's result."""
-    run, store = converged.run, env.store
+    run, store = converged.run, invocation.store
     stack_id = run.stack['id']
     out = None
     if outputs and run.sd is not None:

@@ -4,8 +4,9 @@
 """What a run is asked and what its phases hand each other.
 
 - ``StackRequest``: the options of heat_stack, engine side;
-- ``RunEnv``: what every phase of one run reaches (the request, the cloud,
-  the store and its vault);
+- ``Invocation``: what every phase of one call of the engine reaches (the
+  request, the cloud, the store and its vault), passed as ``invocation``
+  (``env`` in the engine is only ever Heat's environment);
 - ``Plan``: the plan phase's answer, the validated definition to converge
   to (phases.plan);
 - ``Converged``: how converging ended (phases.converge), which the runner
@@ -85,9 +86,10 @@ class StackRequest:
 
 
 @dataclasses.dataclass
-class RunEnv:
-    """One invocation's request, cloud connection, store and vault, and the
-    lock's owner once the run holds the stack."""
+class Invocation:
+    """One call of the engine (runner.run, a signal, a mark-unhealthy): its
+    request, cloud connection, store and vault, and the lock's owner once
+    it holds the stack."""
     request: StackRequest
     conn: Any
     store: Any

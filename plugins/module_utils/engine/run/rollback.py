@@ -25,42 +25,42 @@ from .request import Converged, Plan
 from ..walk.run_state import StackRun
 
 
-def roll_back(env, planned, failed):
+def roll_back(invocation, planned, failed):
     """The result of rolling back ``failed`` (the Converged of converging to
     ``planned``); its ``failed_reason`` is the failure rolled back."""
-    store = env.store
+    store = invocation.store
     run = failed.run
     stack = store.stack_by_id(run.stack['id'])
     events = list(run.log.events)
     events.append(run.log.stack(failed.action, 'FAILED', failed.reason))
     previous = stack.get('previous') if failed.action == 'UPDATE' else None
     if previous is None:
-        result = _to_nothing(env, planned, stack, failed.reason)
+        result = _to_nothing(invocation, planned, stack, failed.reason)
     else:
-        result = _to_previous(env, planned, stack, previous)
+        result = _to_previous(invocation, planned, stack, previous)
     result['events'] = events + result['events']
     result['failed_reason'] = failed.reason
     return result
 
 
-def _to_nothing(env, planned, stack, reason):
-    run = StackRun(env.store, env.vault, env.conn, stack, None,
+def _to_nothing(invocation, planned, stack, reason):
+    run = StackRun(invocation.store, invocation.vault, invocation.conn, stack, None,
                    secret_values=planned.hidden.values())
-    status, why = phases.walk(env, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
+    status, why = phases.walk(invocation, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
     converged = Converged(run=run, action='ROLLBACK', status=status,
                           reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
-    return phases.finish(env, converged, outputs=False)
+    return phases.finish(invocation, converged, outputs=False)
 
 
-def _to_previous(env, planned, stack, previous):
+def _to_previous(invocation, planned, stack, previous):
     params = dict(previous.get('parameters') or {})
     for key, value in planned.hidden.items():
         params.setdefault(key, value)
     previous = dict(previous, parameters=params)
-    sd, graph = phases.load(env.request, previous, stack['id'])
+    sd, graph = phases.load(invocation.request, previous, stack['id'])
     back = Plan(stack=stack, stack_id=stack['id'], inputs=previous, sd=sd, graph=graph,
                 hidden=planned.hidden)
-    converged = phases.converge(env, back, stack, 'UPDATE', rollback_of='ROLLBACK')
-    result = phases.finish(env, converged)
-    env.store.update_stack(stack['id'], definition=stack.get('previous'))
+    converged = phases.converge(invocation, back, stack, 'UPDATE', rollback_of='ROLLBACK')
+    result = phases.finish(invocation, converged)
+    invocation.store.update_stack(stack['id'], definition=stack.get('previous'))
     return result

@@ -41,7 +41,7 @@ from . import phases, runner, unhealthy
 from ...resources.heat.autoscaling_group import ASG, SCALING
 from ...resources.heat.group_kinds import members_of
 from ..store.records import CURRENT
-from .request import RunEnv, StackRequest
+from .request import Invocation, StackRequest
 from ..store.backends import open_store
 from ..read.view import stack_view
 
@@ -235,15 +235,16 @@ def _marks(request, conn, stack, name, change):
     """Change the group's scaling marks under the stack's lock."""
     store = open_store(request.store_path, request.store_url, conn)
     try:
-        env = RunEnv(request=StackRequest(stack['name'], lock_timeout=request.lock_timeout),
-                     conn=None, store=store, vault=None, owner=new_owner())
-        phases.lock(env)
+        lock_only = StackRequest(stack['name'], lock_timeout=request.lock_timeout)
+        invocation = Invocation(request=lock_only, conn=None, store=store, vault=None,
+                                owner=new_owner())
+        phases.lock(invocation)
         try:
             row = next(r for r in store.resources(stack['id']) if r.name == name and r.role == CURRENT)
             data = dict(row.facts)
             data[SCALING] = change(data.get(SCALING) or {})
             store.save_resource(row.replace(data=data), touch=False)
         finally:
-            store.unlock(stack['id'], env.owner)
+            store.unlock(stack['id'], invocation.owner)
     finally:
         store.close()
