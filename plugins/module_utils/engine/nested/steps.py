@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The steps of nested stacks in the parent's walk (see stacks.py):
 ``attach`` adds them to a converge's (deps, work), ``attach_deletes`` to
-any walk deleting rows of template resources, and ``settle``, after the
-walk, records the nested stacks that failed and the failures of their
-parent resources, in Heat's words.
+any walk deleting rows of template resources, and ``record_failures``,
+after the walk, records the nested stacks that failed and the failures of
+their parent resources, in Heat's words.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -398,13 +398,13 @@ def _delete_finish(invocation, run, row, child):
 
 # -- after the walk ---------------------------------------------------------------
 
-def settle(run, outcomes, path=()):
+def record_failures(run, outcomes, path=()):
     """Record the nested stacks of ``run`` (at ``path``) whose walk failed,
     deepest first, and put their parent resources' failures in
     ``outcomes`` (which the parent's summary then reports)."""
     for name, nest in run.nests.items():
         here = path + (name,)
-        settle(nest.run, outcomes, here)
+        record_failures(nest.run, outcomes, here)
         rkey, skey = StepKey('res', name, path), StepKey('nest', name, path)
         if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
             continue

@@ -17,7 +17,7 @@ __metaclass__ = type
 from ...errors import CloudNotFound, StackersError
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
-from ..nested import steps as nested_tasks
+from ..nested import steps as nested_steps
 from ..walk.converge import StepKey
 from ..walk.planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
 from ..store.records import CURRENT
@@ -92,7 +92,7 @@ def plan(run, graph, check_results=None, converge=False):
             decision = decide_desired(run, row, want)
             action, reason = decision.action, decision.reason
             if action == KEEP and name in run.nests:
-                reason = nested_tasks.nested_change(run, name, plan)
+                reason = nested_steps.nested_change(run, name, plan)
                 action = UPDATE if reason else KEEP
         except StackersError as exc:
             action, reason = 'error', str(exc)
@@ -131,7 +131,7 @@ def plan_and_check(invocation, planned):
     run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
         defs.without_hidden(planned.inputs, planned.hidden)))
     run.seam.prepare(planned.graph, run.rows.values())
-    nested_tasks.attach_reading(invocation, run, planned.nests or {})
+    nested_steps.attach_reading(invocation, run, planned.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
     items, diff = plan(run, planned.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)

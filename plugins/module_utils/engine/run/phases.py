@@ -33,7 +33,7 @@ from ...resources.heat import autoscaling_group as autoscaling
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
 from ..walk import hooks
-from ..nested import steps as nested_tasks, stacks as nesting
+from ..nested import steps as nested_steps, stacks as nesting
 from . import prefetch
 from ..walk.outputs import output_attributes, refresh_steps, resolve_outputs
 from .check import mark_failed_checks, plan as check_plan, stack_check
@@ -121,7 +121,7 @@ def plan_nests(request, sd, store, stack_id):
 
 def require_supported(sd):
     """Refuse a definition holding a type the collection cannot run
-    (template resources are nested stacks: nesting.py checks theirs)."""
+    (template resources are nested stacks: nested/stacks.py checks theirs)."""
     autoscaling.check_policies(sd)
     for defn in sd.resources.values():
         if not nesting.is_nested(defn):
@@ -149,7 +149,7 @@ def diff(invocation, planned):
     probe = StackRun(invocation.store, invocation.vault, invocation.conn, planned.stack,
                      planned.sd, secret_values=planned.hidden.values(), check_mode=True)
     probe.seam.prepare(planned.graph, probe.rows.values())
-    nested_tasks.attach_reading(invocation, probe, planned.nests or {})
+    nested_steps.attach_reading(invocation, probe, planned.nests or {})
     _items, changes = check_plan(probe, planned.graph)
     planned.sd.resource_data.clear()   # the run publishes its own rows
     return changes
@@ -210,12 +210,12 @@ def converge(invocation, planned, stack, action, *, rollback_of=None):
     nests = planned.nests
     if nests is None:
         nests = plan_nests(request, planned.sd, store, stack['id'])
-    nested_tasks.attach(invocation, run, nests, deps, work)
-    nested_tasks.attach_deletes(invocation, run, deps, work)
+    nested_steps.attach(invocation, run, nests, deps, work)
+    nested_steps.attach_deletes(invocation, run, deps, work)
     refresh_steps(run, planned.graph, deps, work)
     with prefetch.started(run):
         outcomes = schedule(invocation, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_steps.record_failures(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
     return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
 
@@ -242,9 +242,9 @@ def walk(invocation, run, action, steps, *, started=None):
                                   status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    nested_tasks.attach_deletes(invocation, run, deps, work)
+    nested_steps.attach_deletes(invocation, run, deps, work)
     outcomes = schedule(invocation, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_steps.record_failures(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 

@@ -100,7 +100,7 @@ class RowAttributes(object):
     def nested_outputs(self, row):
         """A nested stack's outputs as its parent's row keeps them (its
         attributes), those holding a secret given back from the row's
-        encrypted data (nested_tasks: the record keeps their digests)."""
+        encrypted data (nested/steps.py: the record keeps their digests)."""
         outputs = dict(row.attrs or {})
         if row.secret_data:
             secret = self.vault.decrypt(row.secret_data) or {}

@@ -195,7 +195,7 @@ class Scheduler(object):
         def free(lane):
             return used[lane] < room[lane]
 
-        def settle(node, gen, kind, value):
+        def after_step(node, gen, kind, value):
             if kind == 'wait':
                 heapq.heappush(timers, (self.clock() + value, next(counter), node, gen))
             elif kind == 'release':
@@ -211,7 +211,7 @@ class Scheduler(object):
             used[lane] += 1
             if lane == _INLINE:
                 kind, value = _step(gen)
-                settle(node, gen, kind, value)
+                after_step(node, gen, kind, value)
                 return
             future = pools[lane].submit(_step, gen)
             future.add_done_callback(lambda f, n=node, g=gen: ended.put((n, g, f)))
@@ -286,7 +286,7 @@ class Scheduler(object):
                         used[lane_of(node)] -= 1
                         starting.discard(node)
                         kind, value = future.result()
-                        settle(node, gen, kind, value)
+                        after_step(node, gen, kind, value)
                 elif timers and not more and not (ready[False] or ready[True]):
                     time.sleep(wait_for)
                 if self.heartbeat is not None and self.clock() >= next_beat:
