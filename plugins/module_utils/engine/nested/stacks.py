@@ -4,10 +4,10 @@
 """Nested stacks (template resources) walked in the parent's walk.
 
 Heat runs a nested stack as a stack of its own, started when its parent
-resource's turn comes.  Here every nested stack is planned with its parent
-(``plan_nests``: its definition, validated before any cloud call, its
-graph, its record's name and id) and its steps join the parent's in one
-scheduler walk (``expand``): a nested resource starts as soon as its own
+resource's turn comes.  Here every nested stack's goal is made with its
+parent's (``nest_goals``: its definition, validated before any cloud call,
+its graph, its record's name and id) and its steps join the parent's in
+one scheduler walk (steps.attach): a nested resource starts as soon as its own
 requirements and its stack's start are done, beside the parent's other
 work, with no wait for a traversal to "reach" it.  Each nested stack keeps
 its own record in the store (its parent's id and resource name), its
@@ -57,11 +57,11 @@ MAX_RESOURCES = DEFAULT_LIMITS.max_resources_per_stack
 
 
 @dataclasses.dataclass
-class NestPlan:
-    """A nested stack as planned: its definition (built with the values
-    known before the run when ``deferred``), graph, provider template, the
-    stack record's name and id (new or the recorded ones) and its own
-    nested stacks."""
+class NestGoal:
+    """What a nested stack converges to, made before the walk: its
+    definition (built with the values known before the run when
+    ``deferred``), graph, provider template, the stack record's name and id
+    (new or the recorded ones) and its own nested stacks' goals."""
     name: str
     sd: Any
     graph: Any
@@ -71,7 +71,7 @@ class NestPlan:
     stack_id: str
     stored: Optional[Dict[str, Any]]
     digest: str
-    children: Dict[str, 'NestPlan']
+    children: Dict[str, 'NestGoal']
     # the parameters (the parent resource's property names) known only
     # during the run: each is supplied by its own step
     waiting: FrozenSet[str] = frozenset()
@@ -118,8 +118,8 @@ def template_digest(template):
     return hashlib.sha1(text.encode('utf-8')).hexdigest()
 
 
-def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
-    """name -> NestPlan of every nested resource of ``sd`` (a validated
+def nest_goals(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
+    """name -> NestGoal of every nested resource of ``sd`` (a validated
     definition), recursively; ``stack_id``: its record (None: new).
     ``max_resources``: Heat's max_resources_per_stack over the whole tree
     (-1: no limit); ``region``: the connection's (an OS::Heat::Stack's
@@ -127,8 +127,8 @@ def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None,
     signal asks of it."""
     total = [len(sd.resources)]
     _check_total(total[0], max_resources, ('resources',))
-    return _plan_level(sd, store, stack_id, (total, max_resources, region), frozenset(),
-                       resize=resize)
+    return _goals_at(sd, store, stack_id, (total, max_resources, region), frozenset(),
+                     resize=resize)
 
 
 def _check_total(total, max_resources, path):
@@ -168,7 +168,7 @@ def _waiting(snippets, unknown_params):
     return out
 
 
-def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
+def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
     total, max_resources, region = limit
     rows = {}
     if stack_id is not None:
@@ -209,13 +209,13 @@ def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
                                    strict=not deferred)
         total[0] += len(child.resources)
         _check_total(total[0], max_resources, defn.path + ('type',))
-        out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
+        out[name] = NestGoal(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
                              waiting=frozenset(waiting), names=names, kind=kind,
                              resized=name in (resize or {}),
-                             children=_plan_level(child, store, stored and child_id, limit,
-                                                  frozenset(waiting)))
+                             children=_goals_at(child, store, stored and child_id, limit,
+                                                frozenset(waiting)))
     return out
 
 

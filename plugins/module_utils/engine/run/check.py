@@ -75,7 +75,9 @@ def mark_failed_checks(run, results):
 
 
 def plan(run, graph, check_results=None, converge=False):
-    """[{resource_name, resource_type, action, reason?}] and the diff."""
+    """Check mode's plan: what a run with the same inputs would do to each
+    resource, the planner's decisions in dependency order
+    ([{resource_name, resource_type, action, reason?}]), and the diff."""
     sd = run.sd
     import networkx as nx   # only check mode walks the graph in order
     order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
@@ -122,18 +124,18 @@ def plan(run, graph, check_results=None, converge=False):
     return items, diff
 
 
-def plan_and_check(invocation, planned):
-    """Check mode's answer for ``planned`` (a request.Plan): the stack
-    check of the record, the plan and the diff; nothing written."""
-    request, stack, vault = invocation.request, planned.stack, invocation.vault
-    run = StackRun(invocation.store, vault, invocation.conn, stack, planned.sd,
-                   secret_values=planned.hidden.values(), check_mode=True)
+def plan_and_check(invocation, goal):
+    """Check mode's answer for ``goal`` (a request.Goal): the stack check
+    of the record, the plan and the diff; nothing written."""
+    request, stack, vault = invocation.request, goal.stack, invocation.vault
+    run = StackRun(invocation.store, vault, invocation.conn, stack, goal.sd,
+                   secret_values=goal.hidden.values(), check_mode=True)
     run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
-        defs.without_hidden(planned.inputs, planned.hidden)))
-    run.seam.prepare(planned.graph, run.rows.values())
-    nested_steps.attach_reading(invocation, run, planned.nests or {})
+        defs.without_hidden(goal.inputs, goal.hidden)))
+    run.seam.prepare(goal.graph, run.rows.values())
+    nested_steps.attach_reading(invocation, run, goal.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
-    items, diff = plan(run, planned.graph, results, converge=request.converge)
+    items, diff = plan(run, goal.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)
     view = stack_view(stack, run, vault.decrypt(stack['outputs']) if stack and
                       stack.get('outputs') else None)

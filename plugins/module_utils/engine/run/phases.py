@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The phases of a run, in the order the runner calls them:
 
-1. ``plan``: the inputs read (or merged with the stored ones), the whole
-   definition validated with every type known, before any cloud write;
-   then ``lock`` takes the stack;
+1. ``validate``: the inputs read (or merged with the stored ones), the
+   whole definition validated with every type known, before any cloud
+   write, answering a ``Goal``; then ``lock`` takes the stack;
 2. ``converge``: the record walked to the definition in parallel (the
    stack marked in progress, the steps of converge.py on the scheduler),
    answering ``Converged``;
@@ -40,7 +40,7 @@ from .check import mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
 from ..walk.converge import converge_steps, lanes
 from ..store.records import NEW, OLD
-from .request import Converged, Plan
+from .request import Converged, Goal
 from ..walk.run_state import StackRun
 from ..store.owner import lock_ttl, owner_alive
 from ..store.secrets import secret_strings
@@ -49,10 +49,10 @@ from ..walk.summary import summarise
 from ..store.sqlite import now_iso
 from ..read.view import resource_views, stack_view
 
-# -- plan -------------------------------------------------------------------------
+# -- validate ---------------------------------------------------------------------
 
-def plan(invocation, stack):
-    """The validated ``Plan`` of a present stack (``stack``: its stored row
+def validate(invocation, stack):
+    """The ``Goal`` of a present stack, validated (``stack``: its stored row
     or None); nothing is written."""
     inputs = _inputs(invocation, stack)
     stack_id = stack['id'] if stack else str(uuid.uuid4())
@@ -66,9 +66,9 @@ def plan(invocation, stack):
     # declared defaults) are hidden by the module from all it prints
     for value in secret_strings(hidden.values()):
         note_secret(invocation.conn, value)
-    nests = plan_nests(invocation.request, sd, invocation.store, stack['id'] if stack else None)
+    nests = nest_goals(invocation.request, sd, invocation.store, stack['id'] if stack else None)
     preflight(sd, invocation.conn, recorded=lambda: _recorded(invocation, stack))
-    return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
+    return Goal(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=hidden, nests=nests)
 
 
@@ -113,9 +113,9 @@ def load(request, inputs, stack_id):
     return sd, graph
 
 
-def plan_nests(request, sd, store, stack_id):
-    """The nested stacks of ``sd`` planned within the request's limits."""
-    return nesting.plan_nests(sd, store, stack_id, max_resources=request.max_resources,
+def nest_goals(request, sd, store, stack_id):
+    """The goals of the nested stacks of ``sd``, within the request's limits."""
+    return nesting.nest_goals(sd, store, stack_id, max_resources=request.max_resources,
                               region=request.region_name, resize=request.resize)
 
 
@@ -143,15 +143,15 @@ def _missing_hidden(request, inputs, stack, exc):
         raise defs.missing_hidden([path[1]], [path[1]])
 
 
-def diff(invocation, planned):
+def diff(invocation, goal):
     """Diff mode outside check mode: the plan's before/after, computed from
     the record before the run changes it (no stack check: no extra reads)."""
-    probe = StackRun(invocation.store, invocation.vault, invocation.conn, planned.stack,
-                     planned.sd, secret_values=planned.hidden.values(), check_mode=True)
-    probe.seam.prepare(planned.graph, probe.rows.values())
-    nested_steps.attach_reading(invocation, probe, planned.nests or {})
-    _items, changes = check_plan(probe, planned.graph)
-    planned.sd.resource_data.clear()   # the run publishes its own rows
+    probe = StackRun(invocation.store, invocation.vault, invocation.conn, goal.stack, goal.sd,
+                     secret_values=goal.hidden.values(), check_mode=True)
+    probe.seam.prepare(goal.graph, probe.rows.values())
+    nested_steps.attach_reading(invocation, probe, goal.nests or {})
+    _items, changes = check_plan(probe, goal.graph)
+    goal.sd.resource_data.clear()   # the run publishes its own rows
     return changes
 
 
@@ -174,28 +174,28 @@ def lock(invocation, create=None):
 
 # -- converge -----------------------------------------------------------------------
 
-def converge(invocation, planned, stack, action, *, rollback_of=None):
-    """Walk the record of ``stack`` (the locked row) to ``planned``'s
+def converge(invocation, goal, stack, action, *, rollback_of=None):
+    """Walk the record of ``stack`` (the locked row) to ``goal``'s
     definition; ``action`` is CREATE or UPDATE, recorded as
     ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
     stack's inputs are stored unless it is a rollback."""
     request, store = invocation.request, invocation.store
-    run = StackRun(store, invocation.vault, invocation.conn, stack, planned.sd,
-                   secret_values=planned.hidden.values())
+    run = StackRun(store, invocation.vault, invocation.conn, stack, goal.sd,
+                   secret_values=goal.hidden.values())
     run.action_retry_limit = request.action_retry_limit
     run.action = recorded = rollback_of or action
     before = dict(stack)
     for row in list(run.rows.values()):
         if row.role == NEW:       # an interrupted replacement: delete it
             run.set_roles([(row.uuid, OLD)])
-    run.seam.prepare(planned.graph, run.rows.values())
+    run.seam.prepare(goal.graph, run.rows.values())
     fields = dict(action=recorded, status='IN_PROGRESS',
                   status_reason='Stack %s started' % recorded,
                   updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
                   tags=list(request.tags or []) or None,
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
-        fields.update(_stored_inputs(invocation, planned, stack))
+        fields.update(_stored_inputs(invocation, goal, stack))
     run.stack_updated = bool(rollback_of) or (
         action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
     store.update_stack(stack['id'], **fields)
@@ -203,16 +203,16 @@ def converge(invocation, planned, stack, action, *, rollback_of=None):
     run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
     if request.converge and rollback_of is None and run.rows:
         mark_failed_checks(run, stack_check(run, request.max_concurrency))
-    policies = dict((n, d.deletion_policy) for n, d in planned.sd.resources.items())
+    policies = dict((n, d.deletion_policy) for n, d in goal.sd.resources.items())
     for row in run.rows.values():
         policies.setdefault(row.name, row.facts.get('deletion_policy'))
-    deps, work = converge_steps(run, planned.graph, policies)
-    nests = planned.nests
+    deps, work = converge_steps(run, goal.graph, policies)
+    nests = goal.nests
     if nests is None:
-        nests = plan_nests(request, planned.sd, store, stack['id'])
+        nests = nest_goals(request, goal.sd, store, stack['id'])
     nested_steps.attach(invocation, run, nests, deps, work)
     nested_steps.attach_deletes(invocation, run, deps, work)
-    refresh_steps(run, planned.graph, deps, work)
+    refresh_steps(run, goal.graph, deps, work)
     with prefetch.started(run):
         outcomes = schedule(invocation, run, deps, work)
     nested_steps.record_failures(run, outcomes)
@@ -220,11 +220,11 @@ def converge(invocation, planned, stack, action, *, rollback_of=None):
     return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
-def _stored_inputs(invocation, planned, stack):
+def _stored_inputs(invocation, goal, stack):
     """The stack fields keeping the inputs (hidden values cut out, kept
     encrypted only with a user key) and the previous ones for rollback."""
-    hidden = planned.hidden
-    fields = {'definition': defs.stored(defs.without_hidden(planned.inputs, hidden))}
+    hidden = goal.hidden
+    fields = {'definition': defs.stored(defs.without_hidden(goal.inputs, hidden))}
     if stack.get('definition') and stack.get('status') == 'COMPLETE':
         fields['previous'] = stack['definition']
     vault = invocation.vault

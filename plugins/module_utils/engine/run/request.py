@@ -7,8 +7,8 @@
 - ``Invocation``: what every phase of one call of the engine reaches (the
   request, the cloud, the store and its vault), passed as ``invocation``
   (``env`` in the engine is only ever Heat's environment);
-- ``Plan``: the plan phase's answer, the validated definition to converge
-  to (phases.plan);
+- ``Goal``: the validate phase's answer, the validated definition to
+  converge to (phases.validate);
 - ``Converged``: how converging ended (phases.converge), which the runner
   finishes or rolls back (not the scheduler's per-step ``Outcome``).
 """
@@ -98,7 +98,7 @@ class Invocation:
 
 
 @dataclasses.dataclass
-class Plan:
+class Goal:
     """A validated definition to converge to: ``stack`` is the stored stack
     before the run (None for a new one), ``inputs`` the record's form of the
     user's inputs, ``sd`` the StackDefinition, ``graph`` its dependency
@@ -109,7 +109,7 @@ class Plan:
     sd: Any
     graph: Any
     hidden: Dict[str, Any]
-    # name -> nesting.NestPlan of each template resource (None: planned
+    # name -> nested/stacks.NestGoal of each nested resource (None: made
     # when the converge starts, from the record then)
     nests: Optional[Dict[str, Any]] = None
 

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """``run(request, conn)``: what heat_stack does, without Ansible.
 
-present, in phases (phases.py): plan (validate everything first: no cloud
+present, in phases (phases.py): validate (everything first: no cloud
 write before the whole template, its parameters and every type are known
 good; then lock the stack and decide create or update), converge the
 record to the definition in parallel, then finish (outputs, the stack's
@@ -73,25 +73,25 @@ def _with_nested(invocation, result):
 # -- present --------------------------------------------------------------------
 
 def _present(invocation, stack):
-    planned = phases.plan(invocation, stack)
+    goal = phases.validate(invocation, stack)
     if invocation.request.check_mode:
-        return plan_and_check(invocation, planned)
-    diff = phases.diff(invocation, planned) if invocation.request.diff else None
-    result = _apply(invocation, planned)
+        return plan_and_check(invocation, goal)
+    diff = phases.diff(invocation, goal) if invocation.request.diff else None
+    result = _apply(invocation, goal)
     if diff is not None:
         result['diff'] = diff
     return result
 
 
-def _apply(invocation, planned):
+def _apply(invocation, goal):
     """Lock, decide create or update, converge, then finish or roll back."""
-    store, stack = invocation.store, planned.stack
+    store, stack = invocation.store, goal.stack
     # a create paused at hooks goes on as the same CREATE (its pre-create
     # hooks hold, as Heat's waiting create does)
     creating = stack is None or (stack['action'] == 'CREATE' and stack['status'] != 'COMPLETE'
                                  and (not store.resources(stack['id'])
                                       or hooks.paused(stack)))
-    fields = {'id': planned.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
+    fields = {'id': goal.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
               'disable_rollback': 0 if invocation.request.rollback else 1}
     invocation.owner = new_owner()
@@ -103,10 +103,10 @@ def _apply(invocation, planned):
         if stack['action'] == 'SUSPEND' or (stack['action'] == 'RESUME' and
                                             stack['status'] != 'COMPLETE'):
             resumed = _action(invocation, stack, 'RESUME')
-            stack = store.stack_by_id(planned.stack_id)
-        converged = phases.converge(invocation, planned, stack, 'CREATE' if creating else 'UPDATE')
+            stack = store.stack_by_id(goal.stack_id)
+        converged = phases.converge(invocation, goal, stack, 'CREATE' if creating else 'UPDATE')
         if converged.status == 'FAILED' and invocation.request.rollback:
-            result = rollback.roll_back(invocation, planned, converged)
+            result = rollback.roll_back(invocation, goal, converged)
         else:
             result = phases.finish(invocation, converged)
         if resumed is not None:
@@ -114,7 +114,7 @@ def _apply(invocation, planned):
             result['changed'] = True
         return result
     finally:
-        store.unlock(planned.stack_id, invocation.owner)
+        store.unlock(goal.stack_id, invocation.owner)
 
 
 # -- absent / suspend / resume -------------------------------------------------

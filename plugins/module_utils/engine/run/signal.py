@@ -88,7 +88,7 @@ def signal(request, conn, now=None):
         if policy.type != POLICY:
             raise StackersError('Resource "%s" (%s) takes no signal here: only %s and the wait '
                                 'handles do' % (request.resource, policy.type, POLICY))
-        group, adjustment = _plan(store, rows, policy, now or _now())
+        group, adjustment = _adjustment(store, rows, policy, now or _now())
         vault = store.vault(request.store_key)
         outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
         members = _members(store, group)
@@ -188,7 +188,8 @@ def _members(store, group):
     return members_of(store.resources(child)) if child else []
 
 
-def _plan(store, rows, policy, now):
+def _adjustment(store, rows, policy, now):
+    """(the scaling group, scaling.Adjustment) of a signal to ``policy``."""
     props = policy.properties or {}
     ref = props.get('auto_scaling_group_id')
     group = next((r for r in rows.values()

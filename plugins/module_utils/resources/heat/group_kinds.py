@@ -193,7 +193,7 @@ def members_of(child_rows):
 def attribute(run, row, nest, key, path):
     """A group's attribute read through its stack's run."""
     child = nest.run if nest is not None else None
-    names = list(nest.plan.names) if nest is not None else []
+    names = list(nest.goal.names) if nest is not None else []
 
     def ref_of(name):
         member = child.current(name) if child is not None else None

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The phases of a run: plan (nothing written before the whole definition
+"""The phases of a run: validate (nothing written before the whole definition
 is valid), the lock, converge (a Converged, finished by the caller),
 and finish."""
 
@@ -41,31 +41,31 @@ def _invocation(stacks, text, **kw):
 
 
 def _create(invocation):
-    """Plan, lock and converge a new stack: how the converge ended."""
-    planned = phases.plan(invocation, None)
+    """Validate, lock and converge a new stack: how the converge ended."""
+    goal = phases.validate(invocation, None)
     invocation.owner = new_owner()
-    stack = phases.lock(invocation, create={'id': planned.stack_id, 'action': 'CREATE',
+    stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
-    return phases.converge(invocation, planned, stack, 'CREATE')
+    return phases.converge(invocation, goal, stack, 'CREATE')
 
 
-def test_plan_validates_and_writes_nothing(stacks):
+def test_validate_answers_the_goal_and_writes_nothing(stacks):
     invocation = _invocation(stacks, CHAIN, parameters={'v': 'two'})
-    planned = phases.plan(invocation, None)
-    assert planned.stack is None and planned.stack_id
-    assert sorted(planned.sd.resources) == ['a', 'b'] and planned.hidden == {}
-    assert sorted(planned.graph.nodes) == ['a', 'b']
+    goal = phases.validate(invocation, None)
+    assert goal.stack is None and goal.stack_id
+    assert sorted(goal.sd.resources) == ['a', 'b'] and goal.hidden == {}
+    assert sorted(goal.graph.nodes) == ['a', 'b']
     assert invocation.store.get_stack('st') is None
     invocation.store.close()
 
 
 def test_converge_answers_how_it_ended_and_the_caller_finishes(stacks):
     invocation = _invocation(stacks, CHAIN)
-    planned = phases.plan(invocation, None)
+    goal = phases.validate(invocation, None)
     invocation.owner = new_owner()
-    stack = phases.lock(invocation, create={'id': planned.stack_id, 'action': 'CREATE',
+    stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
-    converged = phases.converge(invocation, planned, stack, 'CREATE')
+    converged = phases.converge(invocation, goal, stack, 'CREATE')
     assert isinstance(converged, Converged)
     assert (converged.action, converged.status) == ('CREATE', 'COMPLETE')
     assert converged.reason == 'Stack CREATE completed successfully'
@@ -213,8 +213,8 @@ def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks
     assert runner.run(stacks.request(UPDATE_HANDLE), conn)['changed'] is False
     assert proxy.writes() == []
     # check mode says what an update would do; then the update makes a new handle (a new URL)
-    planned = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
-    assert dict((p['resource_name'], p['action']) for p in planned['plan'])['h'] == 'replace'
+    checked = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
+    assert dict((p['resource_name'], p['action']) for p in checked['plan'])['h'] == 'replace'
     runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}), conn)
     second = stacks.rows()['h'].physical_id
     assert second != first
