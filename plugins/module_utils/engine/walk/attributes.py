@@ -8,8 +8,8 @@ beyond the live object its handler left (``cacheable_attributes``).  Those
 that cost requests of their own (a plugin's ``costly_attributes``: a port's
 subnets, a server's addresses) are computed the first time a template reads
 them, from one live read of the row per run, and added to the row's cache:
-a rerun reads them from the record, and a create no longer waits on reads
-no template uses.  ``uncached_attributes`` are computed at each read; a
+a rerun reads them from the record, and a create never waits on reads no
+template uses.  ``uncached_attributes`` are computed at each read; a
 plugin with ``secret_data`` caches nothing (its attributes are computed once
 per run).  Cached values are masked (hidden parameter values), as the
 record keeps them; a row that cached nothing when it settled (no live

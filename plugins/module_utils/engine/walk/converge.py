@@ -83,9 +83,8 @@ def _used_by(rows):
 
 
 def _uuids_by_name(rows):
-    """name -> uuids of its rows (a stack's rows are read by name in one
-    pass: scanning every row for each row made a 10,000-resource delete
-    quadratic)."""
+    """name -> uuids of its rows, in one pass over the rows (scanning every
+    row for each row would make a big stack's delete quadratic)."""
     found = {}
     for row in rows:
         found.setdefault(row.name, []).append(row.uuid)
@@ -287,11 +286,10 @@ def deferrable_steps(run, deps, types=None):
     neither their own type's create or update nor any step that needs them,
     directly or not, is one (``slow_actions``).  The scheduler starts them
     only while no other cloud step is in its first call, so the cloud
-    answers the requests on the way to a build first.  Measured on the
-    multi-tier stack: its router, router interfaces and floating IPs, sent
-    beside the security group's rule and the ports, made each of those
-    answer two to four times slower in Neutron, and the servers started
-    a second later.  Empty when nothing builds (nothing to make way for).
+    answers the requests on the way to a build first: a router, its
+    interfaces and floating IPs sent beside a security group's rule and
+    ports slow those down in Neutron, and the servers after them.  Empty
+    when nothing builds (nothing to make way for).
     A nested stack's step is taken for a build: its types are its own."""
     types = _types(run) if types is None else types
     urgent = []

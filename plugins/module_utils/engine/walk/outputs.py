@@ -49,17 +49,16 @@ def _attribute_uses(snippet, uses):
 # server its port) or what names the same thing it does (a floating IP and a
 # server naming one port).  So the outputs' reads of a resource are a step
 # of the walk after the resource and those ("changers"), not a round after
-# the whole walk: the multi-tier stack's port and floating IP reads went
-# beside its volume attachments instead of after them, the last 0.1 s of its
-# create.  A read that fails here is left to finish, which reads what no
-# step read; a run that changed neither the resource nor a changer reads
-# nothing for it (its cached values cannot have moved).
+# the whole walk: they go beside the walk's last steps (a stack's volume
+# attachments) instead of after them.  A read that fails here is left to
+# finish, which reads what no step read; a run that changed neither the
+# resource nor a changer reads nothing for it (its cached values cannot
+# have moved).
 
 # A resource with more changers than this (a network a thousand ports name),
-# or a walk with more deletes, is read at finish as before: its step would
-# wait for most of the walk anyway, and its dependencies would cost the walk
-# a set of that size per output resource (the 1,000-resource bench's create
-# CPU went from 2.4 to 3.5 ms a resource when every step took them all).
+# or a walk with more deletes, is read at finish: its step would wait for
+# most of the walk anyway, and its dependencies would cost the walk a set of
+# that size per output resource.
 MAX_CHANGERS = 50
 
 
