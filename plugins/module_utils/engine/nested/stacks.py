@@ -191,7 +191,7 @@ def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
         if groups.group_type(defn):
             kind = 'group'
             members = groups.members_of(store.resources(child_id)) if stored else []
-            template, names, _removed, late = groups.planned_template(
+            template, names, _removed, late = groups.goal_template(
                 sd, defn, row, members, resize=(resize or {}).get(name))
             waiting, params = frozenset(late), {}
         else:
