@@ -46,8 +46,7 @@ MAX_EXPANDED_NODES = 1000000
 def gc_paused():
     """Pause the cyclic garbage collector for a block that builds or walks a
     big template: it would scan the growing tree again and again while
-    nothing in it can be garbage (the walks of a 10,000-resource template
-    took several times longer with it on)."""
+    nothing in it can be garbage."""
     collecting = gc.isenabled()
     gc.disable()
     try:

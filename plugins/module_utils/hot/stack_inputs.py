@@ -126,7 +126,7 @@ def attribute_allowed(defn, attr):
 
 # What get_resource gives for a resource that does not exist yet (during
 # validation), for the types whose answer is not the resource's own name:
-# they return their physical id, which is still None (measured on Heat 27).
+# they return their physical id, which is still None (as Heat 27 answers).
 _REF_NONE = frozenset([
     'OS::Heat::Stack', 'OS::Heat::SwiftSignalHandle', 'OS::Mistral::Workflow',
     'OS::Neutron::AddressScope', 'OS::Neutron::ExtraRoute', 'OS::Neutron::ExtraRouteSet',

@@ -75,7 +75,7 @@ class _Builder(object):
 
     Alias bookkeeping (which node was built already, how big it expands) is
     only kept when the text can hold an anchor at all: it would otherwise
-    cost a third of the walk for nothing."""
+    be a good part of the walk's cost, for nothing."""
 
     def __init__(self, filename, max_nodes, aliases=True):
         self.filename = filename

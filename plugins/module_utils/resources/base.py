@@ -52,8 +52,8 @@ _ID_CHARS = string.ascii_lowercase + string.digits
 
 def short_id(length=12):
     """Heat-style random suffix of a physical name: base-36 digits of one
-    read of the system's randomness (a read per character cost 12 system
-    calls a resource; 128 bits leave no bias worth the name at 12 digits)."""
+    read of the system's randomness (not a read per character: one system
+    call a name; 128 bits leave no bias worth the name at 12 digits)."""
     number = int.from_bytes(os.urandom(16 + length // 20 * 8), 'big')
     out = []
     for _i in range(length):

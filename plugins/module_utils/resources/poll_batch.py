@@ -36,8 +36,8 @@ has moved since the list before (a new status, or gone from a list of
 objects in transition): objects made together tend to end together, so a
 server still building when its sibling is seen ACTIVE is looked at again
 soon (``look``: the context's ``look_soon``), not after the long wait its
-own age gives (measured on the multi-tier stack: Nova ended two servers'
-builds 0.1 s apart, and the second was seen 0.8 s after its end).
+own age gives (Nova ends the builds of servers made together within a
+fraction of a second of each other).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -67,9 +67,9 @@ SKEW = datetime.timedelta(minutes=10)
 
 # A list answers polls only when at least this many objects of the kind may
 # ask on this tick: the asker and the others polling that have not asked
-# within JOIN_WINDOW (those that have were answered already; counting them
-# made the second of two objects starting together list for itself alone,
-# beside the first one's GET).  For one, its own GET says the same for less.
+# within JOIN_WINDOW (those that have are answered already; counting them
+# would make the second of two objects starting together list for itself
+# alone, beside the first one's GET).  For one, its own GET says the same for less.
 MIN_BATCH = 2
 
 # The longest ``name`` filter one server list sends (more names: more lists):

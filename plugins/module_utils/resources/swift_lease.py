@@ -47,7 +47,8 @@ FIRST_PAUSE = 0.05
 LONGEST_PAUSE = 1.0
 # seconds between making the lease object and reading it back: a racing PUT
 # past Swift's check has a few bytes left to write (an immediate read-back
-# already saw the winner in 40 of 40 races); paid once per document write
+# mostly sees the winner already: the pause is a margin); paid once per
+# document write
 SETTLE = 0.1
 
 

@@ -4,25 +4,25 @@
 """Nested stacks (template resources) walked in the parent's walk.
 
 Heat runs a nested stack as a stack of its own, started when its parent
-resource's turn comes.  Here every nested stack is planned with its parent
-(``plan_nests``: its definition, validated before any cloud call, its
-graph, its record's name and id) and its steps join the parent's in one
-scheduler walk (``expand``): a nested resource starts as soon as its own
+resource's turn comes.  Here every nested stack's goal is made with its
+parent's (``nest_goals``: its definition, validated before any cloud call,
+its graph, its record's name and id) and its steps join the parent's in
+one scheduler walk (steps.attach): a nested resource starts as soon as its own
 requirements and its stack's start are done, beside the parent's other
 work, with no wait for a traversal to "reach" it.  Each nested stack keeps
 its own record in the store (its parent's id and resource name), its
 events and its outputs, which are its parent resource's attributes.
 
-The steps of a nested stack are keyed ``(kind, name, path)``, ``path``
-being the names of the template resources from the top (``('a', 'b')``);
-the top stack's keep their two-part keys.  For a template resource ``r``:
-``('nest', r)`` starts its stack (the resource's IN_PROGRESS, the stack
-record), the nested steps follow, and ``('res', r)`` finishes it (outputs,
-COMPLETE).  The tasks themselves are in nested_tasks.py.
+The steps of a nested stack are keyed with their ``path`` (converge.StepKey):
+the names of the template resources from the top (``('a', 'b')``); the top
+stack's have none.  For a template resource ``r``: ``StepKey('nest', r)``
+starts its stack (the resource's IN_PROGRESS, the stack record), the nested
+steps follow, and ``StepKey('res', r)`` finishes it (outputs, COMPLETE).
+The tasks themselves are in steps.py.
 
 A property of a template resource that waits on other resources is a
-parameter its stack gets during the run: ``('param', (r, name))`` resolves
-it once those resources are done and gives it to the nested definition
+parameter its stack gets during the run: ``StepKey('param', (r, name))``
+resolves it once those resources are done and gives it to the nested definition
 (checked as Heat checks a nested stack's parameters), and only the nested
 steps that read it wait for it.  The resources of such a stack are
 validated as Heat validates a stack's create just before each one starts.
@@ -36,7 +36,7 @@ import dataclasses
 import hashlib
 import json
 import uuid
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional
 
 from ...errors import LocatedError, ResourceLimitExceeded
 from ...hot import functions as fns
@@ -57,11 +57,11 @@ MAX_RESOURCES = DEFAULT_LIMITS.max_resources_per_stack
 
 
 @dataclasses.dataclass
-class NestPlan:
-    """A nested stack as planned: its definition (built with the values
-    known before the run when ``deferred``), graph, provider template, the
-    stack record's name and id (new or the recorded ones) and its own
-    nested stacks."""
+class NestGoal:
+    """What a nested stack converges to, made before the walk: its
+    definition (built with the values known before the run when
+    ``deferred``), graph, provider template, the stack record's name and id
+    (new or the recorded ones) and its own nested stacks' goals."""
     name: str
     sd: Any
     graph: Any
@@ -71,7 +71,7 @@ class NestPlan:
     stack_id: str
     stored: Optional[Dict[str, Any]]
     digest: str
-    children: Dict[str, 'NestPlan']
+    children: Dict[str, 'NestGoal']
     # the parameters (the parent resource's property names) known only
     # during the run: each is supplied by its own step
     waiting: FrozenSet[str] = frozenset()
@@ -118,8 +118,8 @@ def template_digest(template):
     return hashlib.sha1(text.encode('utf-8')).hexdigest()
 
 
-def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
-    """name -> NestPlan of every nested resource of ``sd`` (a validated
+def nest_goals(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
+    """name -> NestGoal of every nested resource of ``sd`` (a validated
     definition), recursively; ``stack_id``: its record (None: new).
     ``max_resources``: Heat's max_resources_per_stack over the whole tree
     (-1: no limit); ``region``: the connection's (an OS::Heat::Stack's
@@ -127,8 +127,8 @@ def plan_nests(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None,
     signal asks of it."""
     total = [len(sd.resources)]
     _check_total(total[0], max_resources, ('resources',))
-    return _plan_level(sd, store, stack_id, (total, max_resources, region), frozenset(),
-                       resize=resize)
+    return _goals_at(sd, store, stack_id, (total, max_resources, region), frozenset(),
+                     resize=resize)
 
 
 def _check_total(total, max_resources, path):
@@ -168,7 +168,7 @@ def _waiting(snippets, unknown_params):
     return out
 
 
-def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
+def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
     total, max_resources, region = limit
     rows = {}
     if stack_id is not None:
@@ -191,7 +191,7 @@ def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
         if groups.group_type(defn):
             kind = 'group'
             members = groups.members_of(store.resources(child_id)) if stored else []
-            template, names, _removed, late = groups.planned_template(
+            template, names, _removed, late = groups.goal_template(
                 sd, defn, row, members, resize=(resize or {}).get(name))
             waiting, params = frozenset(late), {}
         else:
@@ -209,13 +209,13 @@ def _plan_level(sd, store, stack_id, limit, unknown_params, *, resize=None):
                                    strict=not deferred)
         total[0] += len(child.resources)
         _check_total(total[0], max_resources, defn.path + ('type',))
-        out[name] = NestPlan(name=name, sd=child, graph=graph, template=template,
+        out[name] = NestGoal(name=name, sd=child, graph=graph, template=template,
                              deferred=deferred, stack_name=child_name, stack_id=child_id,
                              stored=stored, digest=template_digest(template),
                              waiting=frozenset(waiting), names=names, kind=kind,
                              resized=name in (resize or {}),
-                             children=_plan_level(child, store, stored and child_id, limit,
-                                                  frozenset(waiting)))
+                             children=_goals_at(child, store, stored and child_id, limit,
+                                                frozenset(waiting)))
     return out
 
 
@@ -244,45 +244,26 @@ def count(nests):
 
 # -- the walk's steps -------------------------------------------------------------
 
-def key(kind, name, path=()):
-    return (kind, name, path) if path else (kind, name)
-
-
-def namespaced(deps, work, path):
-    """A nested stack's (deps, work), its keys moved under ``path``."""
-    def move(k):
-        return (k[0], k[1], path)
-    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
-            dict((move(k), w) for k, w in work.items()))
-
-
-def path_of(k):
-    return k[2] if len(k) > 2 else ()
-
-
 def outcomes_at(outcomes, path):
-    """The outcomes of one stack's steps, under their two-part keys."""
-    return dict(((k[0], k[1]), o) for k, o in outcomes.items() if path_of(k) == path)
+    """The outcomes of the steps of the stack at ``path``, keyed as that
+    stack names them (no path)."""
+    return dict((k.in_stack(), o) for k, o in outcomes.items() if k.path == path)
 
 
 def moved(deps, work, prefix):
-    """Keys moved one level down, under ``prefix`` (their paths grow at the front)."""
-    def move(k):
-        return (k[0], k[1], prefix + path_of(k))
-    return (dict((move(k), set(move(d) for d in v)) for k, v in deps.items()),
-            dict((move(k), w) for k, w in work.items()))
+    """A stack's (deps, work) one level down, under ``prefix``."""
+    return (dict((k.under(prefix), set(d.under(prefix) for d in v)) for k, v in deps.items()),
+            dict((k.under(prefix), w) for k, w in work.items()))
 
 
-def child_run(env, parent, stack, sd):
+def child_run(invocation, parent, stack, sd):
     """A nested stack's run: its parent's secrets masked in it too, its
     events copied to its parent's log."""
     secrets = list(parent.masker.secrets) + list(hidden_values(sd).values() if sd else ())
-    child = run_state.StackRun(env.store, env.vault, env.conn, stack, sd, secret_values=secrets,
-                               check_mode=parent.check_mode)
+    child = run_state.StackRun(invocation.store, invocation.vault, invocation.conn, stack, sd,
+                               secret_values=secrets, check_mode=parent.check_mode)
     child.masker.learned = parent.masker.learned     # one set for the tree (secrets.Masker)
     child.action_retry_limit = parent.action_retry_limit
     child.log.parent = parent.log
     return child
 
-
-Path = Tuple[str, ...]

@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The steps of nested stacks in the parent's walk (see stacks.py):
 ``attach`` adds them to a converge's (deps, work), ``attach_deletes`` to
-any walk deleting rows of template resources, and ``settle``, after the
-walk, records the nested stacks that failed and the failures of their
-parent resources, in Heat's words.
+any walk deleting rows of template resources, and ``record_failures``,
+after the walk, records the nested stacks that failed and the failures of
+their parent resources, in Heat's words.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -27,7 +27,7 @@ from ..walk.hooks import HookPending
 from ..walk.resource_tasks import failure_reason
 from ..walk.summary import summarise
 from ..walk.scheduler import DONE, FAILED, Outcome, once
-from ..walk.converge import converge_steps, delete_steps
+from ..walk.converge import StepKey, converge_steps, delete_steps
 from ..walk.outputs import output_attributes, resolve_outputs
 from ..walk.planner import KEEP, decide_desired, desired
 from ..store.records import CURRENT, ResourceRow
@@ -38,14 +38,14 @@ DIGEST = 'template_digest'
 
 @dataclasses.dataclass
 class Nest:
-    """A nested stack in this run: its plan, its parent's run and its own
-    (``run``), where its steps are (``path``) and, once started, the action
-    it is walking (None: nothing of it changes)."""
-    plan: Any
+    """A nested stack in this run: its goal (stacks.NestGoal), its parent's
+    run and its own (``run``), where its steps are (``path``) and, once
+    started, the action it is walking (None: nothing of it changes)."""
+    goal: Any
     parent: Any
     run: Any
     path: Tuple[str, ...]
-    env: Any
+    invocation: Any
     action: Optional[str] = None
     started: bool = False
     removed: Optional[List[str]] = None     # a group's removed names, once written
@@ -58,15 +58,16 @@ def _policies(run):
     return policies
 
 
-def attach_reading(env, run, plans):
+def attach_reading(invocation, run, goals):
     """The nested stacks' runs, for reading only (check mode's plan and
     diff): what ``get_attr: [r, resource.x.y]`` reads, and what the plan
     asks of a nested stack's resources."""
-    for name, plan in plans.items():
-        child = nesting.child_run(env, run, plan.stored, plan.sd)
-        child.use_definition(plan.sd, plan.graph)
-        run.nests[name] = Nest(plan=plan, parent=run, run=child, path=(name,), env=env)
-        attach_reading(env, child, plan.children)
+    for name, goal in goals.items():
+        child = nesting.child_run(invocation, run, goal.stored, goal.sd)
+        child.use_definition(goal.sd, goal.graph)
+        run.nests[name] = Nest(goal=goal, parent=run, run=child, path=(name,),
+                               invocation=invocation)
+        attach_reading(invocation, child, goal.children)
 
 
 def nested_change(run, name, plan_fn):
@@ -74,14 +75,14 @@ def nested_change(run, name, plan_fn):
     template, or a resource of its stack, changes), or None.  ``plan_fn``
     is check.plan (run, graph) -> (items, diff)."""
     nest = run.nests.get(name)
-    if nest is None or nest.plan.stored is None:
+    if nest is None or nest.goal.stored is None:
         return None
     row = run.current(name)
-    if row is not None and row.facts.get(DIGEST) != nest.plan.digest:
+    if row is not None and row.facts.get(DIGEST) != nest.goal.digest:
         return 'its template changed'
-    if nest.plan.deferred:
+    if nest.goal.deferred:
         return None     # its resources' values wait on the run: the planner's unknowns say it
-    items, _diff = plan_fn(nest.run, nest.plan.graph)
+    items, _diff = plan_fn(nest.run, nest.goal.graph)
     changed = sorted(i['resource_name'] for i in items if i['action'] != KEEP)
     if changed:
         return 'its nested stack changes: %s' % ', '.join(changed)
@@ -90,37 +91,38 @@ def nested_change(run, name, plan_fn):
 
 # -- converge ---------------------------------------------------------------------
 
-def attach(env, run, plans, deps, work, *, path=()):
-    """Add the steps of the nested stacks ``plans`` (name -> NestPlan) of
+def attach(invocation, run, goals, deps, work, *, path=()):
+    """Add the steps of the nested stacks ``goals`` (name -> NestGoal) of
     ``run`` (at ``path``) to its (deps, work), recursively."""
-    for name, plan in plans.items():
-        child = nesting.child_run(env, run, plan.stored, plan.sd)
-        child.use_definition(plan.sd, plan.graph)
-        nest = Nest(plan=plan, parent=run, run=child, path=path + (name,), env=env)
+    for name, goal in goals.items():
+        child = nesting.child_run(invocation, run, goal.stored, goal.sd)
+        child.use_definition(goal.sd, goal.graph)
+        nest = Nest(goal=goal, parent=run, run=child, path=path + (name,), invocation=invocation)
         run.nests[name] = nest
-        cdeps, cwork = converge_steps(child, plan.graph, _policies(child))
-        attach(env, child, plan.children, cdeps, cwork, path=path + (name,))
-        attach_deletes(env, child, cdeps, cwork)
-        group = plan.names is not None
-        if plan.waiting and not group:
+        cdeps, cwork = converge_steps(child, goal.graph, _policies(child))
+        attach(invocation, child, goal.children, cdeps, cwork, path=path + (name,))
+        attach_deletes(invocation, child, cdeps, cwork)
+        group = goal.names is not None
+        if goal.waiting and not group:
             _validated_first(nest, cwork)
         # the parameters each of the stack's own steps reads (its nested
         # stacks' steps read theirs through their own parameter steps)
-        waits = {} if group else dict(((k[0], k[1], (name,)), _reads(plan.sd, k) & plan.waiting)
-                                      for k in cdeps if len(k) == 2)
+        waits = {} if group else dict((k.under((name,)), _reads(goal.sd, k) & goal.waiting)
+                                      for k in cdeps if not k.path)
         cdeps, cwork = nesting.moved(cdeps, cwork, (name,))
         defn = run.sd.resources[name]
-        rkey, skey = ('res', name), ('nest', name)
+        rkey, skey = StepKey('res', name), StepKey('nest', name)
         if group:
             # a group's stack is written when its turn comes, as Heat's
             deps[skey] = set(deps.get(rkey, ()))
         else:
-            deps[skey] = set(('res', d) for d in defn.depends_on or () if ('res', d) in deps)
+            deps[skey] = set(StepKey('res', d) for d in defn.depends_on or ()
+                             if StepKey('res', d) in deps)
         work[skey] = once(_start, nest)
         pkeys = {}
-        for param in sorted(plan.waiting if not group else ()):
-            pkey = pkeys[param] = ('param', (name, param))
-            deps[pkey] = set([skey]) | set(('res', d) for d in
+        for param in sorted(goal.waiting if not group else ()):
+            pkey = pkeys[param] = StepKey('param', (name, param))
+            deps[pkey] = set([skey]) | set(StepKey('res', d) for d in
                                            fns.dependencies(nesting.param_snippets(defn)[param]))
             work[pkey] = once(_supply, nest, param)
         if group:
@@ -137,21 +139,24 @@ def attach(env, run, plans, deps, work, *, path=()):
 def _in_batches(nest, name, deps, work):
     """A group's members walked in its batches (groups.batches): each batch
     starts once the one before it ended (and its pause is over)."""
-    kept = [m for m in groups.members_of(nest.run.rows.values()) if m['name'] in nest.plan.names]
-    batches, pause = groups.batches(nest.parent.sd.resources[name], kept, nest.plan.names,
-                                    creating=nest.plan.stored is None)
+    kept = [m for m in groups.members_of(nest.run.rows.values()) if m['name'] in nest.goal.names]
+    batches, pause = groups.batches(nest.parent.sd.resources[name], kept, nest.goal.names,
+                                    creating=nest.goal.stored is None)
     here = (name,)
     before = set()
     for index, batch in enumerate(batches):
         if index and pause > 0:
-            wait = ('pause', str(index), here)
+            wait = StepKey('pause', str(index), here)
             deps[wait], work[wait] = set(before), _paused(nest, pause, batches[index - 1])
             before = set([wait])
         for member in batch:
-            start = ('nest', member, here) if ('nest', member, here) in deps else ('res', member, here)
+            start = StepKey('nest', member, here)
+            if start not in deps:
+                start = StepKey('res', member, here)
             if start in deps:
                 deps[start].update(before)
-        before = set(('res', member, here) for member in batch if ('res', member, here) in deps)
+        before = set(StepKey('res', member, here) for member in batch
+                     if StepKey('res', member, here) in deps)
 
 
 def _paused(nest, seconds, batch):
@@ -168,12 +173,11 @@ def _reads(sd, k):
     """The parameters a (not yet moved) step of a nested stack reads: a
     resource's properties and metadata; a nested stack's property fed to a
     parameter of its own."""
-    kind, name = k[0], k[1]
-    if kind == 'res' and name in sd.resources:
-        defn = sd.resources[name]
+    if k.kind == 'res' and k.name in sd.resources:
+        defn = sd.resources[k.name]
         return set(nesting.params_read(defn.properties)) | set(nesting.params_read(defn.metadata))
-    if kind == 'param' and len(k) == 2:
-        inner, param = name
+    if k.kind == 'param' and not k.path:
+        inner, param = k.name
         return set(nesting.params_read(nesting.param_snippets(sd.resources[inner]).get(param)))
     return set()
 
@@ -183,9 +187,9 @@ def _validated_first(nest, work):
     resources is validated as a stack create validates it (its values are
     known now) before it starts."""
     for k, factory in list(work.items()):
-        if k[0] == 'res' and len(k) == 2 and factory is not None and \
-                k[1] in nest.plan.sd.resources:
-            work[k] = _checking(nest, k[1], factory)
+        if k.kind == 'res' and not k.path and factory is not None and \
+                k.name in nest.goal.sd.resources:
+            work[k] = _checking(nest, k.name, factory)
 
 
 def _checking(nest, name, factory):
@@ -196,7 +200,7 @@ def _checking(nest, name, factory):
 
 
 def _supply(nest, param):
-    parent, name = nest.parent, nest.plan.name
+    parent, name = nest.parent, nest.goal.name
     defn = parent.sd.resources[name]
     value = parent.sd.resolve(nesting.param_snippets(defn)[param], nesting.param_path(defn, param))
     nest.run.sd.parameters.supply(param, value)
@@ -206,26 +210,26 @@ def _start(nest):
     """The nested stack's start: a new one's record and its resource's
     CREATE_IN_PROGRESS; a recorded one waits for its first change (or the
     finish) to say its resource is in progress."""
-    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    parent, name, goal = nest.parent, nest.goal.name, nest.goal
     row = parent.current(name)
     defn = parent.sd.resources[name]
     if row is not None and row.type != defn.type and not row.facts.get(NESTED_STACK):
         raise NestedStackFailure('resource "%s": replacing a resource by a nested stack is not '
                                  'supported yet' % name, 'resources.%s: replacing a resource by '
                                  'a nested stack is not supported yet' % name, resource=name)
-    if plan.names is not None:
+    if goal.names is not None:
         _write_group(nest, row, defn)
     if nest.run.stack is None:
         top = parent.stack
         fields = {
-            'id': plan.stack_id, 'name': plan.stack_name, 'action': 'CREATE',
+            'id': goal.stack_id, 'name': goal.stack_name, 'action': 'CREATE',
             'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
             'created_time': now_iso(), 'salt': top.get('salt'),
             'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
             'parent_id': top['id'], 'parent_resource': name}
-        if plan.kind == 'stack':
+        if goal.kind == 'stack':
             fields.update(stack_resource.stack_fields(defn))
-        stack = nest.env.store.create_stack(fields)
+        stack = nest.invocation.store.create_stack(fields)
         nest.run.bind_stack(stack)
         _in_progress(nest, 'CREATE')
     elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
@@ -237,20 +241,20 @@ def _start(nest):
 
 def _write_group(nest, row, defn):
     """A group's stack written with every value (its requirements are
-    done), validated as a stack create; its members are those planned."""
-    parent, plan = nest.parent, nest.plan
+    done), validated as a stack create; its members are those its goal names."""
+    parent, goal = nest.parent, nest.goal
     members = groups.members_of(nest.run.rows.values())
-    props = desired(parent, plan.name).props
+    props = desired(parent, goal.name).props
     template, names, removed = groups.runtime_template(parent.sd, defn, props, row, members,
-                                                       names=plan.names)
+                                                       names=goal.names)
     sd, graph = nesting.build_child(parent.sd, defn, template, {},
-                                    stack=(plan.stack_name, plan.stack_id))
-    if list(names) != list(plan.names) or set(graph.nodes) != set(plan.graph.nodes):
+                                    stack=(goal.stack_name, goal.stack_id))
+    if list(names) != list(goal.names) or set(graph.nodes) != set(goal.graph.nodes):
         raise NestedStackFailure(
-            'resource "%s": its members changed between the plan and the run (%s, then %s)'
-            % (plan.name, ', '.join(plan.names), ', '.join(names)),
-            'resources.%s: its members changed between the plan and the run' % plan.name,
-            resource=plan.name)
+            'resource "%s": its members changed between the validation and the walk (%s, then %s)'
+            % (goal.name, ', '.join(goal.names), ', '.join(names)),
+            'resources.%s: its members changed between the validation and the walk' % goal.name,
+            resource=goal.name)
     nest.run.use_definition(sd, graph)
     nest.removed = removed
 
@@ -260,7 +264,7 @@ def _in_progress(nest, action):
     if nest.action is not None:
         return
     nest.action = action
-    parent, name, plan = nest.parent, nest.plan.name, nest.plan
+    parent, name, goal = nest.parent, nest.goal.name, nest.goal
     nest.run.log.before_first = None
     row = parent.current(name)
     fields = dict(action=action, status='IN_PROGRESS', status_reason='state changed',
@@ -268,18 +272,19 @@ def _in_progress(nest, action):
     if row is None:
         row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=parent.stack['id'], name=name,
                           role=CURRENT, type=parent.sd.resources[name].type,
-                          physical_name=plan.stack_name, physical_id=plan.stack_id,
-                          data={NESTED_STACK: plan.stack_id}, **fields)
+                          physical_name=goal.stack_name, physical_id=goal.stack_id,
+                          data={NESTED_STACK: goal.stack_id}, **fields)
     else:
         row = row.replace(type=parent.sd.resources[name].type,
-                          data=dict(row.facts, **{NESTED_STACK: plan.stack_id}), **fields)
+                          data=dict(row.facts, **{NESTED_STACK: goal.stack_id}), **fields)
     if nest.removed is not None:
         row = row.replace(data=dict(row.facts, **{groups.REMOVED: nest.removed}))
     parent.save(row)
     parent.log.resource(row, action, 'IN_PROGRESS')
     if action == 'UPDATE':
-        nest.env.store.update_stack(plan.stack_id, action=action, status='IN_PROGRESS',
-                                    status_reason='Stack UPDATE started', updated_time=now_iso())
+        nest.invocation.store.update_stack(goal.stack_id, action=action, status='IN_PROGRESS',
+                                           status_reason='Stack UPDATE started',
+                                           updated_time=now_iso())
     nest.run.log.stack(action, 'IN_PROGRESS', 'Stack %s started' % action)
 
 
@@ -292,19 +297,19 @@ def _finish(nest):
     weighed as the planner weighs any resource's; when it or its stack
     changed, the outputs (its attributes) and the reference id recorded,
     COMPLETE."""
-    parent, name, child = nest.parent, nest.plan.name, nest.run
+    parent, name, child = nest.parent, nest.goal.name, nest.run
     nest.run.log.before_first = None
     row = parent.current(name)
     want = desired(parent, name)
     decision = decide_desired(parent, row, want)
     parent.decisions[name] = decision
-    digest_changed = row is not None and row.facts.get(DIGEST) != nest.plan.digest
+    digest_changed = row is not None and row.facts.get(DIGEST) != nest.goal.digest
     if nest.action is None and decision.action == KEEP and not digest_changed:
         parent.seam.publish(row)
         return row
     _in_progress(nest, 'UPDATE')
     action = nest.action
-    store = nest.env.store
+    store = nest.invocation.store
     if child.log.changed_resources():
         child.refresh_attributes(output_attributes(child.sd))
     outputs = resolve_outputs(child)
@@ -313,18 +318,18 @@ def _finish(nest):
                        status='COMPLETE', status_reason=reason)
     child.log.stack(action, 'COMPLETE', reason)
     values = dict((o['output_key'], o.get('output_value')) for o in outputs)
-    if nest.plan.kind != 'template':
+    if nest.goal.kind != 'template':
         reference = child.stack['id']       # a group's, an OS::Heat::Stack's: its stack's id
     else:
         reference = values.get(STACK_ID_OUTPUT) or stack_arn(
             parent.sd.project_id, child.stack['name'], child.stack['id'])
     row = parent.current(name)
-    data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.plan.digest,
+    data = dict(row.facts, **{NESTED_STACK: child.stack['id'], DIGEST: nest.goal.digest,
                               'reference_id': reference})
     if nest.removed is not None:
         data[groups.REMOVED] = nest.removed
-    if row.type == autoscaling.ASG and not nest.plan.resized:
-        size = len(nest.plan.names)
+    if row.type == autoscaling.ASG and not nest.goal.resized:
+        size = len(nest.goal.names)
         data[autoscaling.SCALING] = autoscaling.finished_marks(row, want.props, size)
     # outputs holding a secret (a generated password it gives back): digests
     # in the attributes, the values encrypted beside them (nested_outputs)
@@ -345,26 +350,26 @@ Steps = Tuple[Dict[Any, Any], Dict[Any, Any]]
 
 # -- delete -----------------------------------------------------------------------
 
-def attach_deletes(env, run, deps, work):
+def attach_deletes(invocation, run, deps, work):
     """Each step of ``run`` (deps, work) deleting a template resource's
     row gets its nested stack's delete before it, walked in the same
     scheduler; recursively."""
-    for k in [k for k in deps if k[0] == 'del' and len(k) == 2]:
-        row = run.rows.get(k[1])
+    for k in [k for k in deps if k.kind == 'del' and not k.path]:
+        row = run.rows.get(k.name)
         child_id = row.facts.get(NESTED_STACK) if row is not None else None
-        stack = env.store.stack_by_id(child_id) if child_id else None
+        stack = invocation.store.stack_by_id(child_id) if child_id else None
         if stack is None:
             continue
-        child = nesting.child_run(env, run, stack, None)
+        child = nesting.child_run(invocation, run, stack, None)
         # a nested stack's delete is a DELETE of its own: its pre-delete
         # hooks, from the parent's registry, hold (as in Heat)
         child.action = 'DELETE'
         registry = hooks.registry_of(run)
         child.hook_registry = registry.nested((row.name,)) if registry is not None else None
         cdeps, cwork = delete_steps(child, {})
-        attach_deletes(env, child, cdeps, cwork)
+        attach_deletes(invocation, child, cdeps, cwork)
         cdeps, cwork = nesting.moved(cdeps, cwork, (row.uuid,))
-        dkey = ('nestdel', row.uuid)
+        dkey = StepKey('nestdel', row.uuid)
         deps[dkey] = set(deps[k])
         work[dkey] = once(_delete_start, run, row, child)
         for needs in cdeps.values():
@@ -372,7 +377,7 @@ def attach_deletes(env, run, deps, work):
         deps.update(cdeps)
         work.update(cwork)
         deps[k] = set([dkey]) | set(cdeps)
-        work[k] = once(_delete_finish, env, run, row, child)
+        work[k] = once(_delete_finish, invocation, run, row, child)
         run.deleting[row.uuid] = child
 
 
@@ -384,34 +389,34 @@ def _delete_start(run, row, child):
     child.log.stack('DELETE', 'IN_PROGRESS', 'Stack DELETE started')
 
 
-def _delete_finish(env, run, row, child):
+def _delete_finish(invocation, run, row, child):
     child.log.stack('DELETE', 'COMPLETE', 'Stack DELETE completed successfully')
-    env.store.delete_stack(child.stack['id'])
+    invocation.store.delete_stack(child.stack['id'])
     run.log.resource(row, 'DELETE', 'COMPLETE')
     run.forget(row)
 
 
 # -- after the walk ---------------------------------------------------------------
 
-def settle(run, outcomes, path=()):
+def record_failures(run, outcomes, path=()):
     """Record the nested stacks of ``run`` (at ``path``) whose walk failed,
     deepest first, and put their parent resources' failures in
     ``outcomes`` (which the parent's summary then reports)."""
     for name, nest in run.nests.items():
         here = path + (name,)
-        settle(nest.run, outcomes, here)
-        rkey, skey = nesting.key('res', name, path), nesting.key('nest', name, path)
+        record_failures(nest.run, outcomes, here)
+        rkey, skey = StepKey('res', name, path), StepKey('nest', name, path)
         if outcomes.get(rkey) is not None and outcomes[rkey].status == DONE:
             continue
-        refused = [o for k, o in outcomes.items() if k[0] == 'param' and nesting.path_of(k) == path
-                   and k[1][0] == name and o.status == FAILED]
+        refused = [o for k, o in outcomes.items() if k.kind == 'param' and k.path == path
+                   and k.name[0] == name and o.status == FAILED]
         if refused:
             # a parameter refused: the stack cannot be made, as Heat refuses its create
             if nest.run.stack is not None:
                 action = nest.action or 'UPDATE'
                 text = nest.run.masker.text(str(refused[0].error))
-                nest.env.store.update_stack(nest.run.stack['id'], action=action, status='FAILED',
-                                            status_reason=text)
+                nest.invocation.store.update_stack(nest.run.stack['id'], action=action,
+                                                   status='FAILED', status_reason=text)
                 nest.run.log.stack(action, 'FAILED', text)
             _failed_start(nest, refused[0].error)
             outcomes[rkey] = refused[0]
@@ -433,7 +438,7 @@ def settle(run, outcomes, path=()):
         _record_failure(nest.parent, nest.run, name, action, reason)
         outcomes[rkey] = Outcome(FAILED, error=_failure(name, reason))
     for row_uuid, child in run.deleting.items():
-        dkey = nesting.key('del', row_uuid, path)
+        dkey = StepKey('del', row_uuid, path)
         if outcomes.get(dkey) is None or outcomes[dkey].status == DONE:
             continue
         here = path + (row_uuid,)
@@ -486,7 +491,7 @@ def _record_failure(parent, child, name, action, reason):
 def _failed_start(nest, error):
     """A nested stack that could not start (its definition refused once its
     values were known): its resource failed with that reason."""
-    parent, name = nest.parent, nest.plan.name
+    parent, name = nest.parent, nest.goal.name
     row = parent.current(name)
     reason = failure_reason(error, name)
     if row is None:

@@ -17,7 +17,8 @@ __metaclass__ = type
 from ...errors import CloudNotFound, StackersError
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
-from ..nested import steps as nested_tasks
+from ..nested import steps as nested_steps
+from ..walk.converge import StepKey
 from ..walk.planner import CREATE, DELETE, KEEP, REPLACE, UPDATE, decide_desired, desired
 from ..store.records import CURRENT
 from ..walk.resource_tasks import failure_reason
@@ -58,7 +59,7 @@ def stack_check(run, max_concurrency=10):
     """name -> check entry for every current row (reads only)."""
     results = {}
     rows = [r for r in run.rows.values() if r.role == CURRENT]
-    work = dict((('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
+    work = dict((StepKey('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
     Scheduler(max_concurrency=max_concurrency).run(dict((k, set()) for k in work), work)
     return results
 
@@ -74,7 +75,9 @@ def mark_failed_checks(run, results):
 
 
 def plan(run, graph, check_results=None, converge=False):
-    """[{resource_name, resource_type, action, reason?}] and the diff."""
+    """Check mode's plan: what a run with the same inputs would do to each
+    resource, the planner's decisions in dependency order
+    ([{resource_name, resource_type, action, reason?}]), and the diff."""
     sd = run.sd
     import networkx as nx   # only check mode walks the graph in order
     order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
@@ -91,7 +94,7 @@ def plan(run, graph, check_results=None, converge=False):
             decision = decide_desired(run, row, want)
             action, reason = decision.action, decision.reason
             if action == KEEP and name in run.nests:
-                reason = nested_tasks.nested_change(run, name, plan)
+                reason = nested_steps.nested_change(run, name, plan)
                 action = UPDATE if reason else KEEP
         except StackersError as exc:
             action, reason = 'error', str(exc)
@@ -121,18 +124,18 @@ def plan(run, graph, check_results=None, converge=False):
     return items, diff
 
 
-def plan_and_check(env, planned):
-    """Check mode's answer for ``planned`` (a request.Plan): the stack
-    check of the record, the plan and the diff; nothing written."""
-    request, stack, vault = env.request, planned.stack, env.vault
-    run = StackRun(env.store, vault, env.conn, stack, planned.sd,
-                   secret_values=planned.hidden.values(), check_mode=True)
+def plan_and_check(invocation, goal):
+    """Check mode's answer for ``goal`` (a request.Goal): the stack check
+    of the record, the plan and the diff; nothing written."""
+    request, stack, vault = invocation.request, goal.stack, invocation.vault
+    run = StackRun(invocation.store, vault, invocation.conn, stack, goal.sd,
+                   secret_values=goal.hidden.values(), check_mode=True)
     run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
-        defs.without_hidden(planned.inputs, planned.hidden)))
-    run.seam.prepare(planned.graph, run.rows.values())
-    nested_tasks.attach_reading(env, run, planned.nests or {})
+        defs.without_hidden(goal.inputs, goal.hidden)))
+    run.seam.prepare(goal.graph, run.rows.values())
+    nested_steps.attach_reading(invocation, run, goal.nests or {})
     results = stack_check(run, request.max_concurrency) if stack is not None else {}
-    items, diff = plan(run, planned.graph, results, converge=request.converge)
+    items, diff = plan(run, goal.graph, results, converge=request.converge)
     changed = stack is None or any(i['action'] != KEEP for i in items)
     view = stack_view(stack, run, vault.decrypt(stack['outputs']) if stack and
                       stack.get('outputs') else None)

@@ -6,11 +6,9 @@
 A run allocates container objects by the hundred thousand (rows read from
 the store, resolved properties, JSON answers) while its heap holds the whole
 template, graph and record.  With CPython's default threshold (a young
-collection every 700 allocations) a 10,000-resource rerun spent a third of
-its CPU in about 600 collections, whose older generations scan what the run
-holds: the cost per resource grew with the stack (measured: 0.24 ms per
-resource at 10,000 against 0.12 at 1,000; 0.19 with young collections every
-7,000 allocations; 0.17 with the collector off).
+collection every 700 allocations) a big run spends much of its CPU in
+collections whose older generations scan what the run holds, so the cost
+per resource would grow with the stack.
 
 So while at least one run is in progress the young generation's threshold is
 raised (``YOUNG``); the older generations keep theirs, so what is collected,

@@ -3,12 +3,12 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The phases of a run, in the order the runner calls them:
 
-1. ``plan``: the inputs read (or merged with the stored ones), the whole
-   definition validated with every type known, before any cloud write;
-   then ``lock`` takes the stack;
+1. ``validate``: the inputs read (or merged with the stored ones), the
+   whole definition validated with every type known, before any cloud
+   write, answering a ``Goal``; then ``lock`` takes the stack;
 2. ``converge``: the record walked to the definition in parallel (the
    stack marked in progress, the steps of converge.py on the scheduler),
-   answering an ``Outcome``;
+   answering ``Converged``;
 3. ``finish``: outputs resolved, the stack's end recorded, the result; or,
    for a failed run that asked for it, the rollback phase (rollback.py),
    which converges again (to the previous definition, or to nothing) and
@@ -33,14 +33,14 @@ from ...resources.heat import autoscaling_group as autoscaling
 from ..definition import inputs as defs
 from ..graph import dependencies as _graph
 from ..walk import hooks
-from ..nested import steps as nested_tasks, stacks as nesting
+from ..nested import steps as nested_steps, stacks as nesting
 from . import prefetch
 from ..walk.outputs import output_attributes, refresh_steps, resolve_outputs
 from .check import mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
 from ..walk.converge import converge_steps, lanes
 from ..store.records import NEW, OLD
-from .request import Outcome, Plan
+from .request import Converged, Goal
 from ..walk.run_state import StackRun
 from ..store.owner import lock_ttl, owner_alive
 from ..store.secrets import secret_strings
@@ -50,38 +50,38 @@ from ..store.sqlite import now_iso
 from ..read.view import resource_views, stack_view
 
 
-# -- plan -------------------------------------------------------------------------
+# -- validate ---------------------------------------------------------------------
 
-def plan(env, stack):
-    """The validated ``Plan`` of a present stack (``stack``: its stored row
+def validate(invocation, stack):
+    """The ``Goal`` of a present stack, validated (``stack``: its stored row
     or None); nothing is written."""
-    inputs = _inputs(env, stack)
+    inputs = _inputs(invocation, stack)
     stack_id = stack['id'] if stack else str(uuid.uuid4())
     try:
-        sd, graph = load(env.request, inputs, stack_id)
+        sd, graph = load(invocation.request, inputs, stack_id)
     except ParameterError as exc:
-        _missing_hidden(env.request, inputs, stack, exc)
+        _missing_hidden(invocation.request, inputs, stack, exc)
         raise
     hidden = defs.hidden_values(sd)
     # the hidden values (the user's, the stored ones an update reuses, the
     # declared defaults) are hidden by the module from all it prints
     for value in secret_strings(hidden.values()):
-        note_secret(env.conn, value)
-    nests = plan_nests(env.request, sd, env.store, stack['id'] if stack else None)
-    preflight(sd, env.conn, recorded=lambda: _recorded(env, stack))
-    return Plan(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
+        note_secret(invocation.conn, value)
+    nests = nest_goals(invocation.request, sd, invocation.store, stack['id'] if stack else None)
+    preflight(sd, invocation.conn, recorded=lambda: _recorded(invocation, stack))
+    return Goal(stack=stack, stack_id=stack_id, inputs=inputs, sd=sd, graph=graph,
                 hidden=hidden, nests=nests)
 
 
-def _recorded(env, stack):
+def _recorded(invocation, stack):
     """Names of the resources the record holds (the preflight skips them)."""
     if stack is None:
         return frozenset()
-    return frozenset(row.name for row in env.store.resources(stack['id']))
+    return frozenset(row.name for row in invocation.store.resources(stack['id']))
 
 
-def _inputs(env, stack):
-    request = env.request
+def _inputs(invocation, stack):
+    request = invocation.request
     given = None
     if request.template is not None:
         given = defs.read_inputs(request.template, request.environment, request.parameters,
@@ -91,7 +91,7 @@ def _inputs(env, stack):
         given = given or {'parameters': dict(request.parameters or {}),
                           'files': dict(request.files or {})}
         inputs = defs.merge_existing(stack['definition'], given, request.clear_parameters)
-        kept = env.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
+        kept = invocation.vault.decrypt(stack['secrets']) if stack.get('secrets') else {}
         for key, value in (kept or {}).items():
             inputs['parameters'].setdefault(key, value)
         return inputs
@@ -114,15 +114,15 @@ def load(request, inputs, stack_id):
     return sd, graph
 
 
-def plan_nests(request, sd, store, stack_id):
-    """The nested stacks of ``sd`` planned within the request's limits."""
-    return nesting.plan_nests(sd, store, stack_id, max_resources=request.max_resources,
+def nest_goals(request, sd, store, stack_id):
+    """The goals of the nested stacks of ``sd``, within the request's limits."""
+    return nesting.nest_goals(sd, store, stack_id, max_resources=request.max_resources,
                               region=request.region_name, resize=request.resize)
 
 
 def require_supported(sd):
     """Refuse a definition holding a type the collection cannot run
-    (template resources are nested stacks: nesting.py checks theirs)."""
+    (template resources are nested stacks: nested/stacks.py checks theirs)."""
     autoscaling.check_policies(sd)
     for defn in sd.resources.values():
         if not nesting.is_nested(defn):
@@ -144,28 +144,29 @@ def _missing_hidden(request, inputs, stack, exc):
         raise defs.missing_hidden([path[1]], [path[1]])
 
 
-def diff(env, planned):
+def diff(invocation, goal):
     """Diff mode outside check mode: the plan's before/after, computed from
     the record before the run changes it (no stack check: no extra reads)."""
-    probe = StackRun(env.store, env.vault, env.conn, planned.stack, planned.sd,
-                     secret_values=planned.hidden.values(), check_mode=True)
-    probe.seam.prepare(planned.graph, probe.rows.values())
-    nested_tasks.attach_reading(env, probe, planned.nests or {})
-    _items, changes = check_plan(probe, planned.graph)
-    planned.sd.resource_data.clear()   # the run publishes its own rows
+    probe = StackRun(invocation.store, invocation.vault, invocation.conn, goal.stack, goal.sd,
+                     secret_values=goal.hidden.values(), check_mode=True)
+    probe.seam.prepare(goal.graph, probe.rows.values())
+    nested_steps.attach_reading(invocation, probe, goal.nests or {})
+    _items, changes = check_plan(probe, goal.graph)
+    goal.sd.resource_data.clear()   # the run publishes its own rows
     return changes
 
 
 # -- the lock -----------------------------------------------------------------------
 
-def lock(env, create=None):
-    """Take the stack's lock for ``env.owner`` (waiting up to the request's
-    lock_timeout); ``create``: the fields of a stack to create locked."""
-    deadline = time.time() + float(env.request.lock_timeout or 0)
+def lock(invocation, create=None):
+    """Take the stack's lock for ``invocation.owner`` (waiting up to the
+    request's lock_timeout); ``create``: the fields of a stack to create
+    locked."""
+    deadline = time.time() + float(invocation.request.lock_timeout or 0)
     while True:
         try:
-            return env.store.lock(env.request.name, env.owner, lock_ttl(), alive=owner_alive,
-                                  create=create)
+            return invocation.store.lock(invocation.request.name, invocation.owner, lock_ttl(),
+                                         alive=owner_alive, create=create)
         except StackLocked:
             if time.time() >= deadline:
                 raise
@@ -174,28 +175,28 @@ def lock(env, create=None):
 
 # -- converge -----------------------------------------------------------------------
 
-def converge(env, planned, stack, action, *, rollback_of=None):
-    """Walk the record of ``stack`` (the locked row) to ``planned``'s
+def converge(invocation, goal, stack, action, *, rollback_of=None):
+    """Walk the record of ``stack`` (the locked row) to ``goal``'s
     definition; ``action`` is CREATE or UPDATE, recorded as
     ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
     stack's inputs are stored unless it is a rollback."""
-    request, store = env.request, env.store
-    run = StackRun(store, env.vault, env.conn, stack, planned.sd,
-                   secret_values=planned.hidden.values())
+    request, store = invocation.request, invocation.store
+    run = StackRun(store, invocation.vault, invocation.conn, stack, goal.sd,
+                   secret_values=goal.hidden.values())
     run.action_retry_limit = request.action_retry_limit
     run.action = recorded = rollback_of or action
     before = dict(stack)
     for row in list(run.rows.values()):
         if row.role == NEW:       # an interrupted replacement: delete it
             run.set_roles([(row.uuid, OLD)])
-    run.seam.prepare(planned.graph, run.rows.values())
+    run.seam.prepare(goal.graph, run.rows.values())
     fields = dict(action=recorded, status='IN_PROGRESS',
                   status_reason='Stack %s started' % recorded,
                   updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
                   tags=list(request.tags or []) or None,
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
-        fields.update(_stored_inputs(env, planned, stack))
+        fields.update(_stored_inputs(invocation, goal, stack))
     run.stack_updated = bool(rollback_of) or (
         action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
     store.update_stack(stack['id'], **fields)
@@ -203,56 +204,57 @@ def converge(env, planned, stack, action, *, rollback_of=None):
     run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
     if request.converge and rollback_of is None and run.rows:
         mark_failed_checks(run, stack_check(run, request.max_concurrency))
-    policies = dict((n, d.deletion_policy) for n, d in planned.sd.resources.items())
+    policies = dict((n, d.deletion_policy) for n, d in goal.sd.resources.items())
     for row in run.rows.values():
         policies.setdefault(row.name, row.facts.get('deletion_policy'))
-    deps, work = converge_steps(run, planned.graph, policies)
-    nests = planned.nests
+    deps, work = converge_steps(run, goal.graph, policies)
+    nests = goal.nests
     if nests is None:
-        nests = plan_nests(request, planned.sd, store, stack['id'])
-    nested_tasks.attach(env, run, nests, deps, work)
-    nested_tasks.attach_deletes(env, run, deps, work)
-    refresh_steps(run, planned.graph, deps, work)
+        nests = nest_goals(request, goal.sd, store, stack['id'])
+    nested_steps.attach(invocation, run, nests, deps, work)
+    nested_steps.attach_deletes(invocation, run, deps, work)
+    refresh_steps(run, goal.graph, deps, work)
     with prefetch.started(run):
-        outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+        outcomes = schedule(invocation, run, deps, work)
+    nested_steps.record_failures(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
-    return Outcome(run=run, action=recorded, status=status, reason=reason, before=before)
+    return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
 
 
-def _stored_inputs(env, planned, stack):
+def _stored_inputs(invocation, goal, stack):
     """The stack fields keeping the inputs (hidden values cut out, kept
     encrypted only with a user key) and the previous ones for rollback."""
-    hidden = planned.hidden
-    fields = {'definition': defs.stored(defs.without_hidden(planned.inputs, hidden))}
+    hidden = goal.hidden
+    fields = {'definition': defs.stored(defs.without_hidden(goal.inputs, hidden))}
     if stack.get('definition') and stack.get('status') == 'COMPLETE':
         fields['previous'] = stack['definition']
-    fields['secrets'] = env.vault.encrypt(hidden) if hidden and env.vault.user_key else None
+    vault = invocation.vault
+    fields['secrets'] = vault.encrypt(hidden) if hidden and vault.user_key else None
     return fields
 
 
-def walk(env, run, action, steps, *, started=None):
+def walk(invocation, run, action, steps, *, started=None):
     """Mark the stack's ``action`` in progress (stored, and its event), run
     ``steps`` (deps, work) and answer (status, reason) as they ended; the
     caller records the end."""
     started = started or 'Stack %s started' % action
     run.action = action
-    env.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
-                           status_reason=started)
+    invocation.store.update_stack(run.stack['id'], action=action, status='IN_PROGRESS',
+                                  status_reason=started)
     run.log.stack(action, 'IN_PROGRESS', started)
     deps, work = steps
-    nested_tasks.attach_deletes(env, run, deps, work)
-    outcomes = schedule(env, run, deps, work)
-    nested_tasks.settle(run, outcomes)
+    nested_steps.attach_deletes(invocation, run, deps, work)
+    outcomes = schedule(invocation, run, deps, work)
+    nested_steps.record_failures(run, outcomes)
     return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
 
 
-def schedule(env, run, deps, work):
+def schedule(invocation, run, deps, work):
     def beat():
         if run.stack and run.stack.get('lock_owner'):
-            env.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
-    timeout = env.request.timeout
-    sched = Scheduler(max_concurrency=env.request.max_concurrency,
+            invocation.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
+    timeout = invocation.request.timeout
+    sched = Scheduler(max_concurrency=invocation.request.max_concurrency,
                       deadline=time.monotonic() + float(timeout) if timeout else None,
                       heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3))
     return sched.run(deps, work, **lanes(run, deps))
@@ -260,11 +262,11 @@ def schedule(env, run, deps, work):
 
 # -- finish ---------------------------------------------------------------------------
 
-def finish(env, outcome, *, outputs=True):
-    """Record how ``outcome`` ended (outputs resolved and stored first,
+def finish(invocation, converged, *, outputs=True):
+    """Record how ``converged`` ended (outputs resolved and stored first,
     unless ``outputs`` is False or the run had no definition) and answer
     the run's result."""
-    run, store = outcome.run, env.store
+    run, store = converged.run, invocation.store
     stack_id = run.stack['id']
     out = None
     if outputs and run.sd is not None:
@@ -276,16 +278,16 @@ def finish(env, outcome, *, outputs=True):
                                         if name not in run.outputs_read))
         out = resolve_outputs(run)
         store.update_stack(stack_id, outputs=run.vault.encrypt(out))
-    store.update_stack(stack_id, action=outcome.action, status=outcome.status,
-                       status_reason=outcome.reason)
-    if outcome.status != 'IN_PROGRESS':
+    store.update_stack(stack_id, action=converged.action, status=converged.status,
+                       status_reason=converged.reason)
+    if converged.status != 'IN_PROGRESS':
         hooks.forget(store, stack_id)      # the action ended: its hooks hold again next time
-    run.log.stack(outcome.action, outcome.status, outcome.reason)
+    run.log.stack(converged.action, converged.status, converged.reason)
     stack = store.stack_by_id(stack_id)
-    before = outcome.before
+    before = converged.before
     changed = run.log.changed_resources() or \
         _portable(before.get('definition')) != _portable(stack.get('definition')) or \
-        before.get('outputs') is None or before.get('status') != outcome.status
+        before.get('outputs') is None or before.get('status') != converged.status
     if not changed and out is not None:
         changed = run.vault.decrypt(before.get('outputs')) != out
     return {'changed': bool(changed),

@@ -4,10 +4,10 @@
 """Name lookups a run's creates will make, asked when the run starts.
 
 A server named by its image and flavor, a router or floating IP by its
-external network's name, a port by the Neutron extensions: each create
-asked for those only when its turn came, so the lookups sat on the stack's
-critical path (traced: flavor list, image discovery and image list, 0.14 s
-in front of every server POST at 20 ms a request).  What they look up is
+external network's name, a port by the Neutron extensions: asked only when
+each create's turn comes, the lookups (a flavor list, image discovery and
+an image list in front of every server POST) would sit on the stack's
+critical path.  What they look up is
 known from the template and parameters alone, so they are asked here,
 beside the first wave of creates, and the creates find the answers kept
 for the run (``sdk.remembered``: a create asking while the lookup is under

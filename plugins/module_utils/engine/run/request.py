@@ -4,12 +4,13 @@
 """What a run is asked and what its phases hand each other.
 
 - ``StackRequest``: the options of heat_stack, engine side;
-- ``RunEnv``: what every phase of one run reaches (the request, the cloud,
-  the store and its vault);
-- ``Plan``: the plan phase's answer, the validated definition to converge
-  to (phases.plan);
-- ``Outcome``: how converging ended (phases.converge), which the runner
-  finishes or rolls back.
+- ``Invocation``: what every phase of one call of the engine reaches (the
+  request, the cloud, the store and its vault), passed as ``invocation``
+  (``env`` in the engine is only ever Heat's environment);
+- ``Goal``: the validate phase's answer, the validated definition to
+  converge to (phases.validate);
+- ``Converged``: how converging ended (phases.converge), which the runner
+  finishes or rolls back (not the scheduler's per-step ``Outcome``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -85,9 +86,10 @@ class StackRequest:
 
 
 @dataclasses.dataclass
-class RunEnv:
-    """One invocation's request, cloud connection, store and vault, and the
-    lock's owner once the run holds the stack."""
+class Invocation:
+    """One call of the engine (runner.run, a signal, a mark-unhealthy): its
+    request, cloud connection, store and vault, and the lock's owner once
+    it holds the stack."""
     request: StackRequest
     conn: Any
     store: Any
@@ -96,7 +98,7 @@ class RunEnv:
 
 
 @dataclasses.dataclass
-class Plan:
+class Goal:
     """A validated definition to converge to: ``stack`` is the stored stack
     before the run (None for a new one), ``inputs`` the record's form of the
     user's inputs, ``sd`` the StackDefinition, ``graph`` its dependency
@@ -107,14 +109,14 @@ class Plan:
     sd: Any
     graph: Any
     hidden: Dict[str, Any]
-    # name -> nesting.NestPlan of each template resource (None: planned
+    # name -> nested/stacks.NestGoal of each nested resource (None: made
     # when the converge starts, from the record then)
     nests: Optional[Dict[str, Any]] = None
 
 
 @dataclasses.dataclass
-class Outcome:
-    """How a walk of the stack ended: the ``run`` (StackRun) that did it,
+class Converged:
+    """How converging the stack ended: the ``run`` (StackRun) that did it,
     the stack ``action`` it recorded, ``status`` (COMPLETE, FAILED or
     IN_PROGRESS at hooks) and ``reason``, and the stack row ``before`` it."""
     run: Any

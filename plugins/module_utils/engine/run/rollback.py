@@ -21,46 +21,46 @@ __metaclass__ = type
 
 from . import phases
 from ..walk.converge import delete_steps
-from .request import Outcome, Plan
+from .request import Converged, Goal
 from ..walk.run_state import StackRun
 
 
-def roll_back(env, planned, failed):
-    """The result of rolling back ``failed`` (the Outcome of converging to
-    ``planned``); its ``failed_reason`` is the failure rolled back."""
-    store = env.store
+def roll_back(invocation, goal, failed):
+    """The result of rolling back ``failed`` (the Converged of converging to
+    ``goal``); its ``failed_reason`` is the failure rolled back."""
+    store = invocation.store
     run = failed.run
     stack = store.stack_by_id(run.stack['id'])
     events = list(run.log.events)
     events.append(run.log.stack(failed.action, 'FAILED', failed.reason))
     previous = stack.get('previous') if failed.action == 'UPDATE' else None
     if previous is None:
-        result = _to_nothing(env, planned, stack, failed.reason)
+        result = _to_nothing(invocation, goal, stack, failed.reason)
     else:
-        result = _to_previous(env, planned, stack, previous)
+        result = _to_previous(invocation, goal, stack, previous)
     result['events'] = events + result['events']
     result['failed_reason'] = failed.reason
     return result
 
 
-def _to_nothing(env, planned, stack, reason):
-    run = StackRun(env.store, env.vault, env.conn, stack, None,
-                   secret_values=planned.hidden.values())
-    status, why = phases.walk(env, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
-    outcome = Outcome(run=run, action='ROLLBACK', status=status,
-                      reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
-    return phases.finish(env, outcome, outputs=False)
+def _to_nothing(invocation, goal, stack, reason):
+    run = StackRun(invocation.store, invocation.vault, invocation.conn, stack, None,
+                   secret_values=goal.hidden.values())
+    status, why = phases.walk(invocation, run, 'ROLLBACK', delete_steps(run, {}), started=reason)
+    converged = Converged(run=run, action='ROLLBACK', status=status,
+                          reason=why if status != 'COMPLETE' else 'Rollback completed', before=stack)
+    return phases.finish(invocation, converged, outputs=False)
 
 
-def _to_previous(env, planned, stack, previous):
+def _to_previous(invocation, goal, stack, previous):
     params = dict(previous.get('parameters') or {})
-    for key, value in planned.hidden.items():
+    for key, value in goal.hidden.items():
         params.setdefault(key, value)
     previous = dict(previous, parameters=params)
-    sd, graph = phases.load(env.request, previous, stack['id'])
-    back = Plan(stack=stack, stack_id=stack['id'], inputs=previous, sd=sd, graph=graph,
-                hidden=planned.hidden)
-    outcome = phases.converge(env, back, stack, 'UPDATE', rollback_of='ROLLBACK')
-    result = phases.finish(env, outcome)
-    env.store.update_stack(stack['id'], definition=stack.get('previous'))
+    sd, graph = phases.load(invocation.request, previous, stack['id'])
+    back = Goal(stack=stack, stack_id=stack['id'], inputs=previous, sd=sd, graph=graph,
+                hidden=goal.hidden)
+    converged = phases.converge(invocation, back, stack, 'UPDATE', rollback_of='ROLLBACK')
+    result = phases.finish(invocation, converged)
+    invocation.store.update_stack(stack['id'], definition=stack.get('previous'))
     return result

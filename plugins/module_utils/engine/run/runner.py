@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """``run(request, conn)``: what heat_stack does, without Ansible.
 
-present, in phases (phases.py): plan (validate everything first: no cloud
+present, in phases (phases.py): validate (everything first: no cloud
 write before the whole template, its parameters and every type are known
 good; then lock the stack and decide create or update), converge the
 record to the definition in parallel, then finish (outputs, the stack's
@@ -27,7 +27,7 @@ from .check import plan_and_check
 from .collector import spaced_collections
 from ..walk.converge import action_steps, delete_steps
 from ..store.owner import new_owner, owner_alive
-from .request import RunEnv, StackRequest
+from .request import Invocation, StackRequest
 from ..walk.run_state import StackRun
 from ..store.sqlite import now_iso
 from ..store.backends import open_store
@@ -45,96 +45,96 @@ def run(request, conn):
 def _run(request, conn):
     store = open_store(request.store_path, request.store_url, conn)
     try:
-        env = RunEnv(request=request, conn=conn, store=store,
-                     vault=store.vault(request.store_key))
+        invocation = Invocation(request=request, conn=conn, store=store,
+                                vault=store.vault(request.store_key))
         stack = store.get_stack(request.name)
         if request.state == 'absent':
-            return _delete(env, stack)
+            return _delete(invocation, stack)
         if request.state == 'suspended' and request.template is None:
             if stack is None:
                 raise StackNotFound('Stack "%s" not found: nothing to suspend' % request.name)
-            return _with_nested(env, _action(env, stack, 'SUSPEND'))
-        return _with_nested(env, _present(env, stack))
+            return _with_nested(invocation, _action(invocation, stack, 'SUSPEND'))
+        return _with_nested(invocation, _present(invocation, stack))
     finally:
         store.close()
 
 
-def _with_nested(env, result):
+def _with_nested(invocation, result):
     """The nested stacks' resources added to the result's, as the
     request's ``nested_depth`` asks (as recorded: in check mode, before the
     run)."""
     stack = result.get('stack')
-    if env.request.nested_depth and stack:
+    if invocation.request.nested_depth and stack:
         result['resources'] = list(result['resources']) + nested_resource_views(
-            env.store, stack['id'], env.request.nested_depth)
+            invocation.store, stack['id'], invocation.request.nested_depth)
     return result
 
 
 # -- present --------------------------------------------------------------------
 
-def _present(env, stack):
-    planned = phases.plan(env, stack)
-    if env.request.check_mode:
-        return plan_and_check(env, planned)
-    diff = phases.diff(env, planned) if env.request.diff else None
-    result = _apply(env, planned)
+def _present(invocation, stack):
+    goal = phases.validate(invocation, stack)
+    if invocation.request.check_mode:
+        return plan_and_check(invocation, goal)
+    diff = phases.diff(invocation, goal) if invocation.request.diff else None
+    result = _apply(invocation, goal)
     if diff is not None:
         result['diff'] = diff
     return result
 
 
-def _apply(env, planned):
+def _apply(invocation, goal):
     """Lock, decide create or update, converge, then finish or roll back."""
-    store, stack = env.store, planned.stack
+    store, stack = invocation.store, goal.stack
     # a create paused at hooks goes on as the same CREATE (its pre-create
     # hooks hold, as Heat's waiting create does)
     creating = stack is None or (stack['action'] == 'CREATE' and stack['status'] != 'COMPLETE'
                                  and (not store.resources(stack['id'])
                                       or hooks.paused(stack)))
-    fields = {'id': planned.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
+    fields = {'id': goal.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
-              'disable_rollback': 0 if env.request.rollback else 1}
-    env.owner = new_owner()
-    stack = phases.lock(env, create=fields)
+              'disable_rollback': 0 if invocation.request.rollback else 1}
+    invocation.owner = new_owner()
+    stack = phases.lock(invocation, create=fields)
     try:
         resumed = None
         # a stack suspended, or left part suspended (a suspend or resume that
         # failed or was killed), is resumed first: present means running
         if stack['action'] == 'SUSPEND' or (stack['action'] == 'RESUME' and
                                             stack['status'] != 'COMPLETE'):
-            resumed = _action(env, stack, 'RESUME')
-            stack = store.stack_by_id(planned.stack_id)
-        outcome = phases.converge(env, planned, stack, 'CREATE' if creating else 'UPDATE')
-        if outcome.status == 'FAILED' and env.request.rollback:
-            result = rollback.roll_back(env, planned, outcome)
+            resumed = _action(invocation, stack, 'RESUME')
+            stack = store.stack_by_id(goal.stack_id)
+        converged = phases.converge(invocation, goal, stack, 'CREATE' if creating else 'UPDATE')
+        if converged.status == 'FAILED' and invocation.request.rollback:
+            result = rollback.roll_back(invocation, goal, converged)
         else:
-            result = phases.finish(env, outcome)
+            result = phases.finish(invocation, converged)
         if resumed is not None:
             result['events'] = resumed['events'] + result['events']
             result['changed'] = True
         return result
     finally:
-        store.unlock(planned.stack_id, env.owner)
+        store.unlock(goal.stack_id, invocation.owner)
 
 
 # -- absent / suspend / resume -------------------------------------------------
 
-def _delete(env, stack):
-    store = env.store
+def _delete(invocation, stack):
+    store = invocation.store
     if stack is None:
         return {'changed': False, 'stack': None, 'resources': [], 'events': []}
-    if env.request.check_mode:
+    if invocation.request.check_mode:
         plan = [{'resource_name': r.name, 'resource_type': r.type, 'action': 'delete'}
                 for r in store.resources(stack['id'])]
         return {'changed': True, 'stack': stack_view(stack, None, None), 'resources': [],
                 'events': [], 'plan': plan}
-    env.owner = new_owner()
-    stack = phases.lock(env)
-    run_ = StackRun(store, env.vault, env.conn, stack, None)
+    invocation.owner = new_owner()
+    stack = phases.lock(invocation)
+    run_ = StackRun(store, invocation.vault, invocation.conn, stack, None)
     run_.hook_registry = hooks.stored_registry(stack.get('definition'))
     try:
         with prefetch.deleting(run_, run_.rows.values()):
-            status, reason = phases.walk(env, run_, 'DELETE', delete_steps(run_, {}))
+            status, reason = phases.walk(invocation, run_, 'DELETE', delete_steps(run_, {}))
         store.update_stack(stack['id'], status=status, status_reason=reason)
         if status == 'FAILED':
             hooks.forget(store, stack['id'])
@@ -146,24 +146,24 @@ def _delete(env, stack):
                 'events': run_.log.events}
     finally:
         if store.stack_by_id(stack['id']) is not None:
-            store.unlock(stack['id'], env.owner)
+            store.unlock(stack['id'], invocation.owner)
 
 
-def _action(env, stack, action):
+def _action(invocation, stack, action):
     """Suspend or resume every resource; takes the lock unless the run
     holds it already (a present run resuming a suspended stack)."""
-    store, vault = env.store, env.vault
+    store, vault = invocation.store, invocation.vault
     done = stack['action'] == action and stack['status'] == 'COMPLETE'
-    if env.request.check_mode or done:
+    if invocation.request.check_mode or done:
         return {'changed': not done, 'stack': stack_view(stack, None, _outputs(vault, stack)),
                 'resources': [], 'events': []}
-    own = env.owner is None
+    own = invocation.owner is None
     if own:
-        env.owner = new_owner()
-        stack = phases.lock(env)
-    run_ = StackRun(store, vault, env.conn, stack, None)
+        invocation.owner = new_owner()
+        stack = phases.lock(invocation)
+    run_ = StackRun(store, vault, invocation.conn, stack, None)
     try:
-        status, reason = phases.walk(env, run_, action, action_steps(run_, action))
+        status, reason = phases.walk(invocation, run_, action, action_steps(run_, action))
         store.update_stack(stack['id'], status=status, status_reason=reason)
         run_.log.stack(action, status, reason)
         stack = store.stack_by_id(stack['id'])
@@ -171,7 +171,7 @@ def _action(env, stack, action):
                 'resources': resource_views(run_), 'events': run_.log.events}
     finally:
         if own:
-            store.unlock(stack['id'], env.owner)
+            store.unlock(stack['id'], invocation.owner)
 
 
 def _outputs(vault, stack):

@@ -41,7 +41,7 @@ from . import phases, runner, unhealthy
 from ...resources.heat.autoscaling_group import ASG, SCALING
 from ...resources.heat.group_kinds import members_of
 from ..store.records import CURRENT
-from .request import RunEnv, StackRequest
+from .request import Invocation, StackRequest
 from ..store.backends import open_store
 from ..read.view import stack_view
 
@@ -88,7 +88,7 @@ def signal(request, conn, now=None):
         if policy.type != POLICY:
             raise StackersError('Resource "%s" (%s) takes no signal here: only %s and the wait '
                                 'handles do' % (request.resource, policy.type, POLICY))
-        group, adjustment = _plan(store, rows, policy, now or _now())
+        group, adjustment = _adjustment(store, rows, policy, now or _now())
         vault = store.vault(request.store_key)
         outputs = vault.decrypt(stack['outputs']) if stack.get('outputs') else None
         members = _members(store, group)
@@ -188,7 +188,8 @@ def _members(store, group):
     return members_of(store.resources(child)) if child else []
 
 
-def _plan(store, rows, policy, now):
+def _adjustment(store, rows, policy, now):
+    """(the scaling group, scaling.Adjustment) of a signal to ``policy``."""
     props = policy.properties or {}
     ref = props.get('auto_scaling_group_id')
     group = next((r for r in rows.values()
@@ -235,15 +236,16 @@ def _marks(request, conn, stack, name, change):
     """Change the group's scaling marks under the stack's lock."""
     store = open_store(request.store_path, request.store_url, conn)
     try:
-        env = RunEnv(request=StackRequest(stack['name'], lock_timeout=request.lock_timeout),
-                     conn=None, store=store, vault=None, owner=new_owner())
-        phases.lock(env)
+        lock_only = StackRequest(stack['name'], lock_timeout=request.lock_timeout)
+        invocation = Invocation(request=lock_only, conn=None, store=store, vault=None,
+                                owner=new_owner())
+        phases.lock(invocation)
         try:
             row = next(r for r in store.resources(stack['id']) if r.name == name and r.role == CURRENT)
             data = dict(row.facts)
             data[SCALING] = change(data.get(SCALING) or {})
             store.save_resource(row.replace(data=data), touch=False)
         finally:
-            store.unlock(stack['id'], env.owner)
+            store.unlock(stack['id'], invocation.owner)
     finally:
         store.close()

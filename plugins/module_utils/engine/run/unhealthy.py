@@ -21,7 +21,7 @@ __metaclass__ = type
 from ...errors import StackersError
 from ..store.owner import new_owner
 from . import phases
-from .request import RunEnv, StackRequest
+from .request import Invocation, StackRequest
 from ..store.sqlite import now_iso
 
 DEFAULT_REASON = 'state changed by resource_mark_unhealthy api'
@@ -46,9 +46,10 @@ def mark(request, store, top, located):
         status = 'COMPLETE'
     if not wanted or request.check_mode:
         return wanted, []
-    env = RunEnv(request=StackRequest(top['name'], lock_timeout=request.lock_timeout),
-                 conn=None, store=store, vault=None, owner=new_owner())
-    phases.lock(env)
+    lock_only = StackRequest(top['name'], lock_timeout=request.lock_timeout)
+    invocation = Invocation(request=lock_only, conn=None, store=store, vault=None,
+                            owner=new_owner())
+    phases.lock(invocation)
     try:
         fresh = next((r for r in store.resources(stack['id']) if r.uuid == row.uuid), row)
         store.save_resource(fresh.replace(action='CHECK', status=status, status_reason=reason))
@@ -58,7 +59,7 @@ def mark(request, store, top, located):
             'resource_status': status, 'resource_status_reason': reason,
             'event_time': now_iso()})
     finally:
-        store.unlock(top['id'], env.owner)
+        store.unlock(top['id'], invocation.owner)
     event.pop('stack_id', None)
     event.pop('seq', None)
     if stack['id'] != top['id']:

@@ -50,9 +50,9 @@ class ResourceRow:
 
     def replace(self, **changes):
         # dataclasses.replace, without its per-call field introspection: a
-        # row is copied six times per resource in a create (it was 4% of the
-        # engine's CPU at 1,000 resources).  The class has no __post_init__
-        # nor init-only fields, so a copy of its fields is what replace makes.
+        # row is copied several times per resource in a create.  The class
+        # has no __post_init__ nor init-only fields, so a copy of its fields
+        # is what replace makes.
         unknown = set(changes) - _FIELDS
         if unknown:
             raise TypeError('ResourceRow has no field %s' % ', '.join(sorted(unknown)))

@@ -132,10 +132,9 @@ def _mask(value, finder, salt):
 
 class Finder(object):
     """Whether a string holds any of a growing set of secrets, at a cost that
-    does not grow with their number.  Looking for each secret in turn made
-    masking quadratic: every RandomString of a stack is a secret, and every
-    value the run stores is masked (at 5,000 resources the masking took a
-    fifth of a rerun's CPU, seventeen times what it took at 1,000).
+    does not grow with their number.  Looking for each secret in turn would
+    make masking quadratic: every RandomString of a stack is a secret, and
+    every value the run stores is masked.
 
     Secrets of ``HEAD`` characters or more are indexed by their first
     ``HEAD``: a string is walked once, each position looked up.  Shorter ones

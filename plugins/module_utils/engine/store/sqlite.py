@@ -16,14 +16,14 @@ advice for WAL): a killed run (SIGKILL, an Ansible timeout, a crash of
 Python) loses nothing committed; only a crash of the machine itself may
 lose the last commits, which the next run meets as it meets a run killed
 just before them (the stack marks and the physical name find what the
-cloud made).  An fsync per commit cost ~2.5 ms of wall time each, under
-the store's lock, and ~0.17 ms of CPU, at ~6 writes a resource (measured
-here).  A row written by one statement is written without BEGIN/COMMIT:
-one statement is a transaction of its own in SQLite.
+cloud made).  An fsync per commit would hold the store's lock for a disk
+flush at each of a resource's several writes.  A row written by one
+statement is written without BEGIN/COMMIT: one statement is a
+transaction of its own in SQLite.
 
 Stacks and events are plain dicts; resources are ``records.ResourceRow``s
-(converted here, at the boundary); JSON columns are decoded.  Secrets never reach the
-file in clear: ``secrets.py`` encrypts what is stored and masks what is
+(converted here, at the boundary); JSON columns are decoded.  Secrets
+never reach the file in clear: ``secrets.py`` encrypts what is stored and masks what is
 compared.
 """
 

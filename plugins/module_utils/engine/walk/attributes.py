@@ -8,8 +8,8 @@ beyond the live object its handler left (``cacheable_attributes``).  Those
 that cost requests of their own (a plugin's ``costly_attributes``: a port's
 subnets, a server's addresses) are computed the first time a template reads
 them, from one live read of the row per run, and added to the row's cache:
-a rerun reads them from the record, and a create no longer waits on reads
-no template uses.  ``uncached_attributes`` are computed at each read; a
+a rerun reads them from the record, and a create never waits on reads no
+template uses.  ``uncached_attributes`` are computed at each read; a
 plugin with ``secret_data`` caches nothing (its attributes are computed once
 per run).  Cached values are masked (hidden parameter values), as the
 record keeps them; a row that cached nothing when it settled (no live
@@ -100,7 +100,7 @@ class RowAttributes(object):
     def nested_outputs(self, row):
         """A nested stack's outputs as its parent's row keeps them (its
         attributes), those holding a secret given back from the row's
-        encrypted data (nested_tasks: the record keeps their digests)."""
+        encrypted data (nested/steps.py: the record keeps their digests)."""
         outputs = dict(row.attrs or {})
         if row.secret_data:
             secret = self.vault.decrypt(row.secret_data) or {}

@@ -3,16 +3,17 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The step graph of a run, handed to the scheduler.
 
-Converging to a definition (create or update) has three kinds of steps:
+Every step is keyed by a ``StepKey``.  Converging to a definition (create
+or update) has three kinds of steps:
 
-- ``('res', name)`` for every desired resource: create, update, replace or
-  keep, after what it requires (the template's graph, hubs included);
-- ``('cleanup', name)``: the old object of a resource replaced in this
-  run is deleted once every resource that referred to it has moved on
-  (updated to the new one, or deleted);
-- ``('del', uuid)`` for every record row the definition no longer wants
-  (removed resources, leftovers of an interrupted replacement), after
-  whatever used it in the record is gone or updated.
+- ``res`` for every desired resource: create, update, replace or keep,
+  after what it requires (the template's graph, hubs included);
+- ``cleanup``: the old object of a resource replaced in this run is
+  deleted once every resource that referred to it has moved on (updated
+  to the new one, or deleted);
+- ``del`` for every record row the definition no longer wants (removed
+  resources, leftovers of an interrupted replacement), after whatever
+  used it in the record is gone or updated.
 
 Deleting a stack is converging to nothing; suspend walks the record in
 reverse dependency order and resume in order.  ``local_steps`` names the
@@ -26,11 +27,50 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, NamedTuple, Tuple
+
 from ... import resources as registry
 from ..graph import dependencies as _graph
 from ..store.records import CURRENT, OLD
 from .resource_tasks import action_row, apply_resource, delete_row
 from .seam import attribute_references
+
+
+class StepKey(NamedTuple):
+    """The key of one step of a walk: its ``kind``, what it acts on
+    (``name``) and which stack it belongs to (``path``: empty for the top
+    stack's steps; for a nested stack's, the names of the template
+    resources leading to it from the top, or the uuid of the row whose
+    delete deletes it).  Keys order as tuples do, kind first.
+
+    The kinds, and what ``name`` holds:
+
+    - ``res``: a resource's name (create, update, replace or keep; a
+      nested stack's finish); ``hub``: a hub node of the graph (no work);
+    - ``cleanup``: a resource's name (the delete of its replaced object);
+    - ``del``: a record row's uuid; ``act``: a resource's name (suspend
+      or resume);
+    - ``outputs``: a resource's name (its attributes the outputs read,
+      read again after the resources that change them: outputs.py);
+    - ``nest``: a nested resource's name (its stack's start);
+      ``param``: (nested resource's name, parameter name), the parameter
+      its stack gets during the run; ``pause``: the index of a group's
+      batch (the pause before it); ``nestdel``: a row's uuid (the start of
+      its nested stack's delete), see nested/steps.py;
+    - ``chk``: a row's uuid (check.py's stack check).
+    """
+    kind: str
+    name: Any
+    path: Tuple[str, ...] = ()
+
+    def under(self, prefix):
+        """The key of the same step one stack level down, below ``prefix``
+        (its path grows at the front)."""
+        return StepKey(self.kind, self.name, tuple(prefix) + self.path)
+
+    def in_stack(self):
+        """The key as its own stack names it (no path)."""
+        return StepKey(self.kind, self.name) if self.path else self
 
 
 def _used_by(rows):
@@ -43,9 +83,8 @@ def _used_by(rows):
 
 
 def _uuids_by_name(rows):
-    """name -> uuids of its rows (a stack's rows are read by name in one
-    pass: scanning every row for each row made a 10,000-resource delete
-    quadratic)."""
+    """name -> uuids of its rows, in one pass over the rows (scanning every
+    row for each row would make a big stack's delete quadratic)."""
     found = {}
     for row in rows:
         found.setdefault(row.name, []).append(row.uuid)
@@ -59,12 +98,12 @@ def converge_steps(run, graph, deletion_policies):
     deps, work = {}, {}
     for node in graph.nodes:
         if _graph.is_hub(graph, node):
-            key = ('hub', node)
+            key = StepKey('hub', node)
             work[key] = None
         else:
-            key = ('res', node)
+            key = StepKey('res', node)
             work[key] = (lambda n=node: apply_resource(run, n))
-        deps[key] = set(('hub', d) if _graph.is_hub(graph, d) else ('res', d)
+        deps[key] = set(StepKey('hub' if _graph.is_hub(graph, d) else 'res', d)
                         for d in graph.successors(node))
     rows = list(run.rows.values())
     used_by = _used_by(rows)
@@ -79,25 +118,26 @@ def converge_steps(run, graph, deletion_policies):
         out = set()
         for user in used_by.get(name, ()):
             if user in desired:
-                out.update((('res', user), ('cleanup', user)))
+                out.update((StepKey('res', user), StepKey('cleanup', user)))
             else:
-                out.update(('del', uuid) for uuid in uuids.get(user, ()))
+                out.update(StepKey('del', uuid) for uuid in uuids.get(user, ()))
         return out
 
     for name in desired:
         if run.current(name) is None and not run.rows_of(name):
             continue
-        key = ('cleanup', name)
-        deps[key] = set([('res', name)]) | set(('res', u) for u in new_users.get(name, ()))
+        key = StepKey('cleanup', name)
+        deps[key] = set([StepKey('res', name)]) | set(StepKey('res', u)
+                                                      for u in new_users.get(name, ()))
         deps[key] |= after_users(name) - set([key])
         work[key] = (lambda n=name: _cleanup(run, n, deletion_policies))
     for row in rows:
         if row.role == CURRENT and row.name in desired:
             continue
-        key = ('del', row.uuid)
+        key = StepKey('del', row.uuid)
         deps[key] = after_users(row.name) - set([key])
         if row.name in desired:
-            deps[key].add(('res', row.name))
+            deps[key].add(StepKey('res', row.name))
         work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
     return _closed(deps), work
 
@@ -135,8 +175,8 @@ def delete_steps(run, deletion_policies):
     uuids = _uuids_by_name(rows)
     deps, work = {}, {}
     for row in rows:
-        key = ('del', row.uuid)
-        deps[key] = set(('del', uuid) for user in used_by.get(row.name, ())
+        key = StepKey('del', row.uuid)
+        deps[key] = set(StepKey('del', uuid) for user in used_by.get(row.name, ())
                         for uuid in uuids.get(user, ()) if uuid != row.uuid)
         work[key] = (lambda r=row: delete_row(run, r, _policy(r, deletion_policies)))
     return _closed(deps), work
@@ -148,8 +188,8 @@ def action_steps(run, action):
     by_name = dict((r.name, r) for r in rows)
     deps, work = {}, {}
     for row in rows:
-        key = ('act', row.name)
-        needs = set(('act', n) for n in row.requires or () if n in by_name)
+        key = StepKey('act', row.name)
+        needs = set(StepKey('act', n) for n in row.requires or () if n in by_name)
         deps[key] = needs
         work[key] = (lambda r=row: action_row(run, r, action))
     if action == 'SUSPEND':
@@ -195,13 +235,13 @@ def local_steps(run, keys, types=None):
     types = _types(run) if types is None else types
     local = set()
     for key in keys:
-        if len(key) > 2:
-            continue    # a nested stack's step: its names are its own stack's (nesting.py)
-        if key[0] == 'del':
-            row = run.rows.get(key[1])
+        if key.path:
+            continue    # a nested stack's step: its names are its own stack's (nested/stacks.py)
+        if key.kind == 'del':
+            row = run.rows.get(key.name)
             found = set([row.type]) if row is not None else set()
-        elif key[0] in ('res', 'cleanup', 'act'):
-            found = types.get(key[1], set())
+        elif key.kind in ('res', 'cleanup', 'act'):
+            found = types.get(key.name, set())
         else:
             continue
         if _record_only(found):
@@ -220,8 +260,8 @@ def inline_steps(run, local, types=None):
     types = _types(run) if types is None else types
     inline = set()
     for key in local:
-        if key[0] == 'res':
-            defn = run.sd.resources[key[1]]
+        if key.kind == 'res':
+            defn = run.sd.resources[key.name]
             read = set()
             for snippet in list((defn.properties or {}).values()) + [defn.metadata]:
                 attribute_references(snippet, read)
@@ -246,16 +286,15 @@ def deferrable_steps(run, deps, types=None):
     neither their own type's create or update nor any step that needs them,
     directly or not, is one (``slow_actions``).  The scheduler starts them
     only while no other cloud step is in its first call, so the cloud
-    answers the requests on the way to a build first.  Measured on the
-    multi-tier stack: its router, router interfaces and floating IPs, sent
-    beside the security group's rule and the ports, made each of those
-    answer two to four times slower in Neutron, and the servers started
-    a second later.  Empty when nothing builds (nothing to make way for).
+    answers the requests on the way to a build first: a router, its
+    interfaces and floating IPs sent beside a security group's rule and
+    ports slow those down in Neutron, and the servers after them.  Empty
+    when nothing builds (nothing to make way for).
     A nested stack's step is taken for a build: its types are its own."""
     types = _types(run) if types is None else types
     urgent = []
     for key in deps:
-        if len(key) > 2 or (key[0] == 'res' and _builds(types.get(key[1], ()))):
+        if key.path or (key.kind == 'res' and _builds(types.get(key.name, ()))):
             urgent.append(key)
     if not urgent:
         return set()
@@ -265,8 +304,8 @@ def deferrable_steps(run, deps, types=None):
             if need not in seen:
                 seen.add(need)
                 urgent.append(need)
-    return set(key for key in deps if key[0] == 'res' and len(key) == 2 and key not in seen
-               and _cloud_plugin(types.get(key[1])))
+    return set(key for key in deps if key.kind == 'res' and not key.path and key not in seen
+               and _cloud_plugin(types.get(key.name)))
 
 
 def _cloud_plugin(found):

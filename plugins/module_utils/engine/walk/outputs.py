@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ...errors import StackersError
 from ..graph import dependencies as graphs
+from .converge import StepKey
 from .scheduler import once
 from .seam import attribute_functions
 
@@ -48,17 +49,16 @@ def _attribute_uses(snippet, uses):
 # server its port) or what names the same thing it does (a floating IP and a
 # server naming one port).  So the outputs' reads of a resource are a step
 # of the walk after the resource and those ("changers"), not a round after
-# the whole walk: the multi-tier stack's port and floating IP reads went
-# beside its volume attachments instead of after them, the last 0.1 s of its
-# create.  A read that fails here is left to finish, which reads what no
-# step read; a run that changed neither the resource nor a changer reads
-# nothing for it (its cached values cannot have moved).
+# the whole walk: they go beside the walk's last steps (a stack's volume
+# attachments) instead of after them.  A read that fails here is left to
+# finish, which reads what no step read; a run that changed neither the
+# resource nor a changer reads nothing for it (its cached values cannot
+# have moved).
 
 # A resource with more changers than this (a network a thousand ports name),
-# or a walk with more deletes, is read at finish as before: its step would
-# wait for most of the walk anyway, and its dependencies would cost the walk
-# a set of that size per output resource (the 1,000-resource bench's create
-# CPU went from 2.4 to 3.5 ms a resource when every step took them all).
+# or a walk with more deletes, is read at finish: its step would wait for
+# most of the walk anyway, and its dependencies would cost the walk a set of
+# that size per output resource.
 MAX_CHANGERS = 50
 
 
@@ -97,20 +97,20 @@ def refresh_steps(run, graph, deps, work):
     uses = output_attributes(run.sd)
     # Deleting moves attributes too (a removed subnet leaves its network's
     # list): every delete of the walk and the changers' cleanups go first.
-    deletes = set(key for key in deps if len(key) == 2 and key[0] == 'del')
+    deletes = set(key for key in deps if key.kind == 'del' and not key.path)
     if not uses or len(deletes) > MAX_CHANGERS:
         return
-    removed = set(run.rows[key[1]].name for key in deletes if key[1] in run.rows)
+    removed = set(run.rows[key.name].name for key in deletes if key.name in run.rows)
     maps = requirement_maps(graph)
     for name in sorted(uses):
-        if ('res', name) not in deps:
+        if StepKey('res', name) not in deps:
             continue
         moving = changers(graph, name, maps, MAX_CHANGERS)
         if moving is None:
             continue
-        key = ('outputs', name)
+        key = StepKey('outputs', name)
         deps[key] = set(step for other in moving | set([name])
-                        for step in (('res', other), ('cleanup', other))
+                        for step in (StepKey('res', other), StepKey('cleanup', other))
                         if step in deps) | deletes
         work[key] = once(_read_again, run, name, uses[name], moving | removed)
 

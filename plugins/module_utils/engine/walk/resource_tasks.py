@@ -264,18 +264,15 @@ def _poll(run, row, ctx, check):
 # building side by side are looked at together and one list call answers
 # them all (resources/poll_batch.py).  Ticks stay FIRST_POLL or more apart,
 # which poll_batch.JOIN_WINDOW relies on.
-# - Counted from the look's start, not its answer: the cloud's answer time
-#   (0.1-0.3 s for a server list here under load) was added to every wait,
-#   and rounding to the nearest tick then skipped one, so a 0.25 s poll
-#   looked every 0.5 s.  A look still leaves MIN_GAP after the last answer.
-# - 15%, not a quarter: against a cloud answering each look in 0.15 s, over
-#   start times spread across the ticks (the unit test's model), a 3 s build
-#   is seen 0.28 s after its end in ~12 looks and a 4.5 s one 0.33 s after in
-#   ~14, where a quarter counted from the answer took 0.62 s in ~6 and 0.66 s
-#   in ~8; a 60 s one about 1.1 s after either way (2 s poll_interval), in
-#   ~46 looks instead of ~36.  Twice the looks for half the lateness: the
-#   multi-tier stack's servers, which Nova builds in 3-5 s here, are on its
-#   critical path, and one list call answers the looks of all of them.
+# - Counted from the look's start, not its answer: counted from the answer,
+#   the cloud's answer time would add to every wait, and rounding to the
+#   nearest tick would then skip one (a 0.25 s poll looking every 0.5 s).
+#   A look still leaves MIN_GAP after the last answer.
+# - 15%, not a quarter: builds of a few seconds (servers, on a stack's
+#   critical path) are seen about twice as soon after their end, for about
+#   twice the looks, and one list call answers the looks of all of them;
+#   long builds are seen as late either way.  bench/README.md ("What shaped
+#   the engine") has the figures of the unit test's model.
 FIRST_POLL = 0.25
 POLL_FRACTION = 0.15
 MIN_GAP = 0.05

@@ -11,42 +11,44 @@ server), or yields ``RELEASE``: its dependents may start now, and it is
 stepped again for what is left of its work (a resource already usable,
 whose own marks are still to be set) once the walk is quiet: no node ready
 and none in its first step.  That work is off every path, and sent beside
-the creates it slowed them down at the cloud (measured: a stack's tag PUTs
-made its ports' POSTs three times slower in Neutron).  A waiting node holds no thread, so a hundred servers building at
-once cost a timer each, not a parked thread each.
+the creates it would slow them down at the cloud (a resource's tag PUTs
+beside the ports' POSTs, in Neutron).  A waiting node holds no thread, so
+a hundred servers building at once cost a timer each, not a parked thread
+each.
 
 A failure stops only the failed node's descendants (those not started
-already by its RELEASE); everything else runs to the end.  Past the deadline nothing new starts and waiting nodes are not
-stepped again; steps already running are let finish, so the record they
-write stays consistent.  Nodes with no work (``None``) complete at once (the
+already by its RELEASE); everything else runs to the end.  Past the
+deadline nothing new starts and waiting nodes are not stepped again;
+steps already running are let finish, so the record they write stays
+consistent.  Nodes with no work (``None``) complete at once (the
 graph's hub nodes).
 
 ``max_concurrency`` bounds the steps that call the cloud.  Nodes named
 ``local`` (resources that exist only in the stack record: OS::Heat::None,
 RandomString, Value) make no request of their own: they run on a lane of
-their own, as wide, and take no slot.  Sharing the slots,
-they queued in front of the cloud's work: a big stack's subnet was started
-only after the thousands of RandomStrings ready before it, and its ports
-after those, while the cloud sat idle (measured at 10,000 resources: 16 s
-of the create with no request at the cloud, 2 s at 1,000).  The lane is as
-wide as the pool because its steps are short: many end together and the
-walk takes them in one wake-up (a lane of 2 threads woke it 4.5 times as
-often, and a no-change rerun cost a quarter more CPU).
+their own, as wide, and take no slot.  Sharing the slots, they would queue
+in front of the cloud's work: a big stack's subnet would start only after
+the thousands of RandomStrings ready before it, and its ports after
+those, while the cloud sits idle.  The lane is as wide as the pool
+because its steps are short: many end together and the walk takes them
+in one wake-up (a narrower lane wakes it more often, for more CPU).
 
 Nodes named ``inline`` (local nodes whose steps can neither call the cloud
 nor wait on anything but the stack record's own disk) are stepped in the
-walk's own thread, a few at a time between its looks at the rest: each
-handoff to a pool thread and back cost more than such a step (measured on a
-no-change rerun of 10,000 resources: a quarter of its CPU, and the reason it
-grew faster than the stack: x1.20 per resource from 1,000, x1.09 inline).
+walk's own thread, a few at a time between its looks at the rest: a
+handoff to a pool thread and back costs more than such a step, and that
+cost grows faster than the stack.
 
 Nodes named ``defer`` (cloud steps that lead to no slow build: a router, a
 floating IP) start only while no other cloud node is ready or in its first
 step: the requests on the way to a server's build go to the cloud first,
 and these go while it builds.  They cost the walk nothing when they end
-before the builds do; sent beside the others they slowed those at the
-cloud (Neutron answered a security group's rule in 0.8 s beside a router
-interface, in 0.3 s alone).
+before the builds do; sent beside the others they would slow those at the
+cloud (Neutron answers a security group's rule slower beside a router
+interface than alone).
+
+bench/README.md ("What shaped the engine") keeps the measurements behind
+these choices.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -79,6 +81,10 @@ RELEASE = _Release()
 
 
 class Outcome(object):
+    """How one node (a step) of the walk ended: ``status`` (DONE, FAILED,
+    SKIPPED or TIMED_OUT), the ``value`` its work returned or its
+    ``error``, and for a skipped node the nodes it waited on that did not
+    end DONE (``blocked_by``)."""
     __slots__ = ('status', 'value', 'error', 'blocked_by')
 
     def __init__(self, status, value=None, error=None, blocked_by=None):
@@ -148,7 +154,8 @@ class Scheduler(object):
             return _INLINE if node in inline else node in local
 
         # a queue per lane; deques: thousands of nodes are ready at once in a
-        # big stack, and a list's pop(0) made taking them quadratic
+        # big stack, and a deque takes each in constant time (a list's pop(0)
+        # would make taking them quadratic)
         ready = {False: collections.deque(), True: collections.deque(),
                  _INLINE: collections.deque()}
         held = collections.deque()    # ready ``defer`` nodes
@@ -161,9 +168,8 @@ class Scheduler(object):
         room = {False: self.max_concurrency, True: self.max_concurrency, _INLINE: INLINE_BATCH}
         used = {False: 0, True: 0, _INLINE: 0}
         # Steps ending report to one queue: the walk wakes on the first and takes
-        # all that ended with it.  concurrent.futures.wait() on the running steps
-        # set and removed a waiter on each of them at every wake-up (4% of the
-        # engine's CPU in a 1,000-resource create, profiled).
+        # all that ended with it, and sets no waiter on each running step at
+        # every wake-up (as concurrent.futures.wait() would).
         ended = queue.SimpleQueue()   # (node, generator, future) of steps that ended
         timers = []           # heap of (due, tiebreak, node, generator)
         released = set()      # nodes whose dependents have been let start
@@ -191,7 +197,7 @@ class Scheduler(object):
         def free(lane):
             return used[lane] < room[lane]
 
-        def settle(node, gen, kind, value):
+        def after_step(node, gen, kind, value):
             if kind == 'wait':
                 heapq.heappush(timers, (self.clock() + value, next(counter), node, gen))
             elif kind == 'release':
@@ -207,7 +213,7 @@ class Scheduler(object):
             used[lane] += 1
             if lane == _INLINE:
                 kind, value = _step(gen)
-                settle(node, gen, kind, value)
+                after_step(node, gen, kind, value)
                 return
             future = pools[lane].submit(_step, gen)
             future.add_done_callback(lambda f, n=node, g=gen: ended.put((n, g, f)))
@@ -282,7 +288,7 @@ class Scheduler(object):
                         used[lane_of(node)] -= 1
                         starting.discard(node)
                         kind, value = future.result()
-                        settle(node, gen, kind, value)
+                        after_step(node, gen, kind, value)
                 elif timers and not more and not (ready[False] or ready[True]):
                     time.sleep(wait_for)
                 if self.heartbeat is not None and self.clock() >= next_beat:

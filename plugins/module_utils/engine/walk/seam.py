@@ -64,7 +64,8 @@ class Seam(object):
         unknown = set()
         resolved = {}
         # the same sets of every resource of the stack come for each resource
-        # (check mode's plan): copying them per property made a plan quadratic
+        # (check mode's plan): taken as they are, not copied per property,
+        # which would make a plan quadratic
         unknown_names, unknown_attrs = _as_set(unknown_names), _as_set(unknown_attrs)
         for key, snippet in props.items():
             if unknown_names and not unknown_names.isdisjoint(fns.dependencies(snippet)):

@@ -15,14 +15,15 @@ from .scheduler import DONE, FAILED, TIMED_OUT
 
 
 def summarise(outcomes, action, *, run=None):
-    """(status, reason) of the stack from its steps' outcomes, as Heat words them.
-    Delete and cleanup steps are keyed by a row's uuid: ``run`` names them
-    by their resource (Heat's reason names the resource, never a row)."""
+    """(status, reason) of the stack from its steps' outcomes (keyed by
+    converge.StepKey), as Heat words them.  Delete steps are keyed by a
+    row's uuid: ``run`` names them by their resource (Heat's reason names
+    the resource, never a row)."""
     held, failures, timed_out = [], [], False
     for key, outcome in sorted(outcomes.items(), key=lambda item: repr(item[0])):
         if outcome.status == FAILED:
             if isinstance(outcome.error, HookPending):
-                held.append(outcome.error.details.get('resource') or str(key[1]))
+                held.append(outcome.error.details.get('resource') or str(key.name))
             else:
                 failures.append((key, outcome.error))
         elif outcome.status == TIMED_OUT:
@@ -41,7 +42,7 @@ def summarise(outcomes, action, *, run=None):
 
 
 def _step_name(key, run):
-    if isinstance(key[1], tuple):       # a nested stack's parameter: its resource
-        return key[1][0]
-    row = run.rows.get(key[1]) if run is not None and key[0] != 'res' else None
-    return row.name if row is not None else str(key[1])
+    if key.kind == 'param':         # a nested stack's parameter: its resource
+        return key.name[0]
+    row = run.rows.get(key.name) if run is not None and key.kind != 'res' else None
+    return row.name if row is not None else str(key.name)

@@ -5,8 +5,8 @@
 
 Heat's ``[yaql]`` limits stop a collection that is *materialised* past
 ``limit_iterators`` and a value past ``memory_quota``, but a stream that is
-only counted or scanned escapes both: ``range(0, 100000000).len()`` ran for
-100 s, ``sequence().len()`` forever.  The yaql context a template's
+only counted or scanned escapes both: ``range(0, 100000000).len()`` runs
+for minutes, ``sequence().len()`` forever.  The yaql context a template's
 expressions run in (a child of yaql's own, built through its public
 ``register_function``) replaces ``range``, ``sequence``, ``repeat`` and
 ``cycle`` with versions that stop with :class:`Exhausted` after ``budget``

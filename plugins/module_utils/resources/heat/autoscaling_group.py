@@ -4,13 +4,13 @@
 """OS::Heat::AutoScalingGroup as the nested stack it writes (Heat 27's
 AutoScalingGroup: resources/heat/group_template.asg_template).
 
-Its size is decided when the run is planned, as Heat decides it: a new
+Its size is decided when the run is validated, as Heat decides it: a new
 group starts at its desired capacity (or min_size); an update that changes
 its sizing properties resizes it (update_capacity); otherwise it keeps the
 size it has (a signal's scaling is not undone by the next run of the same
 template); a signal's run (``resize``) asks for a size.  Members that go
 are the failed ones first, then the oldest; new members get Heat's random
-short names, drawn at the plan so that the walk knows them.  Every member
+short names, drawn before the walk so that the walk knows them.  Every member
 takes the group's current ``resource`` definition; the members it had are
 walked in rolling batches (``rolling_batches``): ``max_batch_size`` at a
 time, in Heat's order, ``pause_time`` between batches, so an update of
@@ -74,9 +74,9 @@ def size_for(defn, row, members, resize=None):
     return len(members)
 
 
-def planned_template(sd, defn, row, members, resize=None):
+def goal_template(sd, defn, row, members, resize=None):
     """(Template, member names, late parameter names) of the group's stack
-    as planned; new members named now."""
+    as its goal holds it, made before the walk; new members named now."""
     size = size_for(defn, row, members, resize)
     late = []
     resource = placeheld((defn.properties or {}).get('resource'), late)
@@ -85,8 +85,8 @@ def planned_template(sd, defn, row, members, resize=None):
 
 
 def runtime_template(sd, defn, props, members, names):
-    """(Template, names) written with every value, the planned ``names``
-    given to the members it makes."""
+    """(Template, names) written with every value, the ``names`` of the
+    goal given to the members it makes."""
     kept = set(m['name'] for m in members)
     fresh = iter([n for n in names if n not in kept])
     template, written = _template(props.get('resource'), len(names), members,
@@ -124,7 +124,7 @@ def rolling_batches(defn, members):
 
 def known_policy(snippet):
     """A batching policy (a parsed snippet) resolved, or {} when it is
-    unset or waits on a resource (the walk is planned before that)."""
+    unset or waits on a resource (the run is validated before that)."""
     if snippet is None or fns.dependencies(snippet):
         return {}
     return fns.resolve(snippet) or {}

@@ -8,13 +8,13 @@ stacks whose template the group writes (resources/heat/group_template.py
 and deployment_group.py write it as Heat 27 does).
 
 Each type is a ``GroupKind``: the properties that must be known when the
-run is planned (a group's members are the walk's steps: a ResourceGroup's
+run is validated (a group's members are the walk's steps: a ResourceGroup's
 ``count``, a chain's ``resources`` and ``concurrent``, which orders them,
 the keys of a deployment group's ``servers``),
 how its template is written and how its attributes are read.  The types of
 the members are known then too.
 The values of ``resource_def`` that wait on other resources are not: the
-planned template holds a parameter in their place, and the group's stack
+goal's template holds a parameter in their place, and the group's stack
 is written again with every value once the group's own requirements are
 done, as Heat writes it when the group's turn comes.  The names removed by
 ``removal_policies`` are kept in the group's row (``removed``), never
@@ -47,7 +47,7 @@ REMOVED = 'removed'
 @dataclasses.dataclass(frozen=True)
 class GroupKind:
     """What differs between the group types: ``first``, the properties
-    known when the run is planned; ``write(props, removed, members,
+    known when the run is validated; ``write(props, removed, members,
     created)`` -> (template dict, member names, removed names or None);
     ``read(group, key, path, names, *, ref_of, attr_of, removed)`` an
     attribute."""
@@ -106,12 +106,12 @@ def group_type(defn):
     return name if name in GROUP_TYPES else None
 
 
-def planned_template(sd, defn, row, members, resize=None):
+def goal_template(sd, defn, row, members, resize=None):
     """(Template, member names, removed names, late parameter names) of the
-    group's stack as planned: the values waiting on resources held by
+    group's stack as its goal holds it: the values waiting on resources held by
     parameters (``resize``: the size a signal asks of an autoscaling group)."""
     if group_type(defn) == autoscaling.ASG:
-        template, names, late = autoscaling.planned_template(sd, defn, row, members, resize)
+        template, names, late = autoscaling.goal_template(sd, defn, row, members, resize)
         return template, names, None, late
     props = defn.properties or {}
     kind = KINDS[group_type(defn)]
@@ -137,7 +137,7 @@ def planned_template(sd, defn, row, members, resize=None):
 def runtime_template(sd, defn, resolved, row, members, *, names=None):
     """(Template, member names, removed names) of the group's stack written
     with every value, as the group's turn comes (``resolved``: its
-    properties; ``names``: the planned ones, an autoscaling group's)."""
+    properties; ``names``: the goal's, an autoscaling group's)."""
     if group_type(defn) == autoscaling.ASG:
         template, written = autoscaling.runtime_template(sd, defn, resolved, members, names)
         return template, written, None
@@ -168,7 +168,7 @@ def batches(defn, members, names, *, creating):
     Heat's temporary extra members (which keep ``min_in_service`` in
     service while a batch is replaced) are not made: a member updated in
     place stays in service.  ``members``: the existing ones (members_of);
-    ``names``: the planned ones, in index order.
+    ``names``: the goal's, in index order.
     """
     gtype = group_type(defn)
     if gtype == autoscaling.ASG:
@@ -193,7 +193,7 @@ def members_of(child_rows):
 def attribute(run, row, nest, key, path):
     """A group's attribute read through its stack's run."""
     child = nest.run if nest is not None else None
-    names = list(nest.plan.names) if nest is not None else []
+    names = list(nest.goal.names) if nest is not None else []
 
     def ref_of(name):
         member = child.current(name) if child is not None else None

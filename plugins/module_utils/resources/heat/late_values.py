@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Values of a group's member definition that wait on other resources.
 
-A group's stack is planned before the resources its ``resource_def`` (or an
-autoscaling group's ``resource``) reads exist: each such value is held by a
-parameter of the planned template, and the template is written again with
+A group's stack is made (its goal) before the resources its ``resource_def``
+(or an autoscaling group's ``resource``) reads exist: each such value is held
+by a parameter of the goal's template, and the template is written again with
 every value once the group's own requirements are done.
 """
 
@@ -15,7 +15,7 @@ __metaclass__ = type
 
 from ...hot import functions as fns
 
-# Parameters standing in the planned template for values made during the run.
+# Parameters standing in the goal's template for values made during the run.
 _LATE = 'stackers_late_%d'
 
 

@@ -5,10 +5,10 @@
 
 Heat makes it a stack of its own through its API, in the region its
 ``context`` names (its own by default).  This collection runs it in the
-parent's walk like a template resource (engine/nested/stacks.py): its template is the
-``template`` property (text, known when the run is planned), its
+parent's walk like a template resource (engine/nested/stacks.py): its
+template is the ``template`` property (text, known before the walk), its
 parameters the entries of ``parameters`` (an entry waiting on a resource
-becomes a ``('param')`` step as a template resource's property does), with
+becomes a ``param`` step as a template resource's property does), with
 the child environment as Heat's get_child_environment builds it.  A
 ``context.region_name`` other than the connection's region would be a
 remote stack: it is refused before any cloud call.  Its reference id is

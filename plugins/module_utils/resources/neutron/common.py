@@ -24,8 +24,8 @@ openstacksdk's ``conn.network``.
   through the network proxy's public ``post``/``get``/``put``/``delete``
   (``sdk.request_json``): Neutron's JSON is what the plugins read and what
   ``show`` answers, and building an SDK Resource for the request and another
-  from the answer cost more CPU than the request itself (profiled at 1,000
-  resources).  The body goes as Heat's neutronclient sends it: every key.
+  from the answer costs more CPU than the request itself.  The body goes as
+  Heat's neutronclient sends it: every key.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -89,7 +89,7 @@ def extensions(conn):
     """The set of Neutron extension aliases (one GET per run: ports created
     together wait for the first one's answer instead of each asking).  Read
     as raw JSON: only the aliases are used, and a hundred-odd SDK Extension
-    objects cost more CPU than the request (profiled: ~0.5 s a run)."""
+    objects cost more CPU than the request."""
     return sdk.remembered(conn, ('neutron', 'extensions'), lambda: frozenset(
         e['alias'] for e in sdk.request_json(conn.network, 'GET', '/extensions')['extensions']))
 

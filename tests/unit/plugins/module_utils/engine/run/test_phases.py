@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The phases of a run: plan (nothing written before the whole definition
-is valid), the lock, converge (an Outcome, finished by the caller),
+"""The phases of a run: validate (nothing written before the whole definition
+is valid), the lock, converge (a Converged, finished by the caller),
 and finish."""
 
 from __future__ import absolute_import, division, print_function
@@ -15,7 +15,7 @@ import time
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases, runner
-from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import RunEnv
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import Converged, Invocation
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.owner import new_owner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.secrets import Vault, fernet_key
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
@@ -34,47 +34,48 @@ outputs:
 '''
 
 
-def _env(stacks, text, **kw):
+def _invocation(stacks, text, **kw):
     request = stacks.request(text, **kw)
-    return RunEnv(request=request, conn=None, store=stacks.store(),
-                  vault=Vault(fernet_key('k'), user_key=True))
+    return Invocation(request=request, conn=None, store=stacks.store(),
+                      vault=Vault(fernet_key('k'), user_key=True))
 
 
-def _create(env):
-    """Plan, lock and converge a new stack: the converge's outcome."""
-    planned = phases.plan(env, None)
-    env.owner = new_owner()
-    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+def _create(invocation):
+    """Validate, lock and converge a new stack: how the converge ended."""
+    goal = phases.validate(invocation, None)
+    invocation.owner = new_owner()
+    stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
-    return phases.converge(env, planned, stack, 'CREATE')
+    return phases.converge(invocation, goal, stack, 'CREATE')
 
 
-def test_plan_validates_and_writes_nothing(stacks):
-    env = _env(stacks, CHAIN, parameters={'v': 'two'})
-    planned = phases.plan(env, None)
-    assert planned.stack is None and planned.stack_id
-    assert sorted(planned.sd.resources) == ['a', 'b'] and planned.hidden == {}
-    assert sorted(planned.graph.nodes) == ['a', 'b']
-    assert env.store.get_stack('st') is None
-    env.store.close()
+def test_validate_answers_the_goal_and_writes_nothing(stacks):
+    invocation = _invocation(stacks, CHAIN, parameters={'v': 'two'})
+    goal = phases.validate(invocation, None)
+    assert goal.stack is None and goal.stack_id
+    assert sorted(goal.sd.resources) == ['a', 'b'] and goal.hidden == {}
+    assert sorted(goal.graph.nodes) == ['a', 'b']
+    assert invocation.store.get_stack('st') is None
+    invocation.store.close()
 
 
-def test_converge_answers_an_outcome_the_caller_finishes(stacks):
-    env = _env(stacks, CHAIN)
-    planned = phases.plan(env, None)
-    env.owner = new_owner()
-    stack = phases.lock(env, create={'id': planned.stack_id, 'action': 'CREATE',
+def test_converge_answers_how_it_ended_and_the_caller_finishes(stacks):
+    invocation = _invocation(stacks, CHAIN)
+    goal = phases.validate(invocation, None)
+    invocation.owner = new_owner()
+    stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
                                      'status': 'IN_PROGRESS', 'salt': 's'})
-    outcome = phases.converge(env, planned, stack, 'CREATE')
-    assert (outcome.action, outcome.status) == ('CREATE', 'COMPLETE')
-    assert outcome.reason == 'Stack CREATE completed successfully'
+    converged = phases.converge(invocation, goal, stack, 'CREATE')
+    assert isinstance(converged, Converged)
+    assert (converged.action, converged.status) == ('CREATE', 'COMPLETE')
+    assert converged.reason == 'Stack CREATE completed successfully'
     # the stack's end is finish's to record
-    assert env.store.get_stack('st')['status'] == 'IN_PROGRESS'
-    result = phases.finish(env, outcome)
+    assert invocation.store.get_stack('st')['status'] == 'IN_PROGRESS'
+    result = phases.finish(invocation, converged)
     assert result['stack']['stack_status'] == 'CREATE_COMPLETE' and result['changed'] is True
     assert [o['output_value'] for o in result['stack']['outputs']] == ['one']
     assert result['events'][-1]['resource_status'] == 'COMPLETE'
-    env.store.close()
+    invocation.store.close()
 
 
 def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch):
@@ -87,10 +88,10 @@ def test_record_only_resources_are_made_in_the_walks_thread(stacks, monkeypatch)
             made[ctx.name] = threading.get_ident()
             return _create(self, ctx)
         monkeypatch.setattr(cls, 'create', create)
-    env = _env(stacks, CHAIN)
-    assert _create(env).status == 'COMPLETE'
+    invocation = _invocation(stacks, CHAIN)
+    assert _create(invocation).status == 'COMPLETE'
     assert made == {'a': threading.get_ident(), 'b': threading.get_ident()}
-    env.store.close()
+    invocation.store.close()
 
 
 BESIDE_A_BUILD = '''
@@ -115,10 +116,10 @@ def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks
     monkeypatch.setattr(TestResource, 'create', create)
     monkeypatch.setattr(TestResource, 'record_only', False)    # a cloud object, as a port is
     monkeypatch.setattr(Value, 'slow_actions', ('CREATE',))     # b builds, as a server does
-    env = _env(stacks, BESIDE_A_BUILD)
-    assert _create(env).status == 'COMPLETE'
+    invocation = _invocation(stacks, BESIDE_A_BUILD)
+    assert _create(invocation).status == 'COMPLETE'
     assert made.index(('start', 'c')) > made.index(('end', 'a'))
-    env.store.close()
+    invocation.store.close()
 
 
 def test_a_definition_read_from_another_checkout_is_the_same():
@@ -225,8 +226,8 @@ def test_an_update_of_the_stack_replaces_its_update_wait_condition_handle(stacks
     assert runner.run(stacks.request(UPDATE_HANDLE), conn)['changed'] is False
     assert proxy.writes() == []
     # check mode says what an update would do; then the update makes a new handle (a new URL)
-    planned = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
-    assert dict((p['resource_name'], p['action']) for p in planned['plan'])['h'] == 'replace'
+    checked = runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}, check_mode=True), conn)
+    assert dict((p['resource_name'], p['action']) for p in checked['plan'])['h'] == 'replace'
     runner.run(stacks.request(UPDATE_HANDLE, parameters={'v': 'two'}), conn)
     second = stacks.rows()['h'].physical_id
     assert second != first

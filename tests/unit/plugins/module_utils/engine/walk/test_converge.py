@@ -9,6 +9,7 @@ import uuid
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import converge
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.converge import StepKey
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import DONE, Scheduler
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
@@ -31,25 +32,49 @@ def add_row(run, name, role='current', requires=(), type_name='OS::Heat::TestRes
     return run.save(ResourceRow(**row))
 
 
+def test_a_step_key_names_its_parts_and_its_stack():
+    top = StepKey('res', 'a')
+    assert (top.kind, top.name, top.path) == ('res', 'a', ())
+    nested = top.under(('child',))
+    assert nested == StepKey('res', 'a', ('child',)) and nested != top
+    # moved again, one more level up the tree: the path grows at the front
+    assert nested.under(('tier',)).path == ('tier', 'child')
+    assert nested.in_stack() == top and top.in_stack() is top
+    # a key is a value: equal keys hash alike, keys of other stacks do not collide
+    steps = {top: 1, nested: 2, StepKey('res', 'a'): 3, StepKey('cleanup', 'a'): 4}
+    assert len(steps) == 3 and steps[StepKey('res', 'a', ())] == 3
+    assert StepKey('param', ('tier', 'p')) in {StepKey('param', ('tier', 'p'), ())}
+
+
+def test_step_keys_order_by_kind_then_name_then_stack():
+    keys = [StepKey('res', 'b'), StepKey('res', 'a', ('x',)), StepKey('del', 'u1'),
+            StepKey('res', 'a'), StepKey('cleanup', 'z')]
+    assert sorted(keys) == [StepKey('cleanup', 'z'), StepKey('del', 'u1'), StepKey('res', 'a'),
+                            StepKey('res', 'a', ('x',)), StepKey('res', 'b')]
+    # the scheduler and the summary order by repr: the same whatever the insertion order
+    assert sorted(keys, key=repr) == sorted(reversed(keys), key=repr)
+    assert [k.name for k in sorted(keys, key=repr)][:3] == ['z', 'u1', 'a']
+
+
 def test_fresh_stack_steps_follow_the_graph(make_run):
     run, graph = make_run(TEMPLATE)
     deps, work = converge.converge_steps(run, graph, {})
-    assert deps == {('res', 'a'): set(), ('res', 'b'): {('res', 'a')},
-                    ('res', 'c'): {('res', 'b')}}
+    assert deps == {StepKey('res', 'a'): set(), StepKey('res', 'b'): {StepKey('res', 'a')},
+                    StepKey('res', 'c'): {StepKey('res', 'b')}}
     assert set(work) == set(deps)
 
 
 def test_hub_nodes_have_no_work(make_run):
     run, graph = make_run(TEMPLATE)
-    hub = ('hub', 'x')
+    hub = StepKey('hub', 'x')
     graph.add_node(hub, hub=True, definition=None)
     graph.remove_edge('b', 'a')
     graph.add_edge('b', hub)
     graph.add_edge(hub, 'a')
     deps, work = converge.converge_steps(run, graph, {})
-    assert work[('hub', hub)] is None
-    assert deps[('res', 'b')] == {('hub', hub)}
-    assert deps[('hub', hub)] == {('res', 'a')}
+    assert work[StepKey('hub', hub)] is None
+    assert deps[StepKey('res', 'b')] == {StepKey('hub', hub)}
+    assert deps[StepKey('hub', hub)] == {StepKey('res', 'a')}
 
 
 def test_cleanup_of_a_replaced_resource_waits_for_its_users(make_run):
@@ -58,9 +83,9 @@ def test_cleanup_of_a_replaced_resource_waits_for_its_users(make_run):
         add_row(run, name, requires=req)
     deps, work = converge.converge_steps(run, graph, {})
     # an old object of a goes after a's step and after b (its user) moved on
-    assert deps[('cleanup', 'a')] >= {('res', 'a'), ('res', 'b'), ('cleanup', 'b')}
-    assert deps[('cleanup', 'c')] == {('res', 'c')}
-    assert not any(key[0] == 'del' for key in deps)
+    assert deps[StepKey('cleanup', 'a')] >= {StepKey('res', 'a'), StepKey('res', 'b'), StepKey('cleanup', 'b')}
+    assert deps[StepKey('cleanup', 'c')] == {StepKey('res', 'c')}
+    assert not any(key.kind == 'del' for key in deps)
 
 
 def test_rows_no_longer_wanted_deleted_after_their_users(make_run):
@@ -70,10 +95,10 @@ def test_rows_no_longer_wanted_deleted_after_their_users(make_run):
     user = add_row(run, 'user', requires=('base',))
     stale = add_row(run, 'keep', role='old', type_name='OS::Heat::Value')
     deps, work = converge.converge_steps(run, graph, {})
-    assert deps[('del', base.uuid)] == {('del', user.uuid)}
-    assert deps[('del', user.uuid)] == set()
+    assert deps[StepKey('del', base.uuid)] == {StepKey('del', user.uuid)}
+    assert deps[StepKey('del', user.uuid)] == set()
     # a leftover of an interrupted replacement goes after the resource's step
-    assert ('res', 'keep') in deps[('del', stale.uuid)]
+    assert StepKey('res', 'keep') in deps[StepKey('del', stale.uuid)]
 
 
 def record_deletes(monkeypatch):
@@ -93,7 +118,7 @@ def test_delete_steps_users_first_and_run(make_run, monkeypatch):
     rows = [add_row(run, 'a'), add_row(run, 'b', requires=('a',)),
             add_row(run, 'c', requires=('b',))]
     deps, work = converge.delete_steps(run, {})
-    by_name = dict((r.name, ('del', r.uuid)) for r in rows)
+    by_name = dict((r.name, StepKey('del', r.uuid)) for r in rows)
     assert deps[by_name['a']] == {by_name['b']}
     assert deps[by_name['b']] == {by_name['c']}
     assert deps[by_name['c']] == set()
@@ -121,11 +146,11 @@ def test_action_steps_order(make_run):
                add_row(run, 'c', requires=('b', 'gone')))
     add_row(run, 'a', role='old')
     deps, work = converge.action_steps(run, 'RESUME')
-    assert deps == {('act', 'a'): set(), ('act', 'b'): {('act', 'a')},
-                    ('act', 'c'): {('act', 'b')}}
+    assert deps == {StepKey('act', 'a'): set(), StepKey('act', 'b'): {StepKey('act', 'a')},
+                    StepKey('act', 'c'): {StepKey('act', 'b')}}
     deps, work = converge.action_steps(run, 'SUSPEND')
-    assert deps == {('act', 'c'): set(), ('act', 'b'): {('act', 'c')},
-                    ('act', 'a'): {('act', 'b')}}
+    assert deps == {StepKey('act', 'c'): set(), StepKey('act', 'b'): {StepKey('act', 'c')},
+                    StepKey('act', 'a'): {StepKey('act', 'b')}}
 
 
 class _CountedRow(object):
@@ -156,7 +181,7 @@ def test_steps_read_each_row_a_bounded_number_of_times(make_run):
     _CountedRow.reads[0] = 0
     deps, _work = converge.delete_steps(run, {})
     assert _CountedRow.reads[0] < 10 * count
-    assert deps[('del', 'u0')] == {('del', 'u1')} and deps[('del', 'u%d' % (count - 1))] == set()
+    assert deps[StepKey('del', 'u0')] == {StepKey('del', 'u1')} and deps[StepKey('del', 'u%d' % (count - 1))] == set()
 
 
 MIXED = '''
@@ -170,7 +195,7 @@ resources:
 def test_local_steps_are_those_of_record_only_types(make_run):
     run, graph = make_run(MIXED)
     deps, _work = converge.converge_steps(run, graph, {})
-    assert converge.local_steps(run, deps) == {('res', 'r'), ('res', 'n')}
+    assert converge.local_steps(run, deps) == {StepKey('res', 'r'), StepKey('res', 'n')}
 
 
 def test_a_step_whose_rows_include_a_cloud_type_is_not_local(make_run):
@@ -179,9 +204,9 @@ def test_a_step_whose_rows_include_a_cloud_type_is_not_local(make_run):
     old = add_row(run, 'r', type_name='OS::Neutron::Port')
     gone = add_row(run, 'gone', type_name='OS::Heat::None')
     cloud = add_row(run, 'gone2', type_name='OS::Neutron::Net')
-    keys = [('res', 'r'), ('cleanup', 'r'), ('res', 'n'), ('del', gone.uuid),
-            ('del', cloud.uuid), ('del', old.uuid), ('hub', 'x')]
-    assert converge.local_steps(run, keys) == {('res', 'n'), ('del', gone.uuid)}
+    keys = [StepKey('res', 'r'), StepKey('cleanup', 'r'), StepKey('res', 'n'), StepKey('del', gone.uuid),
+            StepKey('del', cloud.uuid), StepKey('del', old.uuid), StepKey('hub', 'x')]
+    assert converge.local_steps(run, keys) == {StepKey('res', 'n'), StepKey('del', gone.uuid)}
 
 
 READS = '''
@@ -200,10 +225,10 @@ def test_inline_steps_are_local_ones_reading_no_cloud_objects_attribute(make_run
     gone = add_row(run, 'gone', type_name='OS::Heat::None')
     deps, _work = converge.converge_steps(run, graph, {})
     local = converge.local_steps(run, deps)
-    assert ('res', 'reads_net') in local and ('del', gone.uuid) in local
+    assert StepKey('res', 'reads_net') in local and StepKey('del', gone.uuid) in local
     # get_resource of a cloud object is its id, from the record: no request
     assert converge.inline_steps(run, local) == {
-        ('res', 'r'), ('res', 'after_net'), ('res', 'reads_r'), ('del', gone.uuid)}
+        StepKey('res', 'r'), StepKey('res', 'after_net'), StepKey('res', 'reads_r'), StepKey('del', gone.uuid)}
 
 
 def test_no_step_is_inline_when_the_store_writes_over_the_network(make_run):
@@ -226,8 +251,8 @@ def test_a_cleanup_with_no_old_row_is_no_work(make_run):
         add_row(run, name)
     add_row(run, 'a', role='old')
     _deps, work = converge.converge_steps(run, graph, {})
-    assert work[('cleanup', 'b')]() is None
-    gen = work[('cleanup', 'a')]()
+    assert work[StepKey('cleanup', 'b')]() is None
+    gen = work[StepKey('cleanup', 'a')]()
     assert gen is not None and hasattr(gen, 'send')
     gen.close()
 
@@ -262,8 +287,8 @@ def test_deferrable_steps_are_the_cloud_steps_on_no_way_to_a_build(make_run):
     lanes = converge.lanes(run, deps)
     # the router, its interface and the floating IP lead to no build; the
     # network, subnet, group and port lead to the server's; r is local
-    assert lanes['defer'] == {('res', 'router'), ('res', 'router_if'), ('res', 'fip')}
-    assert ('res', 'r') in lanes['local'] and ('res', 'r') in lanes['inline']
+    assert lanes['defer'] == {StepKey('res', 'router'), StepKey('res', 'router_if'), StepKey('res', 'fip')}
+    assert StepKey('res', 'r') in lanes['local'] and StepKey('res', 'r') in lanes['inline']
     assert converge.deferrable_steps(run, deps) == lanes['defer']
 
 
@@ -279,9 +304,9 @@ def test_a_nested_stacks_step_is_taken_for_a_build(make_run):
     deps = dict(deps)
     # a nested stack's step that needs the router: its types are its own
     # stack's, so the router is on the way to what may be a build
-    deps[('res', 'child', 'inner')] = {('res', 'router')}
+    deps[StepKey('res', 'inner', ('child',))] = {StepKey('res', 'router')}
     # and a template resource's own step (it ends its stack's walk) is no
     # cloud plugin's: never deferred
     add_row(run, 'tier', type_name='tier.yaml')
-    deps[('res', 'tier')] = {('res', 'child', 'inner')}
-    assert converge.deferrable_steps(run, deps) == {('res', 'router_if'), ('res', 'fip')}
+    deps[StepKey('res', 'tier')] = {StepKey('res', 'inner', ('child',))}
+    assert converge.deferrable_steps(run, deps) == {StepKey('res', 'router_if'), StepKey('res', 'fip')}

@@ -7,6 +7,7 @@ __metaclass__ = type
 
 import time
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.converge import StepKey
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.outputs import resolve_outputs
 
 TEMPLATE = '''
@@ -210,7 +211,7 @@ def test_a_resource_with_many_changers_is_left_to_finish(make_run):
     assert outputs.changers(graph, 'net', maps, outputs.MAX_CHANGERS) is None
     assert outputs.changers(graph, 'p0', maps, outputs.MAX_CHANGERS) is None   # its siblings
     assert len(outputs.changers(graph, 'p0', maps)) == count - 1   # unbounded: every other port
-    deps = dict((('res', n), set()) for n in graph.nodes)
+    deps = dict((StepKey('res', n), set()) for n in graph.nodes)
     work = {}
     outputs.refresh_steps(run, graph, deps, work)
-    assert [k for k in deps if k[0] == 'outputs'] == []       # finish reads them, as before
+    assert [k for k in deps if k.kind == 'outputs'] == []       # finish reads them
