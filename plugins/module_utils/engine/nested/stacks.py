@@ -266,4 +266,3 @@ def child_run(invocation, parent, stack, sd):
     child.action_retry_limit = parent.action_retry_limit
     child.log.parent = parent.log
     return child
-

@@ -45,7 +45,7 @@ def _create(invocation):
     goal = phases.validate(invocation, None)
     invocation.owner = new_owner()
     stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
-                                     'status': 'IN_PROGRESS', 'salt': 's'})
+                                            'status': 'IN_PROGRESS', 'salt': 's'})
     return phases.converge(invocation, goal, stack, 'CREATE')
 
 
@@ -64,7 +64,7 @@ def test_converge_answers_how_it_ended_and_the_caller_finishes(stacks):
     goal = phases.validate(invocation, None)
     invocation.owner = new_owner()
     stack = phases.lock(invocation, create={'id': goal.stack_id, 'action': 'CREATE',
-                                     'status': 'IN_PROGRESS', 'salt': 's'})
+                                            'status': 'IN_PROGRESS', 'salt': 's'})
     converged = phases.converge(invocation, goal, stack, 'CREATE')
     assert isinstance(converged, Converged)
     assert (converged.action, converged.status) == ('CREATE', 'COMPLETE')

@@ -48,6 +48,7 @@ def _run(stacks, conn, text=TEMPLATE, **kw):
 def _objects(swift):
     return swift.objects('state') or []
 
+
 def _store(conn):
     return SwiftStore(URL, conn)
 
