@@ -19,7 +19,7 @@ anyway, so here they only skip what they concern.
 Every rule matches by value through an index built once per (interface,
 reading), never pairwise.  The answer is a list of ``(requirer, group)``
 references and the groups (lists of resource names, in template order):
-graph.py turns a group into edges, or into one hub node when the fan-out
+dependencies.py turns a group into edges, or into one hub node when the fan-out
 would be quadratic (a thousand ports on a network with a thousand subnets).
 """
 

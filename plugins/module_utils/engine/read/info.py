@@ -4,7 +4,7 @@
 """``info(request)``: what heat_stack_info answers, without Ansible.
 
 The answers of ``openstack stack list / show``, ``stack resource list /
-show``, ``stack event list`` (info_events.py), ``stack output show``,
+show``, ``stack event list`` (events.py), ``stack output show``,
 ``stack template show``, ``stack environment show`` and ``stack failures
 list``, in the shapes of Heat's API, read from the state store alone: no
 cloud call, no lock, no write.  The store is SQLite in WAL mode, so these
@@ -14,7 +14,7 @@ made: it holds no stack.
 
 Secrets stay masked as Heat masks them: hidden parameters show ``******``
 (in the parameters and in the environment), and the record itself never
-holds a secret in clear (store.py, attributes.py).
+holds a secret in clear (store/sqlite.py, walk/attributes.py).
 """
 
 from __future__ import absolute_import, division, print_function

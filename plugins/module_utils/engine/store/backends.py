@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Which state store a request names, and what every store answers.
 
-SQLite (store.py, ``store_path``) is the default; ``store_url:
-swift://container/prefix`` keeps the record in Swift (store_swift.py).  The
+SQLite (sqlite.py, ``store_path``) is the default; ``store_url:
+swift://container/prefix`` keeps the record in Swift (swift.py).  The
 runner, signals, info and the inventory open a store only through
 ``open_store`` and call only the methods ``StateStore`` lists, so a backend
 is one more class with those methods.
@@ -22,7 +22,7 @@ from .swift import SwiftStore
 
 
 class StateStore(Protocol):
-    """The store's public surface (see store.py for what each keeps)."""
+    """The store's public surface (see sqlite.py for what each keeps)."""
     path: str
     local_writes: bool
 

@@ -113,7 +113,7 @@ def _decrypt(vaults, token):
 
 
 def recrypt_record(record, before, after):
-    """Every encrypted value of an exported ``record`` (store_swift.export)
+    """Every encrypted value of an exported ``record`` (swift.export)
     decrypted with the first of the vaults ``before`` that can, and encrypted
     with ``after`` (None: decrypted only, to prove the keys, and left as it
     was).  Returns how many values it holds."""

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The record of one resource, as the engine passes it around.
 
-A ``ResourceRow`` is one row of the store's ``resources`` table (store.py
+A ``ResourceRow`` is one row of the store's ``resources`` table (sqlite.py
 turns it into columns and back; the JSON columns are already decoded here).
 Rows are never changed in place: a step makes a changed copy with
 ``row.replace(...)`` and commits it (``StackRun.save``), so a reader holding

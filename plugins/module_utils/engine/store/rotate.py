@@ -98,7 +98,7 @@ def _recrypt(db, before, after):
     rows = db.execute('SELECT id, secrets, outputs FROM stacks').fetchall()
     for stack_id, secrets, outputs in rows:
         counts['stacks'] += 1
-        # outputs is a JSON column holding the token (store.py _JSON_STACK)
+        # outputs is a JSON column holding the token (sqlite.py _JSON_STACK)
         token = json.loads(outputs) if outputs is not None else None
         new_outputs = _again(before, after, token)
         new_secrets = _again(before, after, secrets)

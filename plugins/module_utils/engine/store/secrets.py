@@ -226,7 +226,7 @@ class Masker(object):
         self.salt = salt or ''
         # secrets the run learns as it goes (a random string made, a private
         # key), one set shared by a stack and its nested stacks' runs
-        # (nesting.child_run): masked in messages (reasons, events) and, as
+        # (nested/stacks.py child_run): masked in messages (reasons, events) and, as
         # hidden parameters are, in what the record keeps of properties and
         # attributes; a value a dependent must give back (OS::Heat::Value's)
         # is kept in its plugin data, which holds secrets encrypted.
@@ -240,7 +240,7 @@ class Masker(object):
 
     @learned.setter
     def learned(self, values):
-        """A Learned is shared as it is (a nested run's, nesting.child_run);
+        """A Learned is shared as it is (a nested run's, nested/stacks.py child_run);
         other values are copied into one, whose order the Finder follows."""
         self._learned = values if isinstance(values, Learned) else Learned(values)
 
