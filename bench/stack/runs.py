@@ -12,7 +12,6 @@ __metaclass__ = type
 import collections
 import datetime
 import gc
-import os
 import re
 import threading
 import time
@@ -20,6 +19,7 @@ import time
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import events as engine_events
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine import runner
 
+from .calibration import process_cpu_s
 from .costs import TOKEN, _UUID
 
 STACKS = []     # (name, store) of stacks that may exist in the cloud: deleted on the way out
@@ -51,8 +51,8 @@ class Observer(object):
             self._gc_started = None
 
     def install(self):
-        # requests' Session.send sees every HTTP request the engine makes: those through
-        # keystoneauth and Neutron's direct ones (resources/direct.py) alike
+        # requests' Session.send sees every HTTP request the engine makes (keystoneauth's
+        # session ends each one there)
         import requests
         record = engine_events.EventLog._record
         send = requests.Session.send
@@ -167,12 +167,9 @@ def services_cpu(pids):
     cloud's own cost of a phase, which the machine's load barely changes, unlike answer times."""
     out = {}
     for name, pid in pids.items():
-        try:
-            with open('/proc/%d/stat' % pid) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        out[name] = (int(fields[11]) + int(fields[12])) / float(os.sysconf('SC_CLK_TCK'))
+        used = process_cpu_s(pid)
+        if used is not None:
+            out[name] = used
     return out
 
 
