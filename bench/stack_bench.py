@@ -179,8 +179,10 @@ def main(argv):
         _open_quotas(cloud)
         out['warmup'] = warm_up(cloud, workdir, args.template)
         # the calibration workload in this process, where critical and peers run the engine
-        # (the scale children calibrate in theirs); again at the end (calibration.py)
+        # (the scale children calibrate in theirs): in a row now, in a thread of its own while the
+        # scenarios run, in a row at the end (calibration.py)
         out['calibration'] = calibration.calibrate()
+        sampler = calibration.Sampler().start()
         if args.scenario in ('critical', 'all'):
             from stack.critical import scenario_critical
             scenario_critical(cloud, workdir, args, out)
@@ -221,7 +223,8 @@ def main(argv):
                 sys.stderr.write('stack_bench: cleanup of %s failed: %s\n' % (name, exc))
         stop_cloud(proc)
         if 'calibration' in out:
-            out['calibration'] = calibration.merged(out['calibration'], calibration.calibrate())
+            out['calibration'] = calibration.merged(out['calibration'], sampler.stop(),
+                                                    calibration.calibrate())
             print('\ncalibration (this process): one unit of the calibration workload %.3f ms of '
                   'CPU (bench/stack/calibration.py)' % out['calibration']['unit_ms'])
         out['host']['loadavg_after'] = os.getloadavg()

@@ -91,7 +91,8 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
     rounds = alternate(cloud, peers, args.peer_rounds, 'peer', baseline)
     result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
               'order': [k for k, _p in peers], 'summary': summarize(rounds),
-              'calibration_unit_ms': (out.get('calibration') or {}).get('unit_ms')}
+              'calibration_unit_ms': calibration.unit_ms(
+                  calibration.so_far(out.get('calibration')))}
     out['peers'] = result
     print_peers(result)
     return result

@@ -6,16 +6,22 @@
 A CPU time per resource depends on the machine as much as on the engine: the same commit gives
 ms per resource about 2.5 times apart on a shared 2-core VM and on a desktop.  So every CPU figure
 is also given in calibration units: the CPU time of a fixed pure-Python workload (``workload``),
-run in the same process as the phases it is set beside and timed by the same clock
-(``time.process_time``).  The engine's CPU is interpreter work (dicts, strings, calls, small
-objects), as the workload's is, so the ratio moves little from one machine to another.  The
-workload is fixed: changing it, or its size, changes every ratio ever printed.
+run in the same process as the phases it is set beside, on the same kind of clock (the CPU clock
+of the thread that runs it; the phases' is the process's).  The engine's CPU is interpreter work
+(dicts, strings, calls, small objects), as the workload's is, so the ratio moves little from one
+machine to another.  The workload is fixed: changing it, or its size, changes every ratio.
+
+A shared machine's speed moves from minute to minute (other processes on the cores, the host's
+frequency), so units timed once before a run miss what the run met.  ``Sampler`` runs one unit
+every PERIOD_S seconds in a thread of its own while the phases run, and ``engine_cpu_s`` is the
+process's CPU clock without that thread's: the phases' figures hold none of the calibration's
+work.  Units are also timed in a row before the phases (``calibrate``).
 
 And beside the local cloud's Heat, the engine's CPU for a stack is given as a ratio to Heat's for
 the same stack (``cpu_ratio``): Heat's process read from /proc (``process_cpu_s``), less the
 bench's own status polls it served (``less_polls``).
 
-Pure functions and /proc reads only: importable without the cloud, the collection or sys.path.
+Nothing of the bench, the cloud or the collection is imported: importable with no sys.path set.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,6 +30,7 @@ __metaclass__ = type
 
 import os
 import statistics
+import threading
 import time
 
 # One calibration unit: ITERATIONS rounds of the loop in ``workload``.
@@ -31,6 +38,9 @@ ITERATIONS = 10000
 # Units timed one by one each time the calibration runs; the median is kept (one unit that met
 # a busy core moves no figure).
 SAMPLES = 15
+# Between two units of the Sampler: a few hundred units over a phase of minutes, about half a per
+# cent of one core.
+PERIOD_S = 0.5
 
 
 def workload(iterations=ITERATIONS):
@@ -64,11 +74,85 @@ def calibrate(samples=SAMPLES, clock=time.process_time, work=workload):
     return {'unit_ms': statistics.median(runs), 'runs_ms': runs, 'iterations': ITERATIONS}
 
 
+class Sampler(object):
+    """One calibration unit every ``period`` seconds in a thread of its own, each timed by that
+    thread's CPU clock, from ``start()`` to ``stop()``; at most one runs in a process (the one
+    ``engine_cpu_s`` leaves out)."""
+
+    running = None
+
+    def __init__(self, period=PERIOD_S, work=workload, clock=time.thread_time):
+        self.period, self.work, self.clock = period, work, clock
+        self.runs_ms = []
+        self._stop = threading.Event()
+        self._thread = None
+
+    def start(self):
+        if Sampler.running is not None:
+            raise RuntimeError('a calibration sampler already runs in this process')
+        self._thread = threading.Thread(target=self._sample, name='calibration', daemon=True)
+        Sampler.running = self
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(self.period):
+            start = self.clock()
+            self.work()
+            self.runs_ms.append(1000.0 * (self.clock() - start))
+
+    def cpu_s(self):
+        """The CPU seconds the sampler's thread has used so far."""
+        thread = self._thread
+        if thread is None or thread.ident is None or not thread.is_alive():
+            return 0.0
+        return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+    def stop(self):
+        """Stops sampling; the calibration of the units timed (None when there was none)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if Sampler.running is self:
+            Sampler.running = None
+        if not self.runs_ms:
+            return None
+        return {'unit_ms': statistics.median(self.runs_ms), 'runs_ms': list(self.runs_ms),
+                'iterations': ITERATIONS}
+
+    def calibration(self):
+        """The units timed so far, as ``calibrate`` gives them (None before the first)."""
+        runs = list(self.runs_ms)
+        if not runs:
+            return None
+        return {'unit_ms': statistics.median(runs), 'runs_ms': runs, 'iterations': ITERATIONS}
+
+
+def engine_cpu_s():
+    """This process's CPU clock without the running Sampler's thread: what a phase measures."""
+    sampler = Sampler.running
+    return time.process_time() - (sampler.cpu_s() if sampler is not None else 0.0)
+
+
 def merged(*calibrations):
-    """One calibration from several of the same process (before and after its phases): the median
-    of all their samples."""
+    """One calibration from several of the same process (before, during and after its phases):
+    the median of all their units; None when none was timed."""
     runs = [ms for c in calibrations if c for ms in c['runs_ms']]
+    if not runs:
+        return None
     return {'unit_ms': statistics.median(runs), 'runs_ms': runs, 'iterations': ITERATIONS}
+
+
+def so_far(*calibrations):
+    """``merged`` with the running Sampler's units so far: the unit to print a figure with while
+    the process still runs."""
+    sampler = Sampler.running
+    return merged(*(calibrations + ((sampler.calibration(),) if sampler is not None else ())))
+
+
+def unit_ms(calibration):
+    """The unit of a calibration (None for none)."""
+    return (calibration or {}).get('unit_ms')
 
 
 def units(cpu_ms, unit_ms):

@@ -173,7 +173,8 @@ def scenario_critical(cloud, workdir, args, out):
                        'latency_ms': args.latency_ms, 'build_seconds': dict(BUILD),
                        'resources': len(sd.resources), 'bounds': bounds,
                        'minimum_calls': minimum, 'runs': runs,
-                       'calibration_unit_ms': (out.get('calibration') or {}).get('unit_ms')}
+                       'calibration_unit_ms': calibration.unit_ms(
+                           calibration.so_far(out.get('calibration')))}
     print_critical(out['critical'])
 
 

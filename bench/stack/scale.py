@@ -91,8 +91,10 @@ def scale_child(args):
     sd, _graph = stack_definition(path)
     minimum = {'create': sum(minimum_calls(sd, 'create').values()),
                'delete': sum(minimum_calls(sd, 'delete').values()), 'rerun': 0}
-    # the calibration workload in this process, before and after the phases (calibration.py)
+    # the calibration workload in this process: in a row before the phases, then in a thread of
+    # its own while they run, then in a row after (calibration.py)
     before = calibration.calibrate()
+    sampler = calibration.Sampler().start()
     base = rss_mb()
     # a ResourceGroup counts as its members: the figures per resource are per member
     out = {'resources': resource_count(sd), 'rss_before_mb': base, 'minimum_calls': minimum,
@@ -115,13 +117,17 @@ def scale_child(args):
             out[key] = ph
             out[key]['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     finally:
+        during = sampler.stop()
         if 'delete' not in out:
             try:
                 engine_run(cloud, name, store, 'absent')
             except Exception as exc:  # noqa: B902 - reported; the parent checks the cloud
                 out['cleanup_error'] = str(exc)
     out['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    out['calibration'] = calibration.merged(before, calibration.calibrate())
+    after = calibration.calibrate()
+    out['calibration'] = calibration.merged(before, during, after)
+    out['calibration_parts_ms'] = dict((part, calibration.unit_ms(c)) for part, c in (
+        ('before', before), ('during', during), ('after', after)))
     print('RESULT ' + json.dumps(out))
     return 0
 
@@ -231,7 +237,7 @@ SCALE_TITLE = ('== Scenario 2: scale (zero latency; CPU = this engine process; '
 
 def unit_ms(r):
     """The calibration unit of a child's run (calibration.py), or None (a run without one)."""
-    return (r.get('calibration') or {}).get('unit_ms')
+    return calibration.unit_ms(r.get('calibration'))
 
 
 def cpu_per_resource(r):

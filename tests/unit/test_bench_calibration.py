@@ -85,3 +85,34 @@ def test_a_processs_cpu_is_read_from_proc(tmp_path):
     assert calibration.process_cpu_s(4242, proc=str(tmp_path)) == pytest.approx(300 / tick)
     assert calibration.process_cpu_s(4343, proc=str(tmp_path)) is None
     assert calibration.process_cpu_s(os.getpid()) >= 0
+
+
+def test_the_sampler_times_units_in_its_own_thread_and_the_phases_cpu_leaves_it_out():
+    import time
+    assert calibration.Sampler.running is None
+    sampler = calibration.Sampler(period=0.001, work=lambda: calibration.workload(20000))
+    engine0, process0 = calibration.engine_cpu_s(), time.process_time()
+    sampler.start()
+    try:
+        with pytest.raises(RuntimeError):
+            calibration.Sampler().start()          # one per process: the one left out
+        deadline = time.monotonic() + 30
+        while len(sampler.runs_ms) < 5 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert calibration.so_far(None)['unit_ms'] > 0
+        sampler_cpu = sampler.cpu_s()
+        engine, process = calibration.engine_cpu_s() - engine0, time.process_time() - process0
+    finally:
+        found = sampler.stop()
+    assert calibration.Sampler.running is None and sampler.cpu_s() == 0.0
+    assert len(found['runs_ms']) >= 5 and found['unit_ms'] == calibration.merged(found)['unit_ms']
+    # this thread slept: the process's CPU is the sampler's, the phases' clock leaves it out
+    assert sampler_cpu > 0.02 and process >= sampler_cpu
+    assert engine < process - 0.8 * sampler_cpu
+    assert calibration.so_far(None) is None and calibration.merged(None) is None
+
+
+def test_a_sampler_that_timed_nothing_gives_no_calibration():
+    sampler = calibration.Sampler(period=60).start()
+    assert sampler.stop() is None and sampler.calibration() is None
+    assert calibration.unit_ms(None) is None
