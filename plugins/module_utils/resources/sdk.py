@@ -42,8 +42,6 @@ try:
 except ImportError:  # pragma: no cover - requests comes with openstacksdk
     _requests = None
 
-from . import direct
-
 # A write the cloud may have done before the fault is only retried when the
 # caller says it is safe (idempotent) — see call(retry_writes=...).
 RETRIES = 4
@@ -73,15 +71,14 @@ def translate(exc):
     exception is not one of theirs."""
     if _ksa is not None and isinstance(exc, _ksa.ConnectionError):
         return CloudTransient('Connection to the cloud failed: %s' % exc)
-    # requests' own, from the direct path (direct.py): what keystoneauth
-    # would have raised as ConnectFailure / ConnectTimeout
-    if _requests is not None and isinstance(exc, (_requests.ConnectionError, _requests.Timeout)):
-        return CloudTransient('Connection to the cloud failed: %s' % exc)
     if _ksa is not None and isinstance(exc, _ksa.HttpError) and not (
             _sdk is not None and isinstance(exc, _sdk.SDKException)):
         return _by_status(_status(exc), _message(exc))
     if _sdk is None or not isinstance(exc, _sdk.SDKException):
-        # (the SDK's HttpException is a requests HTTPError too: theirs first)
+        # (the SDK's HttpException is a requests HTTPError too: theirs first);
+        # keystoneauth wraps requests' transport errors in its own, so what
+        # is left here is an answer read as JSON that is not (requests'
+        # JSONDecodeError)
         if _requests is not None and isinstance(exc, _requests.RequestException):
             return CloudError('Request to the cloud failed: %s' % exc)
         return None
@@ -104,12 +101,20 @@ def _by_status(status, message):
     return CloudError(message, status=status)
 
 
+# The exception types ``translated`` catches: openstacksdk's, keystoneauth's
+# and requests' (the last for an answer that is not the JSON it claims).
+CLOUD_EXCEPTIONS = tuple(kind for kind in (
+    _sdk.SDKException if _sdk is not None else None,
+    _ksa.ClientException if _ksa is not None else None,
+    _requests.RequestException if _requests is not None else None) if kind is not None)
+
+
 @contextlib.contextmanager
 def translated():
     """Run a block, turning SDK exceptions into engine errors."""
     try:
         yield
-    except Exception as exc:  # noqa: B902 - re-raised unless it is the SDK's
+    except CLOUD_EXCEPTIONS as exc:
         mapped = translate(exc)
         if mapped is None:
             raise
@@ -139,29 +144,18 @@ def request_json(proxy, method, path, body=None, retry_writes=True):
     (``proxy.post(path, json=...)``), answering Neutron's (or Nova's) own JSON
     (None when the answer has no body).  A hot path that needs no SDK
     Resource saves building one from the request and one from the answer.
-    Neutron's requests after the run's first go direct (direct.py): the
-    same last call keystoneauth makes, without its per-request work.
 
     The answer's HTTP status is turned into the SDK's exception by the SDK's
     public ``raise_from_response``, so a failure becomes the same CloudError
     as through the SDK's own calls, with the same message; transient faults
     are retried as ``call`` does."""
     send = getattr(proxy, method.lower())
-
-    def through_proxy():
-        kwargs = {'raise_exc': False}
-        if body is not None:
-            kwargs['json'] = body
-        response = send(path, **kwargs)
-        if response.status_code < 400:
-            direct.learn(proxy, response)
-        return response
+    kwargs = {'raise_exc': False}
+    if body is not None:
+        kwargs['json'] = body
 
     def once():
-        fast = direct.sender(proxy)
-        response = fast.send(method, path, body) if fast is not None else None
-        if response is None or not direct.usable(response):
-            response = through_proxy()
+        response = send(path, **kwargs)
         if response.status_code >= 400:
             _sdk.raise_from_response(response)
         if response.status_code == 204 or not response.content:
