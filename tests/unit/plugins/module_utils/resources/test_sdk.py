@@ -474,3 +474,59 @@ def test_keystoneauth_logs_each_request_with_its_request_id(server, caplog):
     logged = '\n'.join(r.getMessage() for r in caplog.records)
     assert 'req-1' in logged and 'req-2' in logged
     assert 'tok-1' not in logged        # keystoneauth hides the token in its log
+
+
+class _Config(object):
+    """The connection's CloudRegion, as far as json_adapter reads it."""
+
+    def __init__(self, rate_limit=None):
+        self.rate_limit = rate_limit
+
+    def get_rate_limit(self, service_type):
+        return self.rate_limit
+
+    def get_concurrency(self, service_type):
+        return None
+
+
+class _NetworkConn(object):
+    """A connection whose network proxy is a keystoneauth Adapter, as openstacksdk's is."""
+
+    def __init__(self, url, rate_limit=None):
+        session = ksa_session.Session(auth=_Tokens(url, 'tok-1'), app_name='probe')
+        _CountingAdapter.through = 0
+        self.network = _CountingAdapter(
+            session, service_type='network', endpoint_override=url, user_agent='probe-agent',
+            additional_headers={'X-Probe': 'kept'}, connect_retries=2)
+        self.config = _Config(rate_limit)
+
+
+def test_warm_gives_neutron_a_json_adapter_with_the_proxys_session_endpoint_and_settings(server):
+    conn = _NetworkConn(server.url)
+    sdk.warm(conn, 'OS::Neutron::Port')
+    adapter = sdk._json_adapter_of(conn.network)
+    assert adapter is not conn.network and adapter.session is conn.network.session
+    assert adapter.endpoint_override == server.url and adapter.connect_retries == 2
+    sdk.request_json(conn.network, 'POST', '/ports', {'port': {}}, retry_writes=False)
+    sdk.request_json(conn.network, 'DELETE', '/ports/p1')
+    assert _CountingAdapter.through == 0          # the proxy's own request was not used
+    assert [(s['method'], s['path']) for s in server.seen] == [
+        ('POST', '/networking/v2.0/ports'), ('DELETE', '/networking/v2.0/ports/p1')]
+    for seen in server.seen:
+        # keystoneauth's token, and the proxy's user agent and headers
+        assert seen['headers']['X-Auth-Token'] == 'tok-1'
+        assert seen['headers']['User-Agent'] == 'probe-agent'
+        assert seen['headers']['X-Probe'] == 'kept'
+    server.plan = [401]
+    sdk.request_json(conn.network, 'GET', '/ports/p1')
+    assert server.seen[-1]['headers']['X-Auth-Token'] == 'tok-2'   # the session's new token
+
+
+def test_a_rate_limited_service_keeps_its_proxy(server):
+    conn = _NetworkConn(server.url, rate_limit=5)
+    sdk.warm(conn, 'OS::Neutron::Port')
+    assert sdk._json_adapter_of(conn.network) is conn.network
+    sdk.request_json(conn.network, 'DELETE', '/ports/p1')
+    assert _CountingAdapter.through == 1
+    # a proxy that is no keystoneauth Adapter (a test's fake) has none
+    assert sdk.json_adapter(conn, object()) is None
