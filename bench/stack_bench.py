@@ -54,6 +54,10 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    COMPLETE, ratio ours / Heat; and the poll cost of 1 and 5 deployments pending on one server,
    in requests per second of waiting (the front door's counters), per deployment.
 
+Every CPU figure is printed with its ratio to a fixed calibration workload run in the same process
+(``x2.05 calib``: bench/stack/calibration.py), and in the peers the engine's CPU for the stack over
+the local cloud's Heat's for the same stack, so that a figure means the same on any machine.
+
 Every figure goes to bench/results/stack_bench.json.  Every stack is deleted and the cloud
 stopped, on failure too.  The machine is shared: wall times are noisy.
 
@@ -85,6 +89,7 @@ import conftest  # noqa: E402,F401  (makes ansible_collections.stackers.orchestr
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'localcloud'))
 from localcloud.harness import ids, start_cloud, stop_cloud  # noqa: E402
 
+from stack import calibration  # noqa: E402
 from stack.costs import BUILD  # noqa: E402
 from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402
 
@@ -173,6 +178,11 @@ def main(argv):
         baseline = ids(cloud.resources())
         _open_quotas(cloud)
         out['warmup'] = warm_up(cloud, workdir, args.template)
+        # the calibration workload in this process, where critical and peers run the engine
+        # (the scale children calibrate in theirs): in a row now, in a thread of its own while the
+        # scenarios run, in a row at the end (calibration.py)
+        out['calibration'] = calibration.calibrate()
+        sampler = calibration.Sampler().start()
         if args.scenario in ('critical', 'all'):
             from stack.critical import scenario_critical
             scenario_critical(cloud, workdir, args, out)
@@ -212,6 +222,11 @@ def main(argv):
             except Exception as exc:  # noqa: B902 - the cloud is stopped anyway
                 sys.stderr.write('stack_bench: cleanup of %s failed: %s\n' % (name, exc))
         stop_cloud(proc)
+        if 'calibration' in out:
+            out['calibration'] = calibration.merged(out['calibration'], sampler.stop(),
+                                                    calibration.calibrate())
+            print('\ncalibration (this process): one unit of the calibration workload %.3f ms of '
+                  'CPU (bench/stack/calibration.py)' % out['calibration']['unit_ms'])
         out['host']['loadavg_after'] = os.getloadavg()
         out['total_s'] = time.monotonic() - started
         os.makedirs(os.path.dirname(args.json), exist_ok=True)

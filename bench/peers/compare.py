@@ -9,6 +9,9 @@ openstack.cloud playbook) at scenario 1's latency and build times.  Rounds alter
 favour one), and the cloud must be back to its baseline after every delete.  The pairs compared:
 
 - our engine in-process vs the Heat service (both: from the first request to the stack settled).
+  Each side's CPU is its process's over the phase: the engine's is this process's (``cpu_s``),
+  Heat's its service process's less the bench's polls (heat_service.py); their ratio is the
+  engine's CPU over Heat's for the same stack, a figure that means the same on any machine.
   Each side's calls are what it sends the cloud for the stack, the user's login taken off both:
   Heat's count leaves out the bench's own requests to Heat (its token, the stack's POST and its
   polls), and the engine's leaves out its login (identity version discovery and the token), which
@@ -25,6 +28,7 @@ import statistics
 import time
 
 from localcloud.harness import ids, wait_for
+from stack import calibration
 
 from . import heat_service, openstack_cloud, ours
 
@@ -32,8 +36,10 @@ PEERS = (('engine', ours.Engine), ('heat', heat_service.Peer),
          ('playbook', ours.Playbook), ('openstack.cloud', openstack_cloud.Peer))
 PAIRS = (('engine', 'heat'), ('playbook', 'openstack.cloud'))
 # a peer's own figures kept beside the wall time and the calls when it gives them: Heat's time by
-# its database; an engine run's CPU and its time alone (bench/stack/runs.py phase())
-EXTRA = ('heat_reported_s', 'cpu_s', 'engine_alone_s', 'cloud_busy_s')
+# its database and its process's CPU; an engine run's CPU and its time alone (bench/stack/runs.py
+# phase())
+EXTRA = ('heat_reported_s', 'cpu_s', 'engine_alone_s', 'cloud_busy_s', 'process_cpu_s',
+         'poll_cpu_ms')
 
 
 # the engine's login, as openstacksdk makes it: the identity version discovery and the token
@@ -81,7 +87,9 @@ def scenario_peers(cloud, workdir, args, out, latency_ms, builds):
     cloud.configure(latency_ms=latency_ms, build_seconds=dict(builds))
     rounds = alternate(cloud, peers, args.peer_rounds, 'peer', baseline)
     result = {'peers': names, 'rounds': rounds, 'latency_ms': latency_ms, 'builds': dict(builds),
-              'order': [k for k, _p in peers], 'summary': summarize(rounds)}
+              'order': [k for k, _p in peers], 'summary': summarize(rounds),
+              'calibration_unit_ms': calibration.unit_ms(
+                  calibration.so_far(out.get('calibration')))}
     out['peers'] = result
     print_peers(result)
     return result
@@ -122,6 +130,9 @@ def summarize(rounds, pairs=PAIRS):
             calls = [r[key][action]['calls'] for r in rounds]
             summary[key][action] = {'wall_s': statistics.median(walls), 'walls': walls,
                                     'calls': statistics.median(calls)}
+            cpus = [r[key][action].get('cpu_s') for r in rounds]
+            if all(c is not None for c in cpus):
+                summary[key][action].update(cpu_s=statistics.median(cpus), cpus=cpus)
     for ours_key, peer_key in pairs:
         if ours_key not in summary or peer_key not in summary:
             continue
@@ -131,6 +142,9 @@ def summarize(rounds, pairs=PAIRS):
             pair[action] = {
                 'wall_ratio': a['wall_s'] / b['wall_s'] if b['wall_s'] else None,
                 'calls_ratio': a['calls'] / b['calls'] if b['calls'] else None}
+            cpu = calibration.cpu_ratio(a.get('cpu_s'), b.get('cpu_s'))
+            if cpu is not None:
+                pair[action]['cpu_ratio'] = cpu
     return summary
 
 
@@ -160,8 +174,31 @@ def print_peers(result):
         print('  %-16s rounds: create %s s, delete %s s' % (key, ', '.join(
             '%.2f' % w for w in s[key]['create']['walls']), ', '.join(
             '%.2f' % w for w in s[key]['delete']['walls'])))
+    for line in cpu_lines(result):
+        print(line)
     heat = [r['heat'] for r in result['rounds'] if 'heat' in r and 'heat_reported_s' in r['heat']['create']]
     if heat:
         print('  Heat by its own event times: create %s s, delete %s s' % (
             ', '.join('%.2f' % r['create']['heat_reported_s'] for r in heat),
             ', '.join('%.2f' % r['delete'].get('heat_reported_s', float('nan')) for r in heat)))
+
+
+def cpu_lines(result, pair=PAIRS[0]):
+    """The CPU figures of the engine and Heat (medians), each in calibration units of this process
+    where it is ours, and the engine's over Heat's for the same stack."""
+    s = result['summary']
+    ours_key, peer_key = pair
+    if '%s/%s' % pair not in s or 'cpu_s' not in s[ours_key]['create']:
+        return []
+    unit = result.get('calibration_unit_ms')
+    ratios = s['%s/%s' % pair]
+    lines = ['  CPU for the stack (medians; %s: this process; %s: its service process, the '
+             "bench's polls taken off)" % (ours_key, peer_key)]
+    for action in ('create', 'delete'):
+        a, b = s[ours_key][action], s[peer_key][action]
+        lines.append('  %-7s %s %s, %s %s   %s / %s: %s' % (
+            action, ours_key, calibration.cpu_text(1000 * a['cpu_s'], unit, 'ms'), peer_key,
+            '%.0f ms' % (1000 * b['cpu_s']) if b.get('cpu_s') is not None else 'n/a', ours_key,
+            peer_key, '%.2f' % ratios[action]['cpu_ratio'] if 'cpu_ratio' in ratios[action]
+            else 'n/a'))
+    return lines

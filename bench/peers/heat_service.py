@@ -14,6 +14,12 @@ answer that shows the action COMPLETE (so it is late by at most POLL_S + one rou
 rounds to seconds): the stack's IN_PROGRESS event of the action to its COMPLETE/FAILED event.  The
 database also says whether convergence ran the stack (stack.convergence).
 
+Heat's CPU for the stack (``cpu_s``) is its process's (heat-api and heat-engine run in one, see
+localcloud/services/heat.py; its pid from the cloud's admin API), read from /proc before the POST
+(DELETE) and after the action is seen done (after the purge, for a delete), less what the bench's
+own polls cost it: after each create the stack is asked for POLL_COST_SAMPLES more times and their
+CPU taken per poll (``poll_cpu_ms``).  The process's whole figure is ``process_cpu_s``.
+
 The bench's own requests pass through the front door too: each is counted here per route, named
 as the front door names it (``client_routes``), so that heat_calls() can take them off the
 cloud's stats and leave Heat's.  The polling asks for the stack without its outputs
@@ -45,11 +51,15 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 from localcloud.harness import ids, start_cloud, stop_cloud, wait_for  # noqa: E402
+from bench.stack import calibration  # noqa: E402
 from localcloud.frontdoor import route_template  # noqa: E402
 
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 POLL_S = 0.2          # between stack GETs: fine enough for ~10 s runs, light on Heat's one process
 TIMEOUT_S = 600.0
+# stack GETs timed apart after each create, to take the bench's polls off Heat's CPU: at /proc's
+# 10 ms ticks, 40 polls give their cost to within a quarter of a millisecond each
+POLL_COST_SAMPLES = 40
 # Heat 27 refuses an OS::Nova::KeyPair without public_key once Nova speaks microversion 2.92 (the
 # local Nova does; Nova stopped generating key pairs there): "The public_key property is required
 # by the nova API version currently used".  Our engine asks with 2.10, where Nova still generates
@@ -149,7 +159,8 @@ class Peer(object):
         self.prefixes = dict((s['public'][len(info['public_root']):], s['type'])
                              for s in info['services'].values())
         # Heat's database and config are in the cloud's state directory, Heat's process's cwd
-        state = os.path.join(os.readlink('/proc/%d/cwd' % info['pids']['heat']), 'heat')
+        self.pid = info['pids']['heat']
+        state = os.path.join(os.readlink('/proc/%d/cwd' % self.pid), 'heat')
         self.db = os.path.join(state, 'heat.sqlite')
         self.convergence = True     # Heat's default when the config does not say
         with open(os.path.join(state, 'heat.conf')) as f:
@@ -162,6 +173,7 @@ class Peer(object):
         self.ids = {}               # stack name -> id, from the create's answer
         self.routes, self.token, self.base = collections.Counter(), None, None
         self.post_s = None          # the POST's (DELETE's) own round trip, last phase
+        self.poll_cpu_ms = None     # Heat's CPU for one of the bench's polls, last create
 
     # -- HTTP through the front door, each request counted per route ---------------------------
     def _call(self, method, path, body=None):
@@ -268,6 +280,28 @@ class Peer(object):
             time.sleep(0.05)
         return time.monotonic()
 
+    def _cpu(self):
+        return calibration.process_cpu_s(self.pid)
+
+    def _poll_cost(self, name, sid):
+        """Heat's CPU milliseconds for one of the bench's stack polls, timed over
+        POLL_COST_SAMPLES of them (the stack settled; outside the measured time)."""
+        cpu0 = self._cpu()
+        for _poll in range(POLL_COST_SAMPLES):
+            self._call('GET', '%s/%s/%s?resolve_outputs=false' % (self.base, name, sid))
+        cpu1 = self._cpu()
+        if cpu0 is None or cpu1 is None:
+            return None
+        return 1000.0 * (cpu1 - cpu0) / POLL_COST_SAMPLES
+
+    def _cpu_figures(self, cpu0, polls, cpu1):
+        """Heat's CPU over a phase from ``cpu0`` to ``cpu1``: its process's, and without the
+        bench's ``polls``."""
+        if cpu0 is None or cpu1 is None:
+            return {}
+        return {'process_cpu_s': cpu1 - cpu0, 'poll_cpu_ms': self.poll_cpu_ms,
+                'cpu_s': calibration.less_polls(cpu1 - cpu0, polls, self.poll_cpu_ms)}
+
     def _result(self, t0, end, stack, polls, sid, action, want):
         status = (stack or {}).get('stack_status', 'gone (404)')
         heat_s, conv = self._heat_record(sid, action) if sid else (None, None)
@@ -282,6 +316,7 @@ class Peer(object):
         self._login()
         body = {'stack_name': stack_name, 'template': self.template, 'files': self.files,
                 'parameters': self.parameters, 'timeout_mins': int(self.timeout_s // 60)}
+        cpu0 = self._cpu()
         t0 = time.monotonic()
         status, _h, data = self._call('POST', self.base, body)
         self.post_s = time.monotonic() - t0    # Heat validates the stack inside the POST
@@ -290,7 +325,11 @@ class Peer(object):
             return self._result(t0, time.monotonic(), refused, 0, None, 'CREATE', 'CREATE_COMPLETE')
         sid = self.ids[stack_name] = data['stack']['id']
         stack, end, polls = self._wait(stack_name, sid, 'CREATE', t0)
-        return self._result(t0, end, stack, polls, sid, 'CREATE', 'CREATE_COMPLETE')
+        cpu1 = self._cpu()
+        self.poll_cpu_ms = self._poll_cost(stack_name, sid)
+        result = self._result(t0, end, stack, polls, sid, 'CREATE', 'CREATE_COMPLETE')
+        result.update(self._cpu_figures(cpu0, polls, cpu1))
+        return result
 
     def delete(self, stack_name):
         self._login()
@@ -298,6 +337,7 @@ class Peer(object):
         t0 = time.monotonic()
         if sid is None:
             return dict(self._result(t0, t0, None, 0, None, 'DELETE', 'DELETE_COMPLETE'), ok=True)
+        cpu0 = self._cpu()
         status, _h, data = self._call('DELETE', '%s/%s/%s' % (self.base, stack_name, sid))
         self.post_s = time.monotonic() - t0
         if status not in (204, 404):
@@ -311,6 +351,7 @@ class Peer(object):
         # the front door) and marks the row deleted (Stack.purge_db): wait for that, unmeasured,
         # so that the caller's count holds all of Heat's calls
         result['purged_after_s'] = self._purged(sid) - end if result['ok'] else None
+        result.update(self._cpu_figures(cpu0, polls, self._cpu()))
         if result['ok']:
             self.ids.pop(stack_name, None)
         return result

@@ -17,7 +17,8 @@ __metaclass__ = type
 import argparse
 import re
 
-from .scale import growth, run_sizes
+from . import calibration
+from .scale import calibration_note, cpu_per_resource, growth, run_sizes
 
 RSS_LIMIT_MB = 1024.0
 BLOCK = 20      # per block: 2 ports, 9 RandomString, 9 None
@@ -64,18 +65,21 @@ def rerun_calls(run):
 def print_big_row(r, header):
     if header:
         print('\n== The 10,000-resource stack (None, RandomString, ports; CPU = the engine process)')
-        print('%6s %-7s %8s %8s %9s %8s %8s %8s %9s %8s' % (
-            'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'alone s', 'cloud s', 'calls',
+        print('%6s %-7s %8s %8s %9s %7s %8s %8s %8s %9s %8s' % (
+            'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'calib', 'alone s', 'cloud s', 'calls',
             'calls/r', 'RSS MB'))
         print('%6s (alone: wall time with no request at the cloud; cloud: CPU of its services)'
               % '')
     n = r['resources']
+    per = cpu_per_resource(r)
     for key in PHASES:
         ph = r[key]
-        print('%6d %-7s %8.2f %8.2f %9.2f %8.2f %8.2f %8d %9.3f %8.0f' % (
-            n, key, ph['wall_s'], ph['cpu_s'], 1000 * ph['cpu_s'] / n, ph['engine_alone_s'],
+        print('%6d %-7s %8.2f %8.2f %9.2f %7s %8.2f %8.2f %8d %9.3f %8.0f' % (
+            n, key, ph['wall_s'], ph['cpu_s'], per[key][0], calibration.column(per[key][1]),
+            ph['engine_alone_s'],
             sum(ph['cloud_cpu_s'].values()), ph['calls'], ph['calls'] / float(n),
             ph['peak_rss_mb']))
+    print('%6s (%s)' % ('', calibration_note(r)))
     calls = rerun_calls(r)
     print('%6s rerun calls by route: %s' % ('', calls['by_route'] or 'none'))
     print('%6s (openstacksdk %s, keystoneauth1 %s, %s)' % ('', r.get('openstacksdk'),
@@ -140,7 +144,9 @@ def scenario_big(cloud, workdir, args, out):
               'rss_within_1gb': biggest['peak_rss_mb'] <= RSS_LIMIT_MB,
               'rerun_list_calls_bounded': bounded,
               'create_cpu_ms_per_resource': 1000 * biggest['create']['cpu_s'] / biggest['resources'],
-              'rerun_cpu_ms_per_resource': 1000 * biggest['rerun']['cpu_s'] / biggest['resources']}
+              'rerun_cpu_ms_per_resource': 1000 * biggest['rerun']['cpu_s'] / biggest['resources'],
+              'create_cpu_calib_per_resource': cpu_per_resource(biggest)['create'][1],
+              'rerun_cpu_calib_per_resource': cpu_per_resource(biggest)['rerun'][1]}
     out['big'] = {'latency_ms': args.latency_ms, 'runs': results, 'growth': growth(results),
                   'split': engine_and_cloud(results),
                   'checks': checks, 'composition': big_template.__doc__.split('.  ')[0]}

@@ -13,6 +13,7 @@ import os
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import (
     dependencies as graphs)
 
+from . import calibration
 from .costs import (BUILD, TOKEN, longest_path, minimum_calls, path_of, resource_cost,
                     stack_definition)
 from .runs import STACKS, drop_private, phase, route_of, servers_ready, volumes_in_use
@@ -172,7 +173,9 @@ def scenario_critical(cloud, workdir, args, out):
     out['critical'] = {'template': os.path.relpath(args.template, ROOT),
                        'latency_ms': args.latency_ms, 'build_seconds': dict(BUILD),
                        'resources': len(sd.resources), 'bounds': bounds,
-                       'minimum_calls': minimum, 'runs': runs}
+                       'minimum_calls': minimum, 'runs': runs,
+                       'calibration_unit_ms': calibration.unit_ms(
+                           calibration.so_far(out.get('calibration')))}
     print_critical(out['critical'])
 
 
@@ -183,16 +186,18 @@ def print_critical(c):
              ', '.join('%s %gs' % kv for kv in sorted(c['build_seconds'].items()))))
     for key in ('create', 'delete'):
         print('bound %s %.3fs: token + %s' % (key, b[key]['bound_s'], ' -> '.join(b[key]['chain'])))
-    print('%-4s %-7s %9s %9s %8s %7s %7s %7s %s' % ('run', 'phase', 'wall s', 'bound s', 'ratio',
-                                                  'calls', 'min', 'writes', 'CPU s'))
+    print('%-4s %-7s %9s %9s %8s %7s %7s %7s %7s %s' % (
+        'run', 'phase', 'wall s', 'bound s', 'ratio', 'calls', 'min', 'writes', 'CPU s', 'calib'))
     for i, run in enumerate(c['runs']):
         for key in ('create', 'rerun', 'delete'):
             ph = run[key]
             bound = b[key]['bound_s']
             ratio = ('%8.2f' % (ph['wall_s'] / bound)) if bound else '       -'
-            print('%-4d %-7s %9.3f %9.3f %s %7d %7d %7d %.3f'
+            print('%-4d %-7s %9.3f %9.3f %s %7d %7d %7d %7.3f %s'
                   % (i, key, ph['wall_s'], bound, ratio, ph['calls'],
-                     sum(c['minimum_calls'][key].values()), ph['write_calls'], ph['cpu_s']))
+                     sum(c['minimum_calls'][key].values()), ph['write_calls'], ph['cpu_s'],
+                     calibration.column(calibration.units(1000 * ph['cpu_s'],
+                                                          c.get('calibration_unit_ms')))))
         for key in ('create', 'delete'):
             prof = run[key]['profile']
             print('     %s against the observed-cost bound %.3fs (each needed call at this cloud\'s '

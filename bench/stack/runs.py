@@ -12,7 +12,6 @@ __metaclass__ = type
 import collections
 import datetime
 import gc
-import os
 import re
 import threading
 import time
@@ -21,6 +20,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk
     events as engine_events)
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 
+from .calibration import engine_cpu_s, process_cpu_s
 from .costs import TOKEN, _UUID
 
 STACKS = []     # (name, store) of stacks that may exist in the cloud: deleted on the way out
@@ -52,8 +52,8 @@ class Observer(object):
             self._gc_started = None
 
     def install(self):
-        # requests' Session.send sees every HTTP request the engine makes: those through
-        # keystoneauth and Neutron's direct ones (resources/direct.py) alike
+        # requests' Session.send sees every HTTP request the engine makes (keystoneauth's
+        # session ends each one there)
         import requests
         record = engine_events.EventLog._record
         send = requests.Session.send
@@ -129,17 +129,18 @@ def engine_run(cloud, name, store, state, template=None, parameters=None):
 
 
 def phase(cloud, name, store, state, template=None, parameters=None):
-    """One run of the engine, measured: wall, CPU of this process, calls per route."""
+    """One run of the engine, measured: wall, CPU of this process (without the calibration's
+    thread: calibration.engine_cpu_s), calls per route."""
     cloud.reset_stats()
     pids = service_pids(cloud)
     served0 = services_cpu(pids)
     OBSERVER.start()
     clock0 = time.time()
-    wall0, cpu0 = time.monotonic(), time.process_time()
+    wall0, cpu0 = time.monotonic(), engine_cpu_s()
     try:
         result = engine_run(cloud, name, store, state, template, parameters)
     finally:
-        wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
+        wall, cpu = time.monotonic() - wall0, engine_cpu_s() - cpu0
         OBSERVER.stop()
     served = services_cpu(pids)
     stats = cloud.stats()
@@ -168,12 +169,9 @@ def services_cpu(pids):
     cloud's own cost of a phase, which the machine's load barely changes, unlike answer times."""
     out = {}
     for name, pid in pids.items():
-        try:
-            with open('/proc/%d/stat' % pid) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        out[name] = (int(fields[11]) + int(fields[12])) / float(os.sysconf('SC_CLK_TCK'))
+        used = process_cpu_s(pid)
+        if used is not None:
+            out[name] = used
     return out
 
 

@@ -21,6 +21,7 @@ import threading
 
 from localcloud.harness import Cloud
 
+from . import calibration
 from .costs import minimum_calls, resource_count, stack_definition
 from .runs import STACKS, drop_private, engine_run, phase
 
@@ -90,6 +91,10 @@ def scale_child(args):
     sd, _graph = stack_definition(path)
     minimum = {'create': sum(minimum_calls(sd, 'create').values()),
                'delete': sum(minimum_calls(sd, 'delete').values()), 'rerun': 0}
+    # the calibration workload in this process: in a row before the phases, then in a thread of
+    # its own while they run, then in a row after (calibration.py)
+    before = calibration.calibrate()
+    sampler = calibration.Sampler().start()
     base = rss_mb()
     # a ResourceGroup counts as its members: the figures per resource are per member
     out = {'resources': resource_count(sd), 'rss_before_mb': base, 'minimum_calls': minimum,
@@ -112,12 +117,17 @@ def scale_child(args):
             out[key] = ph
             out[key]['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     finally:
+        during = sampler.stop()
         if 'delete' not in out:
             try:
                 engine_run(cloud, name, store, 'absent')
             except Exception as exc:  # noqa: B902 - reported; the parent checks the cloud
                 out['cleanup_error'] = str(exc)
     out['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    after = calibration.calibrate()
+    out['calibration'] = calibration.merged(before, during, after)
+    out['calibration_parts_ms'] = dict((part, calibration.unit_ms(c)) for part, c in (
+        ('before', before), ('during', during), ('after', after)))
     print('RESULT ' + json.dumps(out))
     return 0
 
@@ -225,18 +235,38 @@ SCALE_TITLE = ('== Scenario 2: scale (zero latency; CPU = this engine process; '
                'RSS = peak of the process)')
 
 
+def unit_ms(r):
+    """The calibration unit of a child's run (calibration.py), or None (a run without one)."""
+    return calibration.unit_ms(r.get('calibration'))
+
+
+def cpu_per_resource(r):
+    """Per phase of a child's run: (CPU ms per resource, the same in calibration units)."""
+    return dict((key, calibration.per_resource(r[key]['cpu_s'], r['resources'], unit_ms(r)))
+                for key in ('create', 'rerun', 'delete'))
+
+
 def print_scale_row(r, header, title=SCALE_TITLE):
     if header:
         print('\n' + title)
-        print('%6s %-7s %8s %8s %9s %8s %7s %9s %7s %7s' % (
-            'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'calls', 'min', 'calls/r', 'writes',
-            'RSS MB'))
+        print('%6s %-7s %8s %8s %9s %7s %8s %7s %9s %7s %7s' % (
+            'res', 'phase', 'wall s', 'CPU s', 'CPU ms/r', 'calib', 'calls', 'min', 'calls/r',
+            'writes', 'RSS MB'))
     n = r['resources']
+    per = cpu_per_resource(r)
     for key in ('create', 'rerun', 'delete'):
         ph = r[key]
-        print('%6d %-7s %8.2f %8.2f %9.2f %8d %7d %9.2f %7d %7s' % (
-            n, key, ph['wall_s'], ph['cpu_s'], 1000 * ph['cpu_s'] / n, ph['calls'],
+        print('%6d %-7s %8.2f %8.2f %9.2f %7s %8d %7d %9.2f %7d %7s' % (
+            n, key, ph['wall_s'], ph['cpu_s'], per[key][0], calibration.column(per[key][1]), ph['calls'],
             r['minimum_calls'][key], ph['calls'] / float(n), ph['write_calls'],
             '%.0f' % r['peak_rss_mb'] if key == 'delete' else ''))
-    print('%6s (RSS before create %.0f MB, peak %.0f MB)' % ('', r['rss_before_mb'],
-                                                             r['peak_rss_mb']))
+    print('%6s (RSS before create %.0f MB, peak %.0f MB; %s)' % (
+        '', r['rss_before_mb'], r['peak_rss_mb'], calibration_note(r)))
+
+
+def calibration_note(r):
+    """What the calib column is measured against, for the row's footnote."""
+    unit = unit_ms(r)
+    if unit is None:
+        return 'no calibration'
+    return 'calib: CPU ms per resource / %.3f ms, one unit of the calibration workload here' % unit

@@ -163,7 +163,8 @@ def openstack_connection(params):
     if openstack is None:
         raise ImportError(OPENSTACKSDK_IMPORT_ERROR)
     conn = openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
-    transport.steady(conn)   # bounded retries of what is safe to send again (docs/reliability.md, Retries)
+    transport.set_transport_retries(conn)   # bounded retries of what is safe to send again (docs/reliability.md, Retries)
+    transport.fetch_first_token(conn)
     return conn
 
 

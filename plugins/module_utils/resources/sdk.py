@@ -38,11 +38,13 @@ try:
 except ImportError:  # pragma: no cover
     _ksa = None
 try:
+    from keystoneauth1 import adapter as _ksa_adapter
+except ImportError:  # pragma: no cover - keystoneauth1 comes with openstacksdk
+    _ksa_adapter = None
+try:
     from requests import exceptions as _requests
 except ImportError:  # pragma: no cover - requests comes with openstacksdk
     _requests = None
-
-from . import direct
 
 # A write the cloud may have done before the fault is only retried when the
 # caller says it is safe (idempotent) — see call(retry_writes=...).
@@ -73,15 +75,14 @@ def translate(exc):
     exception is not one of theirs."""
     if _ksa is not None and isinstance(exc, _ksa.ConnectionError):
         return CloudTransient('Connection to the cloud failed: %s' % exc)
-    # requests' own, from the direct path (direct.py): what keystoneauth
-    # would have raised as ConnectFailure / ConnectTimeout
-    if _requests is not None and isinstance(exc, (_requests.ConnectionError, _requests.Timeout)):
-        return CloudTransient('Connection to the cloud failed: %s' % exc)
     if _ksa is not None and isinstance(exc, _ksa.HttpError) and not (
             _sdk is not None and isinstance(exc, _sdk.SDKException)):
         return _by_status(_status(exc), _message(exc))
     if _sdk is None or not isinstance(exc, _sdk.SDKException):
-        # (the SDK's HttpException is a requests HTTPError too: theirs first)
+        # (the SDK's HttpException is a requests HTTPError too: theirs first);
+        # keystoneauth wraps requests' transport errors in its own, so what
+        # is left here is an answer read as JSON that is not (requests'
+        # JSONDecodeError)
         if _requests is not None and isinstance(exc, _requests.RequestException):
             return CloudError('Request to the cloud failed: %s' % exc)
         return None
@@ -104,12 +105,20 @@ def _by_status(status, message):
     return CloudError(message, status=status)
 
 
+# The exception types ``translated`` catches: openstacksdk's, keystoneauth's
+# and requests' (the last for an answer that is not the JSON it claims).
+CLOUD_EXCEPTIONS = tuple(kind for kind in (
+    _sdk.SDKException if _sdk is not None else None,
+    _ksa.ClientException if _ksa is not None else None,
+    _requests.RequestException if _requests is not None else None) if kind is not None)
+
+
 @contextlib.contextmanager
 def translated():
     """Run a block, turning SDK exceptions into engine errors."""
     try:
         yield
-    except Exception as exc:  # noqa: B902 - re-raised unless it is the SDK's
+    except CLOUD_EXCEPTIONS as exc:
         mapped = translate(exc)
         if mapped is None:
             raise
@@ -135,33 +144,24 @@ def call(fn, *args, **kwargs):
 
 
 def request_json(proxy, method, path, body=None, retry_writes=True):
-    """One request through a proxy's public keystoneauth Adapter methods
-    (``proxy.post(path, json=...)``), answering Neutron's (or Nova's) own JSON
-    (None when the answer has no body).  A hot path that needs no SDK
-    Resource saves building one from the request and one from the answer.
-    Neutron's requests after the run's first go direct (direct.py): the
-    same last call keystoneauth makes, without its per-request work.
+    """One request through a keystoneauth Adapter's public methods
+    (``adapter.post(path, json=...)``), answering Neutron's (or Nova's) own
+    JSON (None when the answer has no body): the service's JSON Adapter when
+    ``warm`` made one (``json_adapter``), else the proxy, itself a keystoneauth
+    Adapter.  A hot path that needs no SDK Resource saves building one from
+    the request and one from the answer.
 
     The answer's HTTP status is turned into the SDK's exception by the SDK's
     public ``raise_from_response``, so a failure becomes the same CloudError
     as through the SDK's own calls, with the same message; transient faults
     are retried as ``call`` does."""
-    send = getattr(proxy, method.lower())
-
-    def through_proxy():
-        kwargs = {'raise_exc': False}
-        if body is not None:
-            kwargs['json'] = body
-        response = send(path, **kwargs)
-        if response.status_code < 400:
-            direct.learn(proxy, response)
-        return response
+    send = getattr(_json_adapter_of(proxy), method.lower())
+    kwargs = {'raise_exc': False}
+    if body is not None:
+        kwargs['json'] = body
 
     def once():
-        fast = direct.sender(proxy)
-        response = fast.send(method, path, body) if fast is not None else None
-        if response is None or not direct.usable(response):
-            response = through_proxy()
+        response = send(path, **kwargs)
         if response.status_code >= 400:
             _sdk.raise_from_response(response)
         if response.status_code == 204 or not response.content:
@@ -197,6 +197,18 @@ _SERVICES = (('OS::Nova::', 'compute'), ('OS::Neutron::', 'network'),
              ('OS::Octavia::', 'load_balancer'), ('OS::Swift::', 'object_store'))
 # Services whose requests negotiate a microversion (the version document is read on first use).
 _NEGOTIATED = ('compute', 'block_storage')
+# Services whose raw JSON requests go through a keystoneauth Adapter of their
+# own (``json_adapter``): their APIs have no microversions, so the proxy's
+# session and the endpoint it resolved are all such a request needs.
+_JSON_SERVICES = ('network', 'load_balancer')
+# The public settings of a keystoneauth Adapter that a proxy carries (those of
+# the installed keystoneauth), given to its service's JSON Adapter.
+_ADAPTER_SETTINGS = ('service_type', 'service_name', 'interface', 'region_name', 'auth',
+                     'user_agent', 'client_name', 'client_version', 'logger', 'allow',
+                     'additional_headers', 'global_request_id', 'connect_retries',
+                     'connect_retry_delay', 'status_code_retries', 'status_code_retry_delay',
+                     'retriable_status_codes')
+_JSON_ADAPTERS = weakref.WeakKeyDictionary()   # proxy -> its service's JSON Adapter
 # keystoneauth's own errors (discovery, auth), caught where a call may raise them unwrapped
 KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()
 _REMEMBERED = weakref.WeakKeyDictionary()   # connection -> {key: value}
@@ -346,9 +358,48 @@ def warm_service(conn, service):
                 proxy = getattr(conn, service)
                 if service in _NEGOTIATED:
                     proxy.get_endpoint_data()
+                if service in _JSON_SERVICES:
+                    adapter = json_adapter(conn, proxy)
+                    if adapter is not None:
+                        _JSON_ADAPTERS[proxy] = adapter
         except CloudError:
             pass   # the handler's own call meets it again and fails with it
         except KSA_ERRORS:
             pass   # a discovery failure: the same, the handler's call reports it
         return True
     remembered(conn, ('service', service), make)
+
+
+def json_adapter(conn, proxy):
+    """A keystoneauth Adapter for the raw JSON requests of ``proxy``'s service
+    (``request_json``), or None when they must go through the proxy.
+
+    It is made from public parts only: the proxy's keystoneauth session (its
+    token and the token's refresh, its hooks, the transport's retries), the
+    endpoint the proxy resolved (``get_endpoint()``, asked once here instead
+    of at every request), and the proxy's own Adapter settings
+    (``_ADAPTER_SETTINGS``: retries, user agent, logger, headers).
+    keystoneauth logs each request and its request id as it does the proxy's.
+    What the proxy adds at each request is openstacksdk's own: its request
+    metrics and its response cache, which these requests skip, as the SDK's
+    raw ``get``/``post`` skip the cache already.  A rate limit or a
+    concurrency the cloud's configuration sets for the service is the
+    proxy's (a semaphore of its own): then there is no JSON Adapter and the
+    requests go through the proxy."""
+    if _ksa_adapter is None or not isinstance(proxy, _ksa_adapter.Adapter):
+        return None
+    config = getattr(conn, 'config', None)
+    for limit in ('get_rate_limit', 'get_concurrency'):
+        ask = getattr(config, limit, None)
+        if ask is not None and ask(proxy.service_type) is not None:
+            return None
+    settings = dict((name, getattr(proxy, name)) for name in _ADAPTER_SETTINGS
+                    if getattr(proxy, name, None) is not None)
+    return _ksa_adapter.Adapter(proxy.session, endpoint_override=proxy.get_endpoint(), **settings)
+
+
+def _json_adapter_of(proxy):
+    try:
+        return _JSON_ADAPTERS.get(proxy, proxy)
+    except TypeError:   # an object without weak references (a test fake)
+        return proxy

@@ -3,10 +3,29 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The transport's own retries: what a request that never reached the
 service, or an idempotent one that met a 5xx or lost its answer, gets before
-anyone above (``sdk.call``, the engine) sees a failure.  Set once per
-connection by ``steady(conn)`` (runner.run and base.py's connection), through
-the public ``max_retries`` of the requests adapters keystoneauth mounted on
-that connection's own session: nothing of those libraries is changed."""
+anyone above (``sdk.call``, the engine) sees a failure; and the run's first
+token, asked for as a read is.
+
+Every request of a run goes through the connection's keystoneauth Session
+(openstacksdk's proxies are keystoneauth Adapters).  keystoneauth ends each
+one in ``Session.session.request(...)``, its public requests Session, whose
+mounted ``HTTPAdapter`` objects take a urllib3 ``Retry`` as their public
+``max_retries``.  ``set_transport_retries(conn)`` gives that connection's own
+adapters the retries below; nothing of those libraries is changed, no class
+is touched, and every request keeps what keystoneauth gives it (request ids
+in its log, the session's hooks, token refresh, its own retry options).
+
+Why not keystoneauth's own ``connect_retries`` / ``status_code_retries``
+(openstacksdk's ``connect_retries`` and ``<service>_status_code_retries``):
+they retry every method alike.  keystoneauth turns a lost answer into a
+``ConnectFailure`` and sends the request again, a POST too, and a POST sent
+twice makes a second server or port.  urllib3's ``Retry`` decides by method,
+so it is the one place where "POST and PATCH are never sent twice" can be
+said, and it sits under keystoneauth, so Keystone's version discovery and the
+token request (the first requests of a run, before any engine code could
+retry them) get it as well.  Those keystoneauth options stay at what the
+user's cloud configuration says.
+"""
 
 from __future__ import absolute_import, division, print_function
 
@@ -30,10 +49,11 @@ try:
 except ImportError:  # pragma: no cover - urllib3 comes with requests
     Retry = None
 
-# The transport's own retries (``steady``): what a request that never reached
-# the service, or an idempotent one that met a 5xx or lost its answer, gets
-# before anyone above sees a failure.  Methods whose repetition changes
-# nothing; POST and PATCH are never sent twice by the transport.
+# The transport's own retries (``set_transport_retries``): what a request
+# that never reached the service, or an idempotent one that met a 5xx or lost
+# its answer, gets before anyone above sees a failure.  Methods whose
+# repetition changes nothing; POST and PATCH are never sent twice by the
+# transport.
 TRANSPORT_RETRIES = 3
 TRANSPORT_BACKOFF = 0.25
 IDEMPOTENT = frozenset(('GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'))
@@ -67,9 +87,9 @@ else:  # pragma: no cover - urllib3 comes with requests
 
 
 def transport_retry():
-    """The urllib3 ``Retry`` ``steady`` mounts: bounded, with exponential
-    backoff (0.25 s, 0.5 s, 1 s: well under a second for one fault) and the
-    service's ``Retry-After`` respected.  A request that could not connect is
+    """The urllib3 ``Retry`` ``set_transport_retries`` gives: bounded, with
+    exponential backoff (0.25 s, 0.5 s, 1 s: well under a second for one
+    fault) and the service's ``Retry-After`` respected.  A request that could not connect is
     sent again whatever its method (nothing reached the service); a lost
     answer or a 429/5xx status only for the idempotent methods.  After the
     last try the last answer is handed up as it came (``raise_on_status``
@@ -82,20 +102,12 @@ def transport_retry():
                       raise_on_redirect=False)
 
 
-def steady_session(conn):
-    """Give the connection's own transport adapters the transport retries.
-
-    keystoneauth's ``connect_retries`` and ``status_code_retries`` (the
-    options openstacksdk exposes) retry every method alike: a POST whose
-    answer was lost would be sent again and make a second server.  urllib3's
-    ``Retry`` (``transport_retry``), set as the public ``max_retries`` of the
-    requests adapters keystoneauth mounted on this connection's own session
-    (its TCP keep-alive adapter, one per session: never a class), retries by
-    method instead, and it sits under keystoneauth, so Keystone's version
-    discovery and the token request (the first requests of a run, before any
-    engine code could retry them), the SDK's calls and the direct Neutron
-    path (direct.py) all get it.  An adapter someone already gave retries is
-    left alone.  True when one was changed."""
+def set_transport_retries(conn):
+    """Give the requests adapters of ``conn``'s keystoneauth session the
+    transport retries (``transport_retry``).  Only that session's own adapter
+    objects are changed, never a class; an adapter that already retries (set
+    here before, or by someone else) is left alone, so a run may call this
+    again.  True when one was changed."""
     keystone = getattr(conn, 'session', None)
     session = getattr(keystone, 'session', None)
     adapters = getattr(session, 'adapters', None)
@@ -110,27 +122,25 @@ def steady_session(conn):
     return changed
 
 
-def steady(conn):
-    """``steady_session`` once per connection (a run may call it again),
-    then the token, asked as a read is (``call``: a 503 or a dropped
-    connection asked again with backoff): the transport never sends a POST
-    twice, and the token's is the one POST that makes nothing in the cloud.
-    Only a keystoneauth session with an auth plugin is asked (a test's fake
-    connection is left alone)."""
-    if conn is None:
-        return False
-    mounted = remembered(conn, ('steady_session',), lambda: steady_session(conn))
+def fetch_first_token(conn):
+    """Ask for ``conn``'s token before the run's first request, as a read is
+    asked (``sdk.call``: a 503 or a dropped connection asked again with
+    backoff), once per connection.  The transport never sends a POST twice,
+    and the token's is the one POST that makes nothing in the cloud: asked
+    here, a Keystone that hiccups at the run's start fails no resource's
+    request (a create's is not asked again).  Only a keystoneauth
+    session with an auth plugin is asked (a test's fake connection is left
+    alone).  True when the token came; a failure that is not transient
+    (wrong credentials, an unknown domain) is left for the run's first
+    request to meet and report; a transient one retried to the end is
+    raised here."""
     keystone = getattr(conn, 'session', None)
-    if _ks_session is not None and isinstance(keystone, _ks_session.Session) and keystone.auth:
-        remembered(conn, ('token',), lambda: _first_token(keystone))
-    return mounted
+    if _ks_session is None or not isinstance(keystone, _ks_session.Session) or not keystone.auth:
+        return False
+    return remembered(conn, ('token',), lambda: _token(keystone))
 
 
-def _first_token(keystone):
-    """True when the token came; a failure that is not transient (wrong
-    credentials, an unknown domain) is left for the run's first request to
-    meet and report, as it did before; a transient one retried to the end
-    is raised here, naming the cloud's connection."""
+def _token(keystone):
     try:
         call(keystone.get_token)
     except CloudTransient:

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import re
 
 import pytest
 import yaml
@@ -441,3 +442,47 @@ def test_an_attachment_is_charged_until_cinder_marked_its_volume_in_use():
     # att1 attaches vol1 to server1: it takes vol1's time, never the server's
     done = critical.attachments_done(sd, graph, {'vol1': 4.5, 'server1': 3.0, 'vol3': 1.0})
     assert done == {'att1': 4.5}
+
+
+# -- CPU in calibration units and against Heat's (bench/stack/calibration.py) ----------------------
+
+def test_a_scale_row_prints_each_cpu_figure_in_calibration_units(capsys):
+    run = dict(_run(1000, 10.0, 5.13), rss_before_mb=50.0, write_calls=0,
+               minimum_calls={'create': 1, 'rerun': 0, 'delete': 1},
+               calibration={'unit_ms': 2.5, 'runs_ms': [2.5]})
+    for phase in ('create', 'rerun', 'delete'):
+        run[phase]['write_calls'] = 0
+    assert scale.cpu_per_resource(run)['create'] == pytest.approx((5.13, 2.052))
+    scale.print_scale_row(run, header=True)
+    out = capsys.readouterr().out
+    assert 'calib' in out.splitlines()[2]
+    assert re.search(r'create +10\.00 +5\.13 +5\.13 +x2\.05 ', out)
+    assert 'one unit of the calibration workload here' in out
+    # a child of an older bench has no calibration: '-'
+    del run['calibration']
+    assert scale.cpu_per_resource(run)['create'][1] is None
+    scale.print_scale_row(run, header=False)
+    assert re.search(r'create +10\.00 +5\.13 +5\.13 +- ', capsys.readouterr().out)
+
+
+def test_peers_give_the_engines_cpu_over_heats_per_action():
+    def side(cpu, heat_cpu):
+        return {'engine': {'create': {'wall_s': 1.0, 'calls': 10, 'cpu_s': cpu},
+                           'delete': {'wall_s': 1.0, 'calls': 10, 'cpu_s': cpu / 2}},
+                'heat': {'create': {'wall_s': 2.0, 'calls': 20, 'cpu_s': heat_cpu},
+                         'delete': {'wall_s': 2.0, 'calls': 20, 'cpu_s': heat_cpu}}}
+    rounds = [side(1.0, 4.0), side(3.0, 4.0), side(2.0, 5.0)]
+    summary = compare.summarize(rounds)
+    assert summary['engine']['create']['cpu_s'] == 2.0
+    assert summary['engine/heat']['create']['cpu_ratio'] == pytest.approx(0.5)
+    assert summary['engine/heat']['delete']['cpu_ratio'] == pytest.approx(0.25)
+    result = {'summary': summary, 'calibration_unit_ms': 2.5}
+    lines = compare.cpu_lines(result)
+    assert 'engine 2000.00 ms (x800 calib), heat 4000 ms   engine / heat: 0.50' in lines[1]
+    # a round without Heat's CPU (its process not readable): no ratio, no CPU lines
+    del rounds[0]['heat']['create']['cpu_s']
+    summary = compare.summarize(rounds)
+    assert 'cpu_s' not in summary['heat']['create']
+    assert 'cpu_ratio' not in summary['engine/heat']['create']
+    assert compare.cpu_lines({'summary': summary, 'calibration_unit_ms': None})[1].endswith(
+        'heat n/a   engine / heat: n/a')

@@ -37,7 +37,8 @@ from ..read.view import nested_resource_views, resource_views, stack_view
 def run(request, conn):
     # the transport's retries before the first request (Keystone's discovery):
     # base.py sets them on a module's connection, this on an in-process caller's
-    transport.steady(conn)
+    transport.set_transport_retries(conn)
+    transport.fetch_first_token(conn)
     with spaced_collections():
         return _run(request, conn)
 

@@ -6,11 +6,15 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
+import logging
 import threading
 import time
 
 import pytest
+from keystoneauth1 import adapter as ksa_adapter
 from keystoneauth1 import exceptions as ksa_exc
+from keystoneauth1 import session as ksa_session
+from keystoneauth1 import token_endpoint
 from openstack import exceptions as sdk_exc
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
@@ -34,14 +38,28 @@ def test_translate_by_type_and_status():
     assert sdk.translate(ValueError('not the SDK')) is None
 
 
-def test_translate_requests_own_exceptions_from_the_direct_path():
+def test_an_answer_that_is_not_json_is_a_cloud_error():
+    """keystoneauth wraps requests' transport errors in its own; what requests raises itself on
+    the cloud path is its JSONDecodeError, for a body that is not JSON."""
     import requests
-    assert isinstance(sdk.translate(requests.ConnectionError('reset')), CloudTransient)
-    assert isinstance(sdk.translate(requests.ReadTimeout('slow')), CloudTransient)
-    other = sdk.translate(requests.exceptions.InvalidURL('bad'))
-    assert isinstance(other, CloudError) and not isinstance(other, CloudTransient)
+    mapped = sdk.translate(requests.exceptions.JSONDecodeError('Expecting value', '<html>', 0))
+    assert isinstance(mapped, CloudError) and not isinstance(mapped, CloudTransient)
     # the SDK's HttpException is a requests HTTPError too: still mapped by its status
     assert isinstance(sdk.translate(_http(404)), CloudNotFound)
+
+
+def test_translated_catches_the_cloud_libraries_exceptions_by_type_only():
+    with pytest.raises(CloudTransient):
+        with sdk.translated():
+            raise ksa_exc.ConnectFailure('down')
+    # keystoneauth's own that carry no status are theirs to report, unchanged
+    with pytest.raises(ksa_exc.DiscoveryFailure):
+        with sdk.translated():
+            raise ksa_exc.DiscoveryFailure('no version document')
+    with pytest.raises(KeyError):
+        with sdk.translated():
+            raise KeyError('a bug of ours')
+    assert not any(issubclass(Exception, kind) for kind in sdk.CLOUD_EXCEPTIONS)
 
 
 def test_call_retries_transient_faults_unless_a_create_says_no(monkeypatch):
@@ -324,3 +342,191 @@ def test_a_session_keeps_reading_an_environment_that_says_something(silent_env, 
 def test_quiet_session_leaves_a_connection_without_one_alone(silent_env):
     assert sdk.quiet_session(object()) is False
     assert sdk.quiet_session(Conn()) is False
+
+
+# -- request_json through real keystoneauth objects, against a server on 127.0.0.1 -----------------
+
+class _Server(object):
+    """Answers each request with the next planned status (200 after the plan runs out) and keeps
+    what it saw."""
+
+    def __init__(self):
+        import json
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        self.seen, self.plan = [], []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                body = self.rfile.read(length) if length else b''
+                server.seen.append({'method': self.command, 'path': self.path,
+                                    'headers': dict(self.headers),
+                                    'body': json.loads(body) if body else None})
+                status = server.plan.pop(0) if server.plan else 200
+                payload = json.dumps({'network': {'id': 'n1'}} if status < 400 else
+                                     {'NeutronError': {'message': 'status %d' % status}}).encode()
+                self.send_response(status)
+                self.send_header('Content-Type', 'application/json')
+                self.send_header('Content-Length', str(len(payload)))
+                self.send_header('X-OpenStack-Request-ID', 'req-%d' % len(server.seen))
+                self.end_headers()
+                self.wfile.write(payload)
+            do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+            def log_message(self, *args):
+                pass
+        self.httpd = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        self.url = 'http://127.0.0.1:%d/networking/v2.0' % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server():
+    srv = _Server()
+    yield srv
+    srv.close()
+
+
+class _Tokens(token_endpoint.Token):
+    """keystoneauth's token plugin, a new token after each invalidate() (a 401)."""
+    issued = 1
+
+    def get_token(self, session, **kwargs):
+        return 'tok-%d' % self.issued
+
+    def invalidate(self):
+        self.issued += 1
+        return True
+
+
+class _CountingAdapter(ksa_adapter.Adapter):
+    """A keystoneauth Adapter, as openstacksdk's proxies are, counting the requests made
+    through it."""
+    through = 0
+
+    def request(self, *args, **kwargs):
+        type(self).through += 1
+        return super().request(*args, **kwargs)
+
+
+def _proxy(url, service_type='network'):
+    session = ksa_session.Session(auth=_Tokens(url, 'tok-1'), app_name='probe')
+    _CountingAdapter.through = 0
+    return _CountingAdapter(session, service_type=service_type, endpoint_override=url)
+
+
+def test_every_request_json_goes_through_keystoneauth(server):
+    proxy = _proxy(server.url)
+    assert sdk.request_json(proxy, 'GET', '/networks/n1') == {'network': {'id': 'n1'}}
+    sdk.request_json(proxy, 'POST', '/networks', {'network': {'name': 'a'}}, retry_writes=False)
+    sdk.request_json(proxy, 'PUT', '/networks/n1/tags', {'tags': ['x']})
+    sdk.request_json(proxy, 'DELETE', '/networks/n1')
+    assert _CountingAdapter.through == 4 and len(server.seen) == 4
+    assert [(s['method'], s['path']) for s in server.seen] == [
+        ('GET', '/networking/v2.0/networks/n1'), ('POST', '/networking/v2.0/networks'),
+        ('PUT', '/networking/v2.0/networks/n1/tags'), ('DELETE', '/networking/v2.0/networks/n1')]
+    assert server.seen[1]['body'] == {'network': {'name': 'a'}}
+    for seen in server.seen:
+        # the token and the user agent are keystoneauth's own, set by it on each request
+        assert seen['headers']['X-Auth-Token'] == 'tok-1'
+        assert seen['headers']['User-Agent'].startswith('probe keystoneauth1/')
+
+
+def test_a_401_is_answered_by_keystoneauths_new_token(server):
+    proxy = _proxy(server.url)
+    server.plan = [401]
+    assert sdk.request_json(proxy, 'GET', '/networks/n1') == {'network': {'id': 'n1'}}
+    assert [s['headers']['X-Auth-Token'] for s in server.seen] == ['tok-1', 'tok-2']
+
+
+def test_errors_through_keystoneauth_are_the_cloud_error_family(server, monkeypatch):
+    monkeypatch.setattr(sdk, 'BACKOFF', 0)
+    proxy = _proxy(server.url)
+    server.plan = [404]
+    with pytest.raises(CloudNotFound, match='status 404'):
+        sdk.request_json(proxy, 'GET', '/networks/n1')
+    server.plan = [503, 503]
+    assert sdk.request_json(proxy, 'GET', '/networks/n1') == {'network': {'id': 'n1'}}
+    server.plan = [503]
+    with pytest.raises(CloudTransient):
+        sdk.request_json(proxy, 'POST', '/networks', {'network': {}}, retry_writes=False)
+
+
+def test_a_dropped_connection_is_transient(server, monkeypatch):
+    monkeypatch.setattr(sdk, 'BACKOFF', 0)
+    proxy = _proxy(server.url)
+    sdk.request_json(proxy, 'GET', '/networks/n1')
+    server.close()
+    with pytest.raises(CloudTransient, match='Connection to the cloud failed'):
+        sdk.request_json(proxy, 'POST', '/networks', {'network': {}}, retry_writes=False)
+
+
+def test_keystoneauth_logs_each_request_with_its_request_id(server, caplog):
+    proxy = _proxy(server.url)
+    with caplog.at_level(logging.DEBUG, logger='keystoneauth'):
+        sdk.request_json(proxy, 'GET', '/networks/n1')
+        sdk.request_json(proxy, 'DELETE', '/networks/n1')
+    logged = '\n'.join(r.getMessage() for r in caplog.records)
+    assert 'req-1' in logged and 'req-2' in logged
+    assert 'tok-1' not in logged        # keystoneauth hides the token in its log
+
+
+class _Config(object):
+    """The connection's CloudRegion, as far as json_adapter reads it."""
+
+    def __init__(self, rate_limit=None):
+        self.rate_limit = rate_limit
+
+    def get_rate_limit(self, service_type):
+        return self.rate_limit
+
+    def get_concurrency(self, service_type):
+        return None
+
+
+class _NetworkConn(object):
+    """A connection whose network proxy is a keystoneauth Adapter, as openstacksdk's is."""
+
+    def __init__(self, url, rate_limit=None):
+        session = ksa_session.Session(auth=_Tokens(url, 'tok-1'), app_name='probe')
+        _CountingAdapter.through = 0
+        self.network = _CountingAdapter(
+            session, service_type='network', endpoint_override=url, user_agent='probe-agent',
+            additional_headers={'X-Probe': 'kept'}, connect_retries=2)
+        self.config = _Config(rate_limit)
+
+
+def test_warm_gives_neutron_a_json_adapter_with_the_proxys_session_endpoint_and_settings(server):
+    conn = _NetworkConn(server.url)
+    sdk.warm(conn, 'OS::Neutron::Port')
+    adapter = sdk._json_adapter_of(conn.network)
+    assert adapter is not conn.network and adapter.session is conn.network.session
+    assert adapter.endpoint_override == server.url and adapter.connect_retries == 2
+    sdk.request_json(conn.network, 'POST', '/ports', {'port': {}}, retry_writes=False)
+    sdk.request_json(conn.network, 'DELETE', '/ports/p1')
+    assert _CountingAdapter.through == 0          # the proxy's own request was not used
+    assert [(s['method'], s['path']) for s in server.seen] == [
+        ('POST', '/networking/v2.0/ports'), ('DELETE', '/networking/v2.0/ports/p1')]
+    for seen in server.seen:
+        # keystoneauth's token, and the proxy's user agent and headers
+        assert seen['headers']['X-Auth-Token'] == 'tok-1'
+        assert seen['headers']['User-Agent'] == 'probe-agent'
+        assert seen['headers']['X-Probe'] == 'kept'
+    server.plan = [401]
+    sdk.request_json(conn.network, 'GET', '/ports/p1')
+    assert server.seen[-1]['headers']['X-Auth-Token'] == 'tok-2'   # the session's new token
+
+
+def test_a_rate_limited_service_keeps_its_proxy(server):
+    conn = _NetworkConn(server.url, rate_limit=5)
+    sdk.warm(conn, 'OS::Neutron::Port')
+    assert sdk._json_adapter_of(conn.network) is conn.network
+    sdk.request_json(conn.network, 'DELETE', '/ports/p1')
+    assert _CountingAdapter.through == 1
+    # a proxy that is no keystoneauth Adapter (a test's fake) has none
+    assert sdk.json_adapter(conn, object()) is None
