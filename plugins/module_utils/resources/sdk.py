@@ -326,14 +326,13 @@ def warm(conn, type_name):
     openstacksdk negotiates a microversion on every compute and
     block-storage request and reads the service's version document on the
     first one, with no lock: resources starting together each read it
-    (Cinder's costs two GETs: 4 volume resources made 8 where 2 do; measured
-    against the local cloud).  The first resource of a service reads it
+    (Cinder's costs two GETs each time).  The first resource of a service reads it
     here and the others of that service wait (``remembered``); other
     services are not held.  Neutron and Glance requests read no version
     document per request: their proxies are only made (no request).  A
-    volume attachment's first call is Nova's (two deleted side by side each
-    read Nova's document, traced in a stack delete, while Cinder's was read
-    first and held back their calls); Cinder's is read by the polls
+    volume attachment's first call is Nova's (attachments deleted side by
+    side would each read Nova's document, and reading Cinder's first would
+    hold back their calls); Cinder's is read by the polls
     (poll_batch), off the way to that call."""
     if conn is None:
         return

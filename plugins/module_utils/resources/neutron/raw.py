@@ -6,8 +6,7 @@
 They go through the network proxy's public keystoneauth Adapter methods
 (``sdk.request_json``): Neutron's JSON is what the plugins read and what
 ``show`` answers, and building an SDK Resource for the request and another
-from the answer cost more CPU than the request itself (profiled at 1,000
-resources).
+from the answer would cost more CPU than the request itself.
 """
 
 from __future__ import absolute_import, division, print_function
