@@ -73,7 +73,7 @@ def offences(source, filename='<source>'):
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             dotted = _dotted(node)
-            head = dotted.split('.')[0] if dotted else None
+            head = dotted.split('.', maxsplit=1)[0] if dotted else None
             if head in aliases and node.attr in REQUESTS_NAMES:
                 found.append((node.lineno, 'uses %s' % dotted))
             if node.attr in FORBIDDEN_ATTRIBUTES:

@@ -107,10 +107,9 @@ def _by_status(status, message):
 
 # The exception types ``translated`` catches: openstacksdk's, keystoneauth's
 # and requests' (the last for an answer that is not the JSON it claims).
-CLOUD_EXCEPTIONS = tuple(kind for kind in (
-    _sdk.SDKException if _sdk is not None else None,
-    _ksa.ClientException if _ksa is not None else None,
-    _requests.RequestException if _requests is not None else None) if kind is not None)
+CLOUD_EXCEPTIONS = (((_sdk.SDKException,) if _sdk is not None else ())
+                    + ((_ksa.ClientException,) if _ksa is not None else ())
+                    + ((_requests.RequestException,) if _requests is not None else ()))
 
 
 @contextlib.contextmanager
