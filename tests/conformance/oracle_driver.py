@@ -12,7 +12,8 @@ this file); a path names another oracle module with the same
 check ours).
 
 Each request line: {"id", "template_text", "params", "environments": [TEXT...],
-"files", "fake_resources"}.  An oracle takes a single environment dict;
+"files", "fake_resources", "full_validate"}; ``full_validate`` asks for each
+resource's own validate() too, as stack create runs it.  An oracle takes a single environment dict;
 Heat's API takes several environment files and merges them server side (with
 parameter_merge_strategies) before it builds the stack.  This driver does that
 merge with Heat's own code, the way the engine service does for
@@ -82,6 +83,12 @@ def main(argv):
         if not line.strip():
             continue
         req = json.loads(line)
+        # A request may ask for Heat's full validation (each resource's own
+        # validate(), as at stack create), which both oracles read from here.
+        if req.get("full_validate"):
+            os.environ["HEAT_ORACLE_FULL_VALIDATE"] = "1"
+        else:
+            os.environ.pop("HEAT_ORACLE_FULL_VALIDATE", None)
         try:
             env = _merged_environment(req)
         except Exception as exc:  # noqa: BLE001 - every failure is an answer

@@ -61,12 +61,13 @@ def oracle_python():
     return None
 
 
-def _cache_prefix(script):
-    # One cache per oracle, so asking two oracles in a session (the fidelity
-    # test) does not throw either's answers away.
+def _cache_prefix(script, cache='answers'):
+    # One cache per oracle and per set of cases asked together, so asking
+    # two oracles in a session (the fidelity test), or the type rules beside
+    # the generated cases, does not throw either's answers away.
     if script is None:
-        return 'answers-own-'
-    return 'answers-%s-' % hashlib.sha256(os.path.abspath(script).encode()).hexdigest()[:8]
+        return '%s-own-' % cache
+    return '%s-%s-' % (cache, hashlib.sha256(os.path.abspath(script).encode()).hexdigest()[:8])
 
 
 def _code_hash(script):
@@ -126,17 +127,18 @@ def _run_batch(python, script, requests, timeout):
 _DEFAULT = object()
 
 
-def ask(requests, script=_DEFAULT):
+def ask(requests, script=_DEFAULT, cache='answers'):
     """Answers of Heat for ``requests`` (list of request dicts), in order.
 
     ``script``: the oracle module to ask (None: ours; default: oracle_script()).
+    ``cache``: the name of the set of cases, each kept in its own file.
     Raises OracleUnavailable when an answer is not cached and the oracle cannot
     be run here (no oracle venv, or a named oracle that is not there)."""
     if script is _DEFAULT:
         script = oracle_script()
     if script is not None and not os.path.isfile(script):
         raise OracleUnavailable('oracle %s not found (HEAT_ORACLE_SCRIPT)' % script)
-    prefix = _cache_prefix(script)
+    prefix = _cache_prefix(script, cache)
     cache_path = os.path.join(CACHE_DIR, '%s%s.json' % (prefix, _code_hash(script)))
     cache = _load_cache(cache_path)
     keys = [request_key(req) for req in requests]

@@ -74,7 +74,8 @@ def child_definition(stack, defn, nested_template, params, *, stack_name=None, s
                          parameters=None if child_env is not None else params,
                          files=stack.files, stack_name=stack_name or stack.stack_name,
                          stack_id=stack_id or stack.stack_id, project_id=stack.project_id,
-                         checker=stack.checker, parent_resource=defn.name,
+                         checker=stack.checker, type_rules=stack.type_rules,
+                         parent_resource=defn.name,
                          limits=getattr(stack, 'limits', None))
     nested.nested_depth = depth
     nested.max_nested_depth = max_depth(stack)

@@ -44,7 +44,7 @@ class StackDefinition(object):
     def __init__(self, template, environment=None, parameters=None, files=None,
                  stack_name='stack', *, stack_id=None, project_id=None, checker=None,
                  resource_data=None, parent_resource=None, root=None, availability_zones=None,
-                 limits=None):
+                 limits=None, type_rules=None):
         if not isinstance(stack_name, str) or not _STACK_NAME.match(stack_name):
             raise StackersError('Invalid stack name %r: it must start with a letter and contain '
                                 'only letters, digits, "_", "-" and ".", at most 255 characters'
@@ -58,6 +58,9 @@ class StackDefinition(object):
         self.stack_id = stack_id
         self.project_id = project_id
         self.checker = checker
+        # type name -> the rule of the type's own validate() (or None), from
+        # the resource plugins; none when the caller gives none.
+        self.type_rules = type_rules
         self.resource_data = resource_data if resource_data is not None else {}
         self.parent_resource = parent_resource
         self._zones = availability_zones

@@ -6,7 +6,10 @@ property schema (what Heat's resource class adds in its own code).
 
 One function per type name in ``CHECKS``; stack validation calls
 ``check_type`` with the values Heat's check would see (resolved; those
-still waiting for a resource hold placeholders).  The resource plugins will take these checks over.
+still waiting for a resource hold placeholders).  The rules of Heat's
+resource plugins' own ``validate()`` come from the collection's resource
+plugins: the stack's ``type_rules(type_name)`` answers a type's rule, which
+is called with a ``RuleInput`` (the template language cannot import them).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -194,6 +197,100 @@ STACK_CHECKS = {
 }
 
 
+class RuleInput(object):
+    """What a type's own rule (Heat's resource ``validate()``) is given.
+
+    ``data``: the property values as Heat's validate reads them (resolved;
+    a value that waits on a resource holds Heat's placeholder: the
+    resource's name for get_resource, None for get_attr); ``waiting``: the
+    names of those; ``path``: the resource's ``properties`` path, which
+    ``fail`` extends; ``defn`` and ``stack``: the resource's definition and
+    its stack, for the rules that look at other resources.  ``props``: the
+    values as Heat's ``self.properties[key]`` gives them to its rules (see
+    ``heat_view``)."""
+
+    def __init__(self, type_name, data, path, waiting=(), defn=None, stack=None):
+        self.type_name = type_name
+        self.data = data
+        self.path = tuple(path)
+        self.waiting = frozenset(waiting)
+        self.defn = defn
+        self.stack = stack
+        self._props = None
+
+    @property
+    def resource_name(self):
+        return getattr(self.defn, 'name', None)
+
+    @property
+    def props(self):
+        if self._props is None:
+            self._props = heat_view(_rt.heat_type(self.type_name).properties, self.data)
+        return self._props
+
+    def fail(self, message, *keys):
+        """Refuse the resource, at ``keys`` beneath its properties."""
+        raise TemplateError(message, path=self.path + tuple(keys))
+
+
+# A value given that resolves to None (get_attr of a resource not created
+# yet, while Heat validates) reads as the schema's default or this.
+_ZERO = {_rt.STRING: '', _rt.INTEGER: 0, _rt.NUMBER: 0, _rt.BOOLEAN: False}
+
+
+def heat_view(schema, data):
+    """``data`` (values checked against ``schema``) as Heat's Properties read
+    them: every key of the schema; a key not given is its default or None; a
+    key given as None is its default or the type's zero (0, '', False, an
+    empty map or list); values converted to the schema's type, maps and lists
+    with a schema read the same way, member by member."""
+    view = {}
+    for key, prop in schema.items():
+        if key in data:
+            view[key] = _heat_value(prop, data[key])
+        else:
+            view[key] = _heat_value(prop, None) if prop.default is not None else None
+    return view
+
+
+def _heat_value(prop, value):
+    if value is None:
+        value = prop.default
+    kind = prop.type
+    if value is None:
+        if kind == _rt.MAP:
+            value = {}
+        elif kind == _rt.LIST:
+            value = []
+        else:
+            return _ZERO.get(kind)
+    if kind == _rt.STRING and isinstance(value, (bool, int)):
+        return str(value)
+    if kind in (_rt.INTEGER, _rt.NUMBER) and not isinstance(value, bool):
+        return _number(value, kind)
+    if kind == _rt.BOOLEAN and isinstance(value, str):
+        return value.lower() == 'true'
+    if kind == _rt.LIST and prop.allow_conversion and isinstance(value, str):
+        value = [item.strip() for item in value.split(',')] if value else []
+    if kind == _rt.MAP and isinstance(prop.schema, dict) and isinstance(value, dict):
+        return heat_view(prop.schema, value)
+    if kind == _rt.LIST and isinstance(prop.schema, _rt.PropertySchema) and isinstance(value, list):
+        return [_heat_value(prop.schema, item) for item in value]
+    return value
+
+
+def _number(value, kind):
+    if isinstance(value, (int, float)):
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return float(value) if kind == _rt.NUMBER else value
+        except (TypeError, ValueError):
+            return value
+
+
 def check_type(type_name, data, path, waiting=(), *, defn=None, stack=None):
     """Run the extra checks of ``type_name`` on ``data`` (the resource's
     property values); ``path`` is the resource's ``properties`` path and
@@ -207,3 +304,7 @@ def check_type(type_name, data, path, waiting=(), *, defn=None, stack=None):
     check = STACK_CHECKS.get(type_name)
     if check is not None:
         check(data, path, waiting, defn=defn, stack=stack)
+    type_rules = getattr(stack, 'type_rules', None)
+    rule = type_rules(type_name) if type_rules is not None else None
+    if rule is not None:
+        rule(RuleInput(type_name, data, path, waiting, defn, stack))

@@ -15,6 +15,9 @@ binds them for the modules and the tests):
 - ``dependencies(stack, implicit)``: ``{resource: sorted names it
   requires}`` of a StackDefinition, Heat's implicit dependencies included
   when ``implicit``; it raises DependencyCycle for a cycle.
+
+And ``type_rules(type_name)``, optional: the rule of a type's own validate()
+(hot/type_checks.py's RuleInput), applied by strict validation.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -123,7 +126,7 @@ def _unsupported_types(sd, supported_types):
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=MAX_RESOURCES_PER_STACK, strict=False,
-                      supported_types, dependencies, limits=None):
+                      supported_types, dependencies, limits=None, type_rules=None):
     """Validate as ``openstack orchestration template validate`` does and
     answer as it does (Description, Parameters, ParameterGroups), plus
     ``UnsupportedTypes`` and ``NotChecked``.
@@ -147,13 +150,13 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
         return _validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
                                   supported_types=supported_types, dependencies=dependencies,
-                                  limits=limits)
+                                  limits=limits, type_rules=type_rules)
 
 
 def _validate_template(template, environment, parameters, files, root, *, checker,
-                       max_resources, strict, supported_types, dependencies, limits):
+                       max_resources, strict, supported_types, dependencies, limits, type_rules):
     sd = _definition(template, environment, parameters, files, root, checker=checker,
-                     limits=limits)
+                     limits=limits, type_rules=type_rules)
     if limits is not None:
         # the module's path: the request as Heat's API would receive it
         sd.max_nested_depth = limits.max_nested_stack_depth
@@ -218,7 +221,7 @@ def _error(exc, phase):
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,
             resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None,
-            dependencies):
+            dependencies, type_rules=None):
     """What the Heat oracle reports for the same inputs, in its shape:
     ``valid``, ``error`` ({phase, type, message} or None), ``conditions``,
     ``resources`` ({name: {type, requires}}), ``outputs`` ({name: {value} |
@@ -229,7 +232,8 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, *,
               'outputs': {}, 'resource_properties': {}}
     try:
         sd = _definition(template, environment, parameters, files, root, checker=checker,
-                         stack_name=stack_name, stack_id=stack_id, project_id=project_id)
+                         stack_name=stack_name, stack_id=stack_id, project_id=project_id,
+                         type_rules=type_rules)
     except StackersError as exc:
         result['error'] = _error(exc, 'parse')
         return result

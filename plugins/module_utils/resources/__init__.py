@@ -17,7 +17,7 @@ __metaclass__ = type
 from ..errors import UnsupportedResourceType
 from .cinder import PLUGINS as _CINDER
 from .glance import PLUGINS as _GLANCE
-from .heat import PLUGINS as _HEAT
+from .heat import NESTED_RULES as _NESTED_RULES, PLUGINS as _HEAT
 from .neutron import PLUGINS as _NEUTRON
 from .nova import PLUGINS as _NOVA
 from .octavia import PLUGINS as _OCTAVIA
@@ -32,6 +32,17 @@ for _group in (_HEAT, _NOVA, _NEUTRON, _CINDER, _OCTAVIA, _SWIFT, _GLANCE):
 def is_supported(type_name):
     """True when the collection can create, update and delete this type."""
     return type_name in PLUGINS
+
+
+def type_rule(type_name):
+    """The rule of Heat's own validate() for ``type_name`` (called with a
+    hot/type_checks.py RuleInput by strict validation): the plugin's
+    ``validate``, or that of a type run as a nested stack; None when the
+    type has none."""
+    plugin = PLUGINS.get(type_name)
+    if plugin is not None:
+        return plugin.validate
+    return _NESTED_RULES.get(type_name)
 
 
 def require_supported(type_name, resource_name=None):

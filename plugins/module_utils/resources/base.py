@@ -217,6 +217,11 @@ class ResourcePlugin(object):
     # (the engine runs its steps beside the cloud's, engine/walk/scheduler.py).
     record_only = False
 
+    # Heat's validate() of the type, beyond its property schema: a
+    # classmethod taking a hot/type_checks.py RuleInput that calls its
+    # ``fail`` for a template Heat refuses at stack create; None: no rule.
+    validate = None
+
     # -- schema ------------------------------------------------------------
     @classmethod
     def heat_type(cls):

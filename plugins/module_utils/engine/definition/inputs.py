@@ -23,6 +23,7 @@ from ...hot import loader
 from ...hot.limits import DEFAULT as DEFAULT_LIMITS, check_body
 from ...hot.validate import _definition
 from . import remote_files
+from ... import resources as _registry
 
 ENV_SECTIONS = ('parameters', 'parameter_defaults')
 
@@ -114,7 +115,7 @@ def build(inputs, stack_name, stack_id=None, project_id=None, checker=None, *, l
         root = ([own] if own else []) + list(allowed_paths)
     return _definition(tdoc, envs, inputs.get('parameters') or {}, inputs.get('files') or None,
                        root, checker=checker, stack_name=stack_name, stack_id=stack_id,
-                       project_id=project_id, limits=limits)
+                       project_id=project_id, limits=limits, type_rules=_registry.type_rule)
 
 
 def hidden_values(sd):

@@ -5,8 +5,8 @@
 import bound in: the resource registry (which types the collection can
 create) and the dependency graph (Heat's implicit dependencies and their
 cycles).  heat_template_validate and the conformance tests call these;
-signatures are hot/validate.py's without ``supported_types`` and
-``dependencies``."""
+signatures are hot/validate.py's without ``supported_types``,
+``dependencies`` and ``type_rules``."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -77,7 +77,7 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
     return _hot.validate_template(template, environment, parameters, files, root,
                                   checker=checker, max_resources=max_resources, strict=strict,
                                   supported_types=_Supported(), dependencies=dependencies,
-                                  limits=limits)
+                                  limits=limits, type_rules=_registry.type_rule)
 
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,
@@ -85,4 +85,5 @@ def inspect(template, environment=(), parameters=None, files=None, root=None, *,
     """What the Heat oracle reports for the same inputs; see hot/validate.py."""
     return _hot.inspect(template, environment, parameters, files, root, checker=checker,
                         resource_data=resource_data, stack_name=stack_name, stack_id=stack_id,
-                        project_id=project_id, dependencies=dependencies)
+                        project_id=project_id, dependencies=dependencies,
+                        type_rules=_registry.type_rule)

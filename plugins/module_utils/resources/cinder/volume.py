@@ -51,6 +51,11 @@ def _restore_to_new_volume(bs, backup_id, name):
     return answer['restore']['volume_id']
 
 
+def _listed(names):
+    """A list of names as Heat's messages print a Python list of strings."""
+    return '[%s]' % ', '.join("'%s'" % name for name in names)
+
+
 class Volume(ResourcePlugin):
     type_name = 'OS::Cinder::Volume'
     # Cinder answers a create or a delete at once and works after it.
@@ -59,6 +64,30 @@ class Volume(ResourcePlugin):
     @staticmethod
     def _name(ctx):
         return ctx.properties.get('name') or ctx.physical_name
+
+    # -- validate (Heat's CinderVolume.validate) -------------------------------
+    @classmethod
+    def validate(cls, given):
+        props = given.props
+        if props.get('image') and props.get('imageRef'):
+            given.fail('Cannot define the following properties at the same time: image, '
+                       'imageRef.', 'image')
+        if props.get('backup_id'):
+            return
+        # The sources, in the order Heat lists them; a snapshot or a volume
+        # alone gives the new volume its size.
+        sources = [key for key in ('snapshot_id', 'source_volid', 'image', 'imageRef')
+                   if props.get(key)]
+        sized_by_source = [key for key in sources if key in ('snapshot_id', 'source_volid')]
+        size = props.get('size')
+        if size is None and (len(sized_by_source) != 1 or len(sources) != 1):
+            given.fail('If neither "backup_id" nor "size" is provided, one and only one of '
+                       '"source_volid", "snapshot_id" must be specified, but currently '
+                       'specified options: %s.' % _listed(sources))
+        if size and len(sources) > 1:
+            given.fail('If "size" is provided, only one of "image", "imageRef", '
+                       '"source_volid", "snapshot_id" can be specified, but currently '
+                       'specified options: %s.' % _listed(sources), 'size')
 
     # -- create ----------------------------------------------------------------
     def create(self, ctx):

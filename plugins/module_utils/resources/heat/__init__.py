@@ -2,7 +2,9 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The heat resource plugins: each module imported by name (AnsiballZ ships
-only what is imported), each class registered in PLUGINS."""
+only what is imported), each class registered in PLUGINS.  The types the
+engine runs as nested stacks (groups, OS::Heat::Stack) have no plugin; the
+rules of their validate() are in NESTED_RULES."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -28,3 +30,6 @@ PLUGINS = dict((cls.type_name, cls)
                            UpdateWaitConditionHandle, AwsWaitConditionHandle, AwsWaitCondition,
                            SoftwareConfig, SoftwareDeployment, StructuredConfig, CloudConfig,
                            MultipartMime, SoftwareComponent, StructuredDeployment))
+
+# type name -> the rule of Heat's validate() for a type run as a nested stack.
+NESTED_RULES = {}

@@ -9,7 +9,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
-from ansible_collections.stackers.orchestration.plugins.module_utils.hot import type_checks
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types, type_checks
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
 
 PATH = ('resources', 'a', 'properties')
@@ -234,3 +234,70 @@ def test_a_structured_deployment_groups_strict_inputs_are_checked_before_any_clo
     assert err.value.message == 'The Parameter (missing) was not provided.'
     assert err.value.path == ('resources', 'deploy', 'properties', 'input_values')
     StackDefinition(HEAD + text.replace('STRICT', 'LAX')).validate(strict=True)
+
+
+# -- the type rules the resource plugins give (Heat's own validate()) ----------
+
+RULED = '''heat_template_version: 2018-08-31
+resources:
+  net:
+    type: OS::Neutron::Net
+  vol:
+    type: OS::Cinder::Volume
+    properties: {size: {get_attr: [net, mtu]}, name: data, metadata: {a: b}}
+'''
+
+
+def _rules(seen):
+    def rule(given):
+        seen.append(given)
+        if given.props['name'] == 'refused':
+            given.fail('refused here', 'name')
+    return lambda type_name: rule if type_name == 'OS::Cinder::Volume' else None
+
+
+def test_a_type_rule_runs_in_strict_validation_only_with_heats_view_of_the_values():
+    seen = []
+    StackDefinition(RULED, type_rules=_rules(seen)).validate(strict=False)
+    assert seen == []
+    StackDefinition(RULED, type_rules=_rules(seen)).validate(strict=True)
+    given, = seen
+    assert given.resource_name == 'vol' and given.type_name == 'OS::Cinder::Volume'
+    assert given.waiting == frozenset(['size'])
+    assert given.data['size'] is None          # get_attr of a resource not made yet
+    assert given.props['size'] == 0            # as Heat's Integer property reads None
+    assert given.props['description'] is None  # not given, no default
+    assert given.props['read_only'] is None
+    assert given.props['metadata'] == {'a': 'b'}
+
+
+def test_a_type_rule_refuses_at_the_resource_path_and_line():
+    with pytest.raises(TemplateError) as err:
+        StackDefinition(RULED.replace('name: data', 'name: refused'),
+                        type_rules=_rules([])).validate(strict=True)
+    assert err.value.path == ('resources', 'vol', 'properties', 'name')
+    assert str(err.value) == 'line 7: resources.vol.properties.name: refused here'
+
+
+def test_nested_stacks_inherit_the_type_rules():
+    parent = StackDefinition(RULED, type_rules=_rules([]))
+    nested = StackDefinition(RULED, type_rules=parent.type_rules)
+    assert nested.type_rules is parent.type_rules
+
+
+@pytest.mark.parametrize('schema,data,expected', [
+    ({'n': 'i'}, {'n': None}, {'n': 0}),
+    ({'n': 'i'}, {'n': '5'}, {'n': 5}),
+    ({'s': 's'}, {'s': 3}, {'s': '3'}),
+    ({'s': ('s', '', 'x')}, {}, {'s': 'x'}),
+    ({'s': ('s', '', 'x')}, {'s': None}, {'s': 'x'}),
+    ({'b': 'b'}, {'b': 'True'}, {'b': True}),
+    ({'l': ('l', 'c')}, {'l': 'a, b'}, {'l': ['a', 'b']}),
+    ({'l': 'l'}, {'l': None}, {'l': []}),
+    ({'m': ('m', '', None, None, {'k': ('s', '', 'd'), 'j': 'i'})}, {'m': {'j': '2'}},
+     {'m': {'k': 'd', 'j': 2}}),
+    ({'m': 'm'}, {}, {'m': None}),
+])
+def test_heat_view_reads_values_as_heats_properties(schema, data, expected):
+    from_raw = dict((key, resource_types.PropertySchema(raw)) for key, raw in schema.items())
+    assert type_checks.heat_view(from_raw, data) == expected
