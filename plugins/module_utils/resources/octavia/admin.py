@@ -86,6 +86,7 @@ class Quota(_Instant):
     kind = 'quota'
     named = False
     LIMITS = ('healthmonitor', 'listener', 'loadbalancer', 'pool', 'member')
+
     # -- validate (Heat's OctaviaQuota.validate) -----------------------------------
     @classmethod
     def validate(cls, given):

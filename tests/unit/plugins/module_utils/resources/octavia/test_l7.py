@@ -41,8 +41,8 @@ def test_policy_body():
 
 @pytest.mark.parametrize('props, refused', [
     ({'action': 'REJECT', 'redirect_url': 'http://x/'},
-     ('redirect_url', 'Properties redirect_pool and redirect_url are not required when action type '
-                'is set to REJECT.')),
+     ('redirect_url', 'Properties redirect_pool and redirect_url are not required when '
+                      'action type is set to REJECT.')),
     ({'action': 'REDIRECT_TO_POOL', 'redirect_pool': 'p', 'redirect_url': 'http://x/'},
      ('redirect_url', 'redirect_url property should only be specified for action with value '
                       'REDIRECT_TO_URL.')),
