@@ -86,14 +86,15 @@ class Quota(_Instant):
     kind = 'quota'
     named = False
     LIMITS = ('healthmonitor', 'listener', 'loadbalancer', 'pool', 'member')
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        # Heat's OctaviaQuota.validate (made at stack create, before any write).
-        if all(properties.get(k) is None for k in self.LIMITS):
-            return (None, 'At least one of the following properties must be specified: '
-                          '%s.' % ', '.join(sorted(self.LIMITS)))
-        return None
+    # -- validate (Heat's OctaviaQuota.validate) -----------------------------------
+    @classmethod
+    def validate(cls, given):
+        # Heat counts every property with a value, the project included; a
+        # limit given as null (or an attribute not made yet) reads as 0.
+        if sum(1 for value in given.props.values() if value is not None) <= 1:
+            given.fail('At least one of the following properties must be specified: %s.'
+                       % ', '.join(sorted(cls.LIMITS)))
 
     def project(self, ctx):
         project = ctx.properties.get('project')

@@ -30,27 +30,32 @@ class L7Policy(OctaviaPlugin):
     renames = {'listener': ('listener_id', 'listener'),
                'redirect_pool': ('redirect_pool_id', 'pool')}
     drift_fields = ('description', 'admin_state_up', 'action', 'redirect_url', 'position')
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        # Heat's L7Policy.validate (made at stack create, before any write).
-        action = properties.get('action')
-        if action == 'REJECT' and (properties.get('redirect_pool') is not None
-                                   or properties.get('redirect_url') is not None):
-            return ('action', 'Properties redirect_pool and redirect_url are not required when '
-                              'action type is set to REJECT.')
-        for wanted, needed, other, other_action in (
-                ('REDIRECT_TO_POOL', 'redirect_pool', 'redirect_url', 'REDIRECT_TO_URL'),
-                ('REDIRECT_TO_URL', 'redirect_url', 'redirect_pool', 'REDIRECT_TO_POOL')):
-            if action != wanted:
-                continue
-            if properties.get(other) is not None:
-                return (other, '%s property should only be specified for action with value %s.'
-                        % (other, other_action))
-            if properties.get(needed) is None:
-                return (needed, 'Property %s is required when action type is set to %s.'
-                        % (needed, wanted))
-        return None
+    # -- validate (Heat's L7Policy.validate) ---------------------------------------
+    # action -> (the property it needs, the other redirect, the action that one is for)
+    _REDIRECTS = {'REDIRECT_TO_POOL': ('redirect_pool', 'redirect_url', 'REDIRECT_TO_URL'),
+                  'REDIRECT_TO_URL': ('redirect_url', 'redirect_pool', 'REDIRECT_TO_POOL')}
+
+    @classmethod
+    def validate(cls, given):
+        # A redirect given as null (or an attribute not made yet) reads as ''
+        # in Heat's properties: it counts as given.
+        props = given.props
+        action = props['action']
+        if action == 'REJECT':
+            for key in ('redirect_pool', 'redirect_url'):
+                if props[key] is not None:
+                    given.fail('Properties redirect_pool and redirect_url are not required '
+                               'when action type is set to REJECT.', key)
+        if action not in cls._REDIRECTS:
+            return
+        needed, other, other_action = cls._REDIRECTS[action]
+        if props[other] is not None:
+            given.fail('%s property should only be specified for action with value %s.'
+                       % (other, other_action), other)
+        if props[needed] is None:
+            given.fail('Property %s is required when action type is set to %s.'
+                       % (needed, action), needed)
 
     def create_body(self, ctx):
         return _position(super(L7Policy, self).create_body(ctx))
@@ -65,11 +70,13 @@ class L7Rule(OctaviaPlugin):
     named = False
     drift_fields = ('admin_state_up', 'type', 'compare_type', 'invert', 'key', 'value')
     parent_ref = ('l7policy', 'l7policy')
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        # Heat's L7Rule.validate (made at stack create, before any write).
-        if properties.get('type') in ('HEADER', 'COOKIE') and properties.get('key') is None:
-            return ('key', 'Property key is missing. This property should be specified for '
-                           'rules of HEADER and COOKIE types.')
-        return None
+    # -- validate (Heat's L7Rule.validate) -----------------------------------------
+    @classmethod
+    def validate(cls, given):
+        # A key given as null (or an attribute not made yet) reads as '' in
+        # Heat's properties: only a key not given at all is refused.
+        props = given.props
+        if props['type'] in ('HEADER', 'COOKIE') and props['key'] is None:
+            given.fail('Property key is missing. This property should be specified for rules '
+                       'of HEADER and COOKIE types.', 'key')

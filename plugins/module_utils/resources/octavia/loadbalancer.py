@@ -40,13 +40,13 @@ class Listener(OctaviaPlugin):
     renames = {'loadbalancer': ('loadbalancer_id', 'loadbalancer'),
                'default_pool': ('default_pool_id', 'pool')}
     drift_fields = ('description', 'admin_state_up', 'connection_limit')
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        # Heat's Listener.validate (made at stack create, before any write).
-        if properties.get('protocol') == 'TERMINATED_HTTPS' and \
-                properties.get('default_tls_container_ref') is None:
-            return ('default_tls_container_ref',
-                    'Property default_tls_container_ref required when protocol is '
-                    'TERMINATED_HTTPS.')
-        return None
+    # -- validate (Heat's Listener.validate) -------------------------------------
+    @classmethod
+    def validate(cls, given):
+        # A reference given as null (or an attribute not made yet) reads as ''
+        # in Heat's properties: only a reference not given at all is refused.
+        props = given.props
+        if props['protocol'] == 'TERMINATED_HTTPS' and props['default_tls_container_ref'] is None:
+            given.fail('Property default_tls_container_ref required when protocol is '
+                       'TERMINATED_HTTPS.', 'default_tls_container_ref')

@@ -32,23 +32,26 @@ class Pool(OctaviaPlugin):
                'loadbalancer': ('loadbalancer_id', 'loadbalancer')}
     drift_fields = ('description', 'admin_state_up', 'lb_algorithm', 'tls_enabled')
     uncached_attributes = ('members',)
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        # Heat's Pool.validate (made at stack create, before any write).
-        if properties.get('listener') is None and properties.get('loadbalancer') is None:
-            return (None, 'At least one of the following properties must be specified: '
-                          'listener, loadbalancer.')
-        sp = properties.get('session_persistence')
+    # -- validate (Heat's Pool.validate) -----------------------------------------
+    @classmethod
+    def validate(cls, given):
+        props = given.props
+        if props['listener'] is None and props['loadbalancer'] is None:
+            given.fail('At least one of the following properties must be specified: '
+                       'listener, loadbalancer.')
+        sp = props['session_persistence']
         if not isinstance(sp, dict):
-            return None
-        if sp.get('type') == 'APP_COOKIE' and not sp.get('cookie_name'):
-            return ('session_persistence', 'Property cookie_name is required when '
-                    'session_persistence type is set to APP_COOKIE.')
-        if sp.get('type') == 'SOURCE_IP' and sp.get('cookie_name'):
-            return ('session_persistence', 'Property cookie_name must NOT be specified when '
-                    'session_persistence type is set to SOURCE_IP.')
-        return None
+            return
+        # A cookie name given as null reads as '': none for APP_COOKIE, and
+        # allowed beside SOURCE_IP.
+        cookie = sp.get('cookie_name')
+        if sp.get('type') == 'APP_COOKIE' and not cookie:
+            given.fail('Property cookie_name is required when session_persistence type is set '
+                       'to APP_COOKIE.', 'session_persistence', 'cookie_name')
+        if sp.get('type') == 'SOURCE_IP' and cookie:
+            given.fail('Property cookie_name must NOT be specified when session_persistence '
+                       'type is set to SOURCE_IP.', 'session_persistence', 'cookie_name')
 
     def create_body(self, ctx):
         return _persistence(super(Pool, self).create_body(ctx))

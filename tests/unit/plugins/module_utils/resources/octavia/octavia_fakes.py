@@ -10,6 +10,8 @@ __metaclass__ = type
 import json
 from unittest import mock
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.type_checks import RuleInput
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import (
     ResourceContext, effective_properties)
 
@@ -150,6 +152,17 @@ def ctx(type_name, props, **kw):
     kw.setdefault('action', 'CREATE')
     return ResourceContext(type_name=type_name, properties=effective_properties(type_name, props),
                            **kw)
+
+
+def refusal(cls, data, waiting=()):
+    """(keys beneath the properties, message) of the plugin's validate rule
+    for the values ``data`` (as strict validation hands them), or None."""
+    path = ('resources', 'res', 'properties')
+    try:
+        cls.validate(RuleInput(cls.type_name, data, path, waiting))
+    except TemplateError as exc:
+        return exc.path[len(path):], exc.message
+    return None
 
 
 def sent(c, method):

@@ -41,8 +41,8 @@ def test_policy_body():
 
 @pytest.mark.parametrize('props, refused', [
     ({'action': 'REJECT', 'redirect_url': 'http://x/'},
-     ('action', 'Properties redirect_pool and redirect_url are not required when action type '
-                'is set to REJECT.')),
+     ('redirect_url', 'Properties redirect_pool and redirect_url are not required when '
+                      'action type is set to REJECT.')),
     ({'action': 'REDIRECT_TO_POOL', 'redirect_pool': 'p', 'redirect_url': 'http://x/'},
      ('redirect_url', 'redirect_url property should only be specified for action with value '
                       'REDIRECT_TO_URL.')),
@@ -55,11 +55,16 @@ def test_policy_body():
     ({'action': 'REDIRECT_TO_URL'},
      ('redirect_url', 'Property redirect_url is required when action type is set to '
                       'REDIRECT_TO_URL.')),
+    # null reads as '', which Heat's rules take for a value
+    ({'action': 'REJECT', 'redirect_pool': None},
+     ('redirect_pool', 'Properties redirect_pool and redirect_url are not required when action '
+                       'type is set to REJECT.')),
+    ({'action': 'REDIRECT_TO_URL', 'redirect_url': None}, None),
     ({'action': 'REJECT'}, None),
 ])
-def test_policy_preflight_is_heats_validate(props, refused):
-    props = fakes.ctx(POLICY, dict(props, listener='l')).properties
-    assert Policy().preflight(None, props) == refused
+def test_policy_validate_is_heats(props, refused):
+    found = fakes.refusal(Policy, dict(props, listener='l'))
+    assert found == (refused and ((refused[0],), refused[1]))
 
 
 def test_rule_lives_under_its_policy():
@@ -81,11 +86,11 @@ def test_rule_lives_under_its_policy():
     assert Rule().drift(ctx, Rule().show(ctx)) == []
 
 
-def test_rule_preflight_is_heats_validate():
-    props = fakes.ctx(RULE, {'l7policy': 'p', 'type': 'COOKIE', 'compare_type': 'EQUAL_TO',
-                             'value': 'v'}).properties
-    assert Rule().preflight(None, props) == (
-        'key', 'Property key is missing. This property should be specified for rules of HEADER '
-               'and COOKIE types.')
-    props['key'] = 'k'
-    assert Rule().preflight(None, props) is None
+def test_rule_validate_is_heats():
+    props = {'l7policy': 'p', 'type': 'COOKIE', 'compare_type': 'EQUAL_TO', 'value': 'v'}
+    assert fakes.refusal(Rule, props) == (
+        ('key',), 'Property key is missing. This property should be specified for rules of '
+                  'HEADER and COOKIE types.')
+    assert fakes.refusal(Rule, dict(props, key='k')) is None
+    assert fakes.refusal(Rule, dict(props, key=None)) is None
+    assert fakes.refusal(Rule, dict(props, type='PATH')) is None

@@ -81,12 +81,12 @@ def test_listener_default_pool_is_sent_as_its_id():
     assert fakes.sent(c, 'PUT')[0][1] == {'listener': {'default_pool_id': None}}
 
 
-def test_listener_preflight_is_heats_validate():
-    props = fakes.ctx(LISTENER, {'loadbalancer': 'lb', 'protocol': 'TERMINATED_HTTPS',
-                                 'protocol_port': 443}).properties
-    key, message = Listener().preflight(None, props)
-    assert key == 'default_tls_container_ref'
-    assert message == ('Property default_tls_container_ref required when protocol is '
-                       'TERMINATED_HTTPS.')
-    props['default_tls_container_ref'] = 'ref'
-    assert Listener().preflight(None, props) is None
+def test_listener_validate_is_heats():
+    props = {'loadbalancer': 'lb', 'protocol': 'TERMINATED_HTTPS', 'protocol_port': 443}
+    assert fakes.refusal(Listener, props) == (
+        ('default_tls_container_ref',),
+        'Property default_tls_container_ref required when protocol is TERMINATED_HTTPS.')
+    assert fakes.refusal(Listener, dict(props, default_tls_container_ref='ref')) is None
+    # null reads as '', which Heat's rule takes for a reference
+    assert fakes.refusal(Listener, dict(props, default_tls_container_ref=None)) is None
+    assert fakes.refusal(Listener, dict(props, protocol='HTTPS')) is None

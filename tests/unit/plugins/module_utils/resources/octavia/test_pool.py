@@ -42,19 +42,24 @@ def test_pool_members_are_read_at_each_use():
     assert 'members' in Pool.uncached_attributes
 
 
-def test_pool_preflight_is_heats_validate():
-    props = fakes.ctx(POOL, {'lb_algorithm': 'ROUND_ROBIN', 'protocol': 'HTTP'}).properties
-    assert Pool().preflight(None, props) == (
-        None, 'At least one of the following properties must be specified: listener, loadbalancer.')
-    props = fakes.ctx(POOL, dict(POOL_PROPS, session_persistence={'type': 'APP_COOKIE'})).properties
-    assert Pool().preflight(None, props)[1] == (
+def test_pool_validate_is_heats():
+    assert fakes.refusal(Pool, {'lb_algorithm': 'ROUND_ROBIN', 'protocol': 'HTTP'}) == (
+        (), 'At least one of the following properties must be specified: listener, loadbalancer.')
+    assert fakes.refusal(Pool, {'lb_algorithm': 'ROUND_ROBIN', 'protocol': 'HTTP',
+                                'listener': None}) is None
+    app = dict(POOL_PROPS, session_persistence={'type': 'APP_COOKIE'})
+    assert fakes.refusal(Pool, app) == (
+        ('session_persistence', 'cookie_name'),
         'Property cookie_name is required when session_persistence type is set to APP_COOKIE.')
-    props = fakes.ctx(POOL, dict(POOL_PROPS, session_persistence={
-        'type': 'SOURCE_IP', 'cookie_name': 'c'})).properties
-    assert Pool().preflight(None, props)[1] == (
+    app['session_persistence']['cookie_name'] = None     # reads as ''
+    assert fakes.refusal(Pool, app)[1].startswith('Property cookie_name is required')
+    source = dict(POOL_PROPS, session_persistence={'type': 'SOURCE_IP', 'cookie_name': 'c'})
+    assert fakes.refusal(Pool, source)[1] == (
         'Property cookie_name must NOT be specified when session_persistence type is set to '
         'SOURCE_IP.')
-    assert Pool().preflight(None, fakes.ctx(POOL, POOL_PROPS).properties) is None
+    source['session_persistence']['cookie_name'] = ''
+    assert fakes.refusal(Pool, source) is None
+    assert fakes.refusal(Pool, POOL_PROPS) is None
 
 
 def test_member_lives_under_its_pool_with_the_users_tags_and_the_marks():
