@@ -96,4 +96,125 @@ NET_CASES = (
         ''', 'physical_network not allowed for network types: vxlan, gre, geneve, flat')
 )
 
-CASES = NET_CASES
+SUBNET_CASES = (
+    rule(SUBNET, 'neither-cidr-nor-subnetpool', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, subnetpool: pool}
+        ''', 'At least one of the following properties must be specified: subnetpool, cidr.')
+    + rule(SUBNET, 'cidr-or-subnetpool-from-an-attribute', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: {get_attr: [o, value]}}
+        ''' + VALUE % '10.0.0.0/24', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, subnetpool: {get_attr: [o, value]}}
+        ''' + VALUE % 'pool', 'At least one of the following properties must be specified')
+    + rule(SUBNET, 'subnetpool-and-cidr', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, subnetpool: {get_resource: o}, cidr: 10.0.0.0/24}
+        ''' + VALUE % 'pool', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24}
+        ''', 'Cannot define the following properties at the same time: subnetpool, cidr.')
+    + rule(SUBNET, 'prefixlen-and-cidr', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, prefixlen: 24}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, prefixlen: 0}
+        ''', 'Cannot define the following properties at the same time: prefixlen, cidr.')
+    + rule(SUBNET, 'ipv6-modes-on-ipv4-by-default', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 'fd00::/64', ipv6_address_mode: slaac}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 'fd00::/64', ip_version: 6, ipv6_address_mode: slaac}
+        ''', 'ipv6_ra_mode and ipv6_address_mode are not supported for ipv4.')
+    + rule(SUBNET, 'ipv6-modes-on-an-attribute-ip-version', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties:
+            network: n
+            cidr: 'fd00::/64'
+            ip_version: {get_attr: [o, value]}
+            ipv6_ra_mode: slaac
+        ''' + VALUE % '6', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties:
+            network: n
+            cidr: 'fd00::/64'
+            ip_version: {get_attr: [o, value]}
+            ipv6_ra_mode: {get_attr: [o, value]}
+        ''' + VALUE % '6', 'ipv6_ra_mode and ipv6_address_mode are not supported for ipv4.')
+    + rule(SUBNET, 'ipv6-modes-differ', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties:
+            network: n
+            cidr: 'fd00::/64'
+            ip_version: 6
+            ipv6_ra_mode: slaac
+            ipv6_address_mode: dhcpv6-stateful
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties:
+            network: n
+            cidr: 'fd00::/64'
+            ip_version: 6
+            ipv6_ra_mode: dhcpv6-stateful
+            ipv6_address_mode: dhcpv6-stateful
+        ''', 'When both ipv6_ra_mode and ipv6_address_mode are set, they must be equal.')
+    + rule(SUBNET, 'gateway-ip-format', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, gateway_ip: 10.0.0.x}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, gateway_ip: '10.1'}
+        ''', '(\'Gateway IP address "%(gateway)s" is in invalid format.\', \'10.0.0.x\')')
+    + rule(SUBNET, 'gateway-ip-a-resource-or-none', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, gateway_ip: {get_resource: o}}
+        ''' + VALUE % '10.0.0.1', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, gateway_ip: '~'}
+        ''', 'is in invalid format.')
+    + rule(SUBNET, 'gateway-ip-scoped-ipv6', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 'fd00::/64', ip_version: 6, gateway_ip: 'fe80::1%'}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 'fd00::/64', ip_version: 6, gateway_ip: 'fe80::1%eth0'}
+        ''', 'is in invalid format.')
+    # Heat's Subnet.validate drops NeutronResource's answer
+    + rule(SUBNET, 'value-specs-unchecked', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, value_specs: {name: other}}
+        ''', '''
+        res:
+          type: OS::Neutron::Subnet
+          properties: {network: n, cidr: 10.0.0.0/24, value_specs: {name: other, shared: true}}
+        ''', 'At least one of the following properties must be specified: subnetpool, cidr.')
+)
+
+CASES = NET_CASES + SUBNET_CASES
