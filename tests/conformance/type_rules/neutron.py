@@ -217,4 +217,71 @@ SUBNET_CASES = (
         ''', 'At least one of the following properties must be specified: subnetpool, cidr.')
 )
 
-CASES = NET_CASES + SUBNET_CASES
+PORT_CASES = (
+    rule(PORT, 'fixed-ips-and-no-fixed-ips', '''
+        res:
+          type: OS::Neutron::Port
+          properties: {network: n, no_fixed_ips: true, fixed_ips: [{ip_address: 10.0.0.3}]}
+        ''', '''
+        res:
+          type: OS::Neutron::Port
+          properties: {network: n, no_fixed_ips: true, fixed_ips: []}
+        ''', 'Cannot define the following properties at the same time: fixed_ips, no_fixed_ips.')
+    + rule(PORT, 'fixed-ips-from-an-attribute', '''
+        res:
+          type: OS::Neutron::Port
+          properties: {network: n, no_fixed_ips: true, fixed_ips: [{get_attr: [o, value]}]}
+        ''' + VALUE % '{ip_address: 10.0.0.3}', '''
+        res:
+          type: OS::Neutron::Port
+          properties: {network: n, no_fixed_ips: true, fixed_ips: {get_attr: [o, value]}}
+        ''' + VALUE % '[{ip_address: 10.0.0.3}]', 'Cannot define the following properties at '
+                                                  'the same time: fixed_ips, no_fixed_ips.')
+    + rule(PORT, 'value-specs-unchecked', '''
+        res:
+          type: OS::Neutron::Port
+          properties:
+            network: n
+            no_fixed_ips: true
+            fixed_ips: [{ip_address: 10.0.0.3}]
+            value_specs: {name: other}
+        ''', '''
+        res:
+          type: OS::Neutron::Port
+          properties: {network: n, value_specs: {name: other, tenant_id: t}}
+        ''', 'Cannot define the following properties at the same time: fixed_ips, no_fixed_ips.')
+)
+
+FLOATING_IP_CASES = (
+    rule(FLOATING_IP, 'fixed-ip-without-port', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, fixed_ip_address: 10.0.0.3}
+        ''', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, fixed_ip_address: 10.0.0.3, port_id: p}
+        ''', 'fixed_ip_address cannot be specified without port_id.')
+    + rule(FLOATING_IP, 'fixed-ip-or-port-from-an-attribute', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, fixed_ip_address: {get_attr: [o, value]}}
+        ''' + VALUE % '10.0.0.3', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, fixed_ip_address: 10.0.0.3,
+                       port_id: {get_attr: [o, value]}}
+        ''' + VALUE % 'p', 'fixed_ip_address cannot be specified without port_id.')
+    + rule(FLOATING_IP, 'value-specs-unchecked', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, fixed_ip_address: 10.0.0.3,
+                       value_specs: {port_id: p}}
+        ''', '''
+        res:
+          type: OS::Neutron::FloatingIP
+          properties: {floating_network: n, value_specs: {port_id: p, tenant_id: t}}
+        ''', 'fixed_ip_address cannot be specified without port_id.')
+)
+
+CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES
