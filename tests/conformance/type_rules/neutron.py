@@ -284,4 +284,109 @@ FLOATING_IP_CASES = (
         ''', 'fixed_ip_address cannot be specified without port_id.')
 )
 
-CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES
+ROUTER_CASES = (
+    rule(ROUTER, 'l3-agent-id-and-l3-agent-ids', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {l3_agent_id: a, l3_agent_ids: []}
+        ''', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {l3_agent_id: a}
+        ''', 'Incorrect translation rule using - cannot resolve Add rule for non-list '
+             'translation value "l3_agent_ids.0".')
+    + with_sections(ROUTER, 'l3-agent-ids-null-from-a-condition', CONDITIONED + '''
+          res:
+            type: OS::Neutron::Router
+            properties: {l3_agent_id: a, l3_agent_ids: {if: [c, [b], null]}}
+        ''', CONDITIONED + '''
+          res:
+            type: OS::Neutron::Router
+            properties: {l3_agent_id: {if: [c, a, '']}, l3_agent_ids: [b]}
+        ''', 'Incorrect translation rule using')
+    + rule(ROUTER, 'l3-agent-id-from-an-attribute', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {l3_agent_id: a, l3_agent_ids: {get_attr: [o, value]}}
+        ''' + VALUE % '[b]', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {l3_agent_id: {get_attr: [o, value]}, l3_agent_ids: [b]}
+        ''' + VALUE % 'a', 'Incorrect translation rule using')
+    + rule(ROUTER, 'distributed-with-agents', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {distributed: true, l3_agent_id: a}
+        ''', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {distributed: false, l3_agent_ids: [a]}
+        ''', 'Cannot define the following properties at the same time: distributed, '
+             'l3_agent_id/l3_agent_ids.')
+    + rule(ROUTER, 'distributed-and-ha', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {distributed: true, ha: true}
+        ''', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {distributed: {get_attr: [o, value]}, ha: true}
+        ''' + VALUE % 'true', 'Cannot define the following properties at the same time: '
+                              'distributed, ha.')
+    + rule(ROUTER, 'agents-of-a-non-ha-router', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {l3_agent_ids: [{get_attr: [o, value]}, b]}
+        ''' + VALUE % 'a', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {ha: true, l3_agent_ids: [a, b]}
+        ''', 'Non HA routers can only have one L3 agent.')
+    + rule(ROUTER, 'value-specs-unchecked', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {distributed: true, ha: true, value_specs: {name: other}}
+        ''', '''
+        res:
+          type: OS::Neutron::Router
+          properties: {value_specs: {name: other, tenant_id: t}}
+        ''', 'Cannot define the following properties at the same time: distributed, ha.')
+    + rule(INTERFACE, 'subnet-and-port', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r, subnet: s, port: p}
+        ''', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r, subnet: s}
+        ''', 'Cannot define the following properties at the same time: subnet, port.')
+    + rule(INTERFACE, 'legacy-subnet-id-and-port', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router_id: r, subnet_id: s, port: p}
+        ''', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router_id: r, subnet_id: s}
+        ''', 'Cannot define the following properties at the same time: subnet, port.')
+    + rule(INTERFACE, 'null-subnet-and-port', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r, subnet: null, port: p}
+        ''', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r, port: {get_attr: [o, value]}}
+        ''' + VALUE % 'p', 'Cannot define the following properties at the same time: subnet, port.')
+    + rule(INTERFACE, 'neither-subnet-nor-port', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r}
+        ''', '''
+        res:
+          type: OS::Neutron::RouterInterface
+          properties: {router: r, port_id: p}
+        ''', 'At least one of the following properties must be specified: subnet, port.')
+)
+
+CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES + ROUTER_CASES
