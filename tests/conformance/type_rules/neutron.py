@@ -389,4 +389,70 @@ ROUTER_CASES = (
         ''', 'At least one of the following properties must be specified: subnet, port.')
 )
 
-CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES + ROUTER_CASES
+GROUP_CASES = (
+    with_sections(GROUP, 'named-default', '''
+        parameters:
+          name: {type: string, default: default}
+        resources:
+          res:
+            type: OS::Neutron::SecurityGroup
+            properties: {name: {get_param: name}}
+        ''', '''
+        resources:
+          res:
+            type: OS::Neutron::SecurityGroup
+            properties: {name: web}
+        ''', 'Security groups cannot be assigned the name "default".')
+    + rule(GROUP, 'named-default-by-an-attribute', '''
+        res:
+          type: OS::Neutron::SecurityGroup
+          properties: {name: default}
+        ''', '''
+        res:
+          type: OS::Neutron::SecurityGroup
+          properties: {name: {get_attr: [o, value]}}
+        ''' + VALUE % 'default', 'Security groups cannot be assigned the name "default".')
+    + rule(GROUP_RULE, 'remote-group-and-prefix', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, remote_group: h, remote_ip_prefix: 10.0.0.0/8}
+        ''', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, remote_ip_prefix: 10.0.0.0/8}
+        ''', 'Cannot define the following properties at the same time: remote_group, '
+             'remote_ip_prefix.')
+    + rule(GROUP_RULE, 'null-remote-group-and-prefix', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, remote_group: null, remote_ip_prefix: 10.0.0.0/8}
+        ''', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, remote_group: h}
+        ''', 'Cannot define the following properties at the same time: remote_group, '
+             'remote_ip_prefix.')
+    + rule(GROUP_RULE, 'port-range-reversed', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, protocol: udp, port_range_min: 90, port_range_max: 80}
+        ''', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, protocol: icmp, port_range_min: 90, port_range_max: 80}
+        ''', 'The minimum port number must be less than or equal to the maximum port number.')
+    + rule(GROUP_RULE, 'port-range-max-from-an-attribute', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, port_range_min: 90,
+                       port_range_max: {get_attr: [o, value]}}
+        ''' + VALUE % '100', '''
+        res:
+          type: OS::Neutron::SecurityGroupRule
+          properties: {security_group: g, protocol: ipv6-icmp, port_range_min: 90,
+                       port_range_max: {get_attr: [o, value]}}
+        ''' + VALUE % '100', 'The minimum port number must be less than or equal to the '
+                             'maximum port number.')
+)
+
+CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES + ROUTER_CASES + GROUP_CASES
