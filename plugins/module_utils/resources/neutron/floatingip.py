@@ -24,6 +24,15 @@ class FloatingIP(NeutronPlugin):
 
     prefetch_properties = (('floating_network',),)
 
+    @classmethod
+    def validate(cls, given):
+        """Heat's FloatingIP.validate (value_specs unchecked: see
+        NeutronPlugin)."""
+        props = given.props
+        if props.get('port_id') is None and props.get('fixed_ip_address') is not None:
+            given.fail('fixed_ip_address cannot be specified without port_id.',
+                       'fixed_ip_address')
+
     def prefetch(self, ctx):
         lookup_id(ctx, 'network', ctx.properties.get('floating_network'))
 

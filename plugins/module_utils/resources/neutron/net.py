@@ -107,6 +107,19 @@ class ProviderNet(Net):
                   'physical_network': 'provider:physical_network',
                   'router_external': 'router:external'}
 
+    @classmethod
+    def validate(cls, given):
+        """Heat's ProviderNet.validate (its message for physical_network
+        names flat where it means local, as Heat's does)."""
+        props = given.props
+        kind = props.get('network_type')
+        if props.get('segmentation_id') and kind in ('local', 'flat'):
+            given.fail('segmentation_id not allowed for network types: local, flat',
+                       'segmentation_id')
+        if props.get('physical_network') and kind in ('vxlan', 'gre', 'geneve', 'local'):
+            given.fail('physical_network not allowed for network types: vxlan, gre, geneve, '
+                       'flat', 'physical_network')
+
     def create_body(self, ctx):
         body = NeutronPlugin.create_body(self, ctx)
         return _provider_keys(body)

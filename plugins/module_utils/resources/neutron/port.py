@@ -8,8 +8,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from .. import sdk
-from .common import (NeutronPlugin, extensions, is_uuid, lookup_id, prepare_update, raw_get,
-                     secgroup_ids)
+from .common import (NeutronPlugin, conflict, extensions, is_uuid, lookup_id, prepare_update,
+                     raw_get, secgroup_ids)
 
 # With this extension Neutron takes a port's tags in the POST body; without
 # it (the common case up to 2026.2) it silently drops them.
@@ -28,6 +28,13 @@ class Port(NeutronPlugin):
                   'binding:vnic_type': 'binding:vnic_type',
                   'propagate_uplink_status': 'propagate_uplink_status'}
     costly = {'subnets': '_subnets', 'network': '_network'}
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's Port.validate (value_specs unchecked: see NeutronPlugin)."""
+        props = given.props
+        if props.get('fixed_ips') and props.get('no_fixed_ips'):
+            given.fail(conflict('fixed_ips', 'no_fixed_ips'), 'fixed_ips')
 
     def props(self, ctx, source=None):
         props = super(Port, self).props(ctx, source)

@@ -9,7 +9,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ...errors import CloudNotFound, ResourceFailure
-from .common import NeutronPlugin, is_uuid, listed, lookup_id, prepare_update
+from .common import (NeutronPlugin, conflict, is_uuid, listed, lookup_id, prepare_update,
+                     unspecified)
 
 
 def _gateway(ctx, info):
@@ -38,6 +39,28 @@ class Router(NeutronPlugin):
     has_status = True
     drift_keys = {'name': 'name', 'admin_state_up': 'admin_state_up'}
     prefetch_properties = (('external_gateway_info', 'network'),)
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's Router.validate, on the properties as its translation
+        leaves them: a legacy l3_agent_id moves into l3_agent_ids (Heat
+        cannot do that when l3_agent_ids is given too, whatever its value,
+        so its own conflict of the two never fires).  value_specs unchecked:
+        see NeutronPlugin."""
+        props = given.props
+        agents = props.get('l3_agent_ids')
+        if props.get('l3_agent_id'):
+            if 'l3_agent_ids' in given.data:
+                given.fail('Incorrect translation rule using - cannot resolve Add rule for '
+                           'non-list translation value "l3_agent_ids.0".', 'l3_agent_ids')
+            agents = [props['l3_agent_id']]
+        distributed, ha = props.get('distributed'), props.get('ha')
+        if distributed and agents:
+            given.fail(conflict('distributed', 'l3_agent_id/l3_agent_ids'), 'distributed')
+        if ha and distributed:
+            given.fail(conflict('distributed', 'ha'), 'distributed')
+        if not ha and agents and len(agents) > 1:
+            given.fail('Non HA routers can only have one L3 agent.', 'l3_agent_ids')
 
     def prefetch(self, ctx):
         info = ctx.properties.get('external_gateway_info')
@@ -125,6 +148,19 @@ class RouterInterface(NeutronPlugin):
     type_name = 'OS::Neutron::RouterInterface'
     taggable = False
     aliases = {'router_id': 'router', 'subnet_id': 'subnet', 'port_id': 'port'}
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's RouterInterface.validate, a legacy subnet_id or port_id
+        read as the property it translates to."""
+        props = given.props
+        subnet = props.get('subnet') is not None or props.get('subnet_id') is not None
+        port = props.get('port') is not None or props.get('port_id') is not None
+        if subnet and port:
+            given.fail(conflict('subnet', 'port'),
+                       'subnet' if 'subnet' in given.data else 'subnet_id')
+        if not subnet and not port:
+            given.fail(unspecified('subnet', 'port'))
 
     def _target(self, ctx):
         props = self.props(ctx)

@@ -18,8 +18,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ...errors import CloudConflict, CloudTransient, ResourceFailure
-from .common import (RAW, NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body,
-                     prepare_update, raw_delete)
+from .common import (RAW, NeutronPlugin, as_dict, conflict, extensions, listed, lookup_id,
+                     prepare_body, prepare_update, raw_delete)
 
 DEFAULT_EGRESS = ({'direction': 'egress', 'ethertype': 'IPv4'},
                   {'direction': 'egress', 'ethertype': 'IPv6'})
@@ -55,6 +55,15 @@ def format_rule(rule, group_id):
     return rule
 
 
+def _ordered(low, high):
+    """low <= high for numbers; None when they do not compare (the schema
+    refuses those)."""
+    try:
+        return low <= high
+    except TypeError:
+        return None
+
+
 # in a group's data once its rules are set (a group a create made in part has not)
 RULES_SET = 'rules_set'
 
@@ -64,6 +73,13 @@ class SecurityGroup(NeutronPlugin):
     entity = 'security_group'
     collection = 'security_groups'
     drift_keys = {'name': 'name', 'description': 'description', 'stateful': 'stateful'}
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's SecurityGroup.validate, but for stateful false, which Heat
+        refuses only when Neutron lacks an extension (create_body asks)."""
+        if given.props.get('name') == 'default':
+            given.fail('Security groups cannot be assigned the name "default".', 'name')
 
     def create_body(self, ctx):
         if ctx.properties.get('name') == 'default':
@@ -194,6 +210,19 @@ class SecurityGroupRule(NeutronPlugin):
     entity = 'security_group_rule'
     collection = 'security_group_rules'
     taggable = False   # Neutron rules carry no tags
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's SecurityGroupRule.validate: ICMP's ports are its type and
+        code, which may be in any order."""
+        props = given.props
+        if props.get('remote_group') is not None and props.get('remote_ip_prefix') is not None:
+            given.fail(conflict('remote_group', 'remote_ip_prefix'), 'remote_group')
+        low, high = props.get('port_range_min'), props.get('port_range_max')
+        if (low is not None and high is not None and _ordered(low, high) is False
+                and props.get('protocol') not in ('icmp', 'icmpv6', 'ipv6-icmp')):
+            given.fail('The minimum port number must be less than or equal to the maximum '
+                       'port number.', 'port_range_min')
 
     def create_body(self, ctx):
         body = prepare_body(self.props(ctx))

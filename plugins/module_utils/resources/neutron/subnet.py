@@ -7,10 +7,32 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import socket
+
 from .. import sdk
-from .common import NeutronPlugin, lookup_id, prepare_update
+from .common import NeutronPlugin, conflict, lookup_id, prepare_update, unspecified
 
 _NO_GATEWAY = ('', '~')
+
+
+def heat_ip(text):
+    """oslo's netutils.is_valid_ip, which Heat's gateway_ip rule uses: IPv4
+    as inet_aton reads it (short forms and trailing text after a space
+    pass), or IPv6 as inet_pton reads it, with a zone of 1 to 15
+    characters."""
+    if not text:
+        return False
+    try:
+        if ':' not in text:
+            socket.inet_aton(text)
+            return True
+        address, _sep, zone = text.rpartition('%') if '%' in text else (text, '', None)
+        if zone is not None and not 1 <= len(zone) <= 15:
+            return False
+        socket.inet_pton(socket.AF_INET6, address)
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def _normalize_gateway(ctx, body, updating=False):
@@ -36,6 +58,30 @@ class Subnet(NeutronPlugin):
     drift_keys = {'name': 'name', 'enable_dhcp': 'enable_dhcp', 'gateway_ip': 'gateway_ip',
                   'dns_nameservers': 'dns_nameservers', 'allocation_pools': 'allocation_pools',
                   'host_routes': 'host_routes'}
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's Subnet.validate."""
+        props = given.props
+        pool, cidr = props.get('subnetpool'), props.get('cidr')
+        if pool is not None and cidr:
+            given.fail(conflict('subnetpool', 'cidr'), 'subnetpool')
+        if pool is None and not cidr:
+            given.fail(unspecified('subnetpool', 'cidr'))
+        if props.get('prefixlen') and cidr:
+            given.fail(conflict('prefixlen', 'cidr'), 'prefixlen')
+        ra_mode, address_mode = props.get('ipv6_ra_mode'), props.get('ipv6_address_mode')
+        if props.get('ip_version') == 4 and (ra_mode or address_mode):
+            given.fail('ipv6_ra_mode and ipv6_address_mode are not supported for ipv4.',
+                       'ipv6_ra_mode' if ra_mode else 'ipv6_address_mode')
+        if ra_mode and address_mode and ra_mode != address_mode:
+            given.fail('When both ipv6_ra_mode and ipv6_address_mode are set, they must be '
+                       'equal.', 'ipv6_address_mode')
+        gateway = props.get('gateway_ip')
+        if gateway and gateway not in ('~', '', 'auto') and not heat_ip(gateway):
+            # Heat's message is the repr of a tuple it meant to format
+            given.fail(repr(('Gateway IP address "%(gateway)s" is in invalid format.', gateway)),
+                       'gateway_ip')
 
     def create_body(self, ctx):
         props = self.props(ctx)
