@@ -18,13 +18,17 @@ glance.image, ...) and the check that a resource type's service is in the
 Keystone catalog.  Instead of changing Heat's classes, the global environment
 gets what a Heat plugin could register: a subclass of each such constraint that
 accepts every value, and a subclass of each such resource type whose service is
-always there.  Everything else is Heat's code as the engine service runs it.
+always there.  A full validation (each resource's own validate()) runs without
+the engine's RPC transport and database, which a group's validate() reaches
+for without needing them for a new stack (``_no_engine_service``).  Everything
+else is Heat's code as the engine service runs it.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import json
 import logging
 import os
@@ -49,6 +53,7 @@ from heat.engine import resource as heat_resource  # noqa: E402
 from heat.engine import resources as heat_resources  # noqa: E402
 from heat.engine import stack as heat_stack  # noqa: E402
 from heat.engine import template as heat_template  # noqa: E402
+from heat.objects import service as heat_service  # noqa: E402
 
 STACK_NAME = 'oracle_stack'
 # Parameters every stack has; the contract lists only the template's own.
@@ -90,6 +95,31 @@ def _offline_resource_types(env):
                        {'is_service_available': classmethod(_service_always_there),
                         '__module__': cls.__module__, '__qualname__': cls.__qualname__})
         env.register_class(name, offline)
+
+
+class _NoEngine(object):
+    """The engine's RPC client while a full validation runs: a group's
+    validate() makes one (GroupInspector) and calls it only for a stack that
+    exists, which no question has; a call is a failure of the oracle."""
+
+    def __getattr__(self, name):
+        raise AssertionError('the oracle has no Heat engine to call (%s)' % name)
+
+
+@contextlib.contextmanager
+def _no_engine_service():
+    """While the resources' own validate() run: no RPC transport (a group's
+    member inspector is made, not called, for a new stack) and one engine
+    (a ResourceChain's concurrency, which Heat counts in its database)."""
+    saved = (heat_resource.Resource.rpc_client,
+             heat_service.Service.__dict__['active_service_count'])
+    heat_resource.Resource.rpc_client = lambda self: _NoEngine()
+    heat_service.Service.active_service_count = classmethod(lambda cls, context: 1)
+    try:
+        yield
+    finally:
+        heat_resource.Resource.rpc_client = saved[0]
+        heat_service.Service.active_service_count = saved[1]
 
 
 def _prepare():
@@ -185,8 +215,11 @@ class _Question(object):
             self.resolving = self._new_stack(_live_state(self.fake))
 
     def validate(self):
-        full = os.environ.get('HEAT_ORACLE_FULL_VALIDATE') == '1'
-        self.stack.validate(validate_res_tmpl_only=not full)
+        if os.environ.get('HEAT_ORACLE_FULL_VALIDATE') == '1':
+            with _no_engine_service():
+                self.stack.validate(validate_res_tmpl_only=False)
+        else:
+            self.stack.validate(validate_res_tmpl_only=True)
         self.answer['valid'] = True
 
     def parameters(self):

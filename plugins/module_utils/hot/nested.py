@@ -79,6 +79,8 @@ def child_definition(stack, defn, nested_template, params, *, stack_name=None, s
                          limits=getattr(stack, 'limits', None))
     nested.nested_depth = depth
     nested.max_nested_depth = max_depth(stack)
+    # a nested stack has its parent's timeout (Heat's create_with_template)
+    nested.timeout_secs = getattr(stack, 'timeout_secs', None)
     return nested
 
 

@@ -109,6 +109,9 @@ def load(request, inputs, stack_id):
                     allowed_paths=request.files_allowed_paths)
     # Heat's max_nested_stack_depth, which the nested definitions inherit
     sd.max_nested_depth = request.max_nested_depth
+    # the stack's timeout as Heat keeps it (whole minutes), which an
+    # OS::Heat::Delay's longest wait may not exceed; the nested ones inherit it
+    sd.timeout_secs = int(request.timeout // 60) * 60 if request.timeout else None
     graph = sd.validate(strict=True, graph_builder=lambda s: _graph.build_graph(s, implicit=True))
     require_supported(sd)
     return sd, graph

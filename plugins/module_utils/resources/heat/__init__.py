@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from . import autoscaling_group, group_kinds
 from .delay import Delay
 from .none_resource import NoneResource
 from .random_string import RandomString
@@ -32,4 +33,8 @@ PLUGINS = dict((cls.type_name, cls)
                            MultipartMime, SoftwareComponent, StructuredDeployment))
 
 # type name -> the rule of Heat's validate() for a type run as a nested stack.
-NESTED_RULES = {}
+NESTED_RULES = {
+    group_kinds.RESOURCE_GROUP: group_kinds.validate_resource_group,
+    group_kinds.RESOURCE_CHAIN: group_kinds.validate_chain,
+    autoscaling_group.ASG: autoscaling_group.validate,
+}

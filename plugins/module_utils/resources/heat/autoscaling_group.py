@@ -33,7 +33,8 @@ from ...errors import TemplateError
 from ...hot import functions as fns
 from ...hot.template import Template
 from . import scaling
-from .group_template import asg_member_definition, asg_template, random_member_id
+from .group_template import (asg_member_definition, asg_template, member_type_found,
+                             random_member_id)
 from .late_values import placeheld, with_parameters
 from .scaling_batches import walk_batches
 
@@ -53,6 +54,20 @@ def _known_sizing(defn):
                                 path=defn.path + ('properties', key))
         out[key] = fns.resolve(props.get(key))
     return out
+
+
+def validate(given):
+    """Heat's AutoScalingGroup.validate: the sizes (a size waiting on an
+    attribute reads as 0), then the members' type (only when the group starts
+    with members: desired_capacity, or else min_size)."""
+    props = given.props
+    low, high, desired = props['min_size'], props['max_size'], props['desired_capacity']
+    if high < low:
+        given.fail('MinSize can not be greater than MaxSize', 'min_size')
+    if desired is not None and (desired < low or desired > high):
+        given.fail('DesiredCapacity must be between MinSize and MaxSize', 'desired_capacity')
+    if desired or low:
+        member_type_found(given, (props.get('resource') or {}).get('type'), 'resource', 'type')
 
 
 def size_for(defn, row, members, resize=None):

@@ -49,6 +49,20 @@ class CloudConfig(SoftwareConfig):
 class SoftwareComponent(SoftwareConfig):
     type_name = 'OS::Heat::SoftwareComponent'
 
+    @classmethod
+    def validate(cls, given):
+        # Heat's SoftwareComponent.validate: one config per action (a config
+        # without ``actions`` has CREATE and UPDATE), for the order of the
+        # configs of an action would be undefined.
+        seen = set()
+        for index, config in enumerate(given.props.get('configs') or ()):
+            actions = config.get('actions') or ()
+            if any(action in seen for action in actions):
+                given.fail('Defining more than one configuration for the same action in '
+                           'SoftwareComponent "%s" is not allowed.' % given.resource_name,
+                           'configs', index, 'actions')
+            seen.update(actions)
+
     def config_text(self, ctx):
         return {'configs': ctx.properties.get('configs')}
 

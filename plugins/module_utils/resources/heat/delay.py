@@ -31,8 +31,28 @@ def wait_secs(props, action, rng=random):
     return min_wait + jitter * rng.random()
 
 
+# Heat's stack_action_timeout: a stack's timeout when none is given.
+DEFAULT_TIMEOUT = 3600
+
+
+def stack_timeout(stack):
+    """The timeout, in seconds, of the stack a resource is in (heat_stack's
+    ``timeout``; Heat's default when none is known)."""
+    timeout = getattr(stack, 'timeout_secs', None)
+    return DEFAULT_TIMEOUT if timeout is None else timeout
+
+
 class Delay(RecordOnly):
     type_name = 'OS::Heat::Delay'
+
+    @classmethod
+    def validate(cls, given):
+        # Heat's Delay.validate (its message names the type through a bound
+        # method by mistake; this is the text it means).
+        props = given.props
+        max_wait = props['min_wait'] + props['max_jitter'] * props['jitter_multiplier']
+        if max_wait > stack_timeout(given.stack):
+            given.fail('%s maximum delay %ss exceeds stack timeout.' % (cls.type_name, max_wait))
 
     def _start(self, ctx, action):
         _waiting.start(ctx, wait_secs(ctx.properties or {}, action))

@@ -33,7 +33,7 @@ from . import autoscaling_group as autoscaling
 from ...hot import functions as fns
 from ...hot.template import Template
 from .group_attributes import asg_attribute, chain_attribute, resource_group_attribute, select_path
-from .group_template import chain_template, resource_group_plan
+from .group_template import chain_template, member_type_found, resource_group_plan
 from . import deployment_group
 from .late_values import placeheld, with_parameters
 from .scaling_batches import walk_batches
@@ -97,6 +97,22 @@ KINDS.update((gtype, GroupKind((), _deployments_writer(gtype),
 BATCHED = (RESOURCE_GROUP,) + tuple(deployment_group.MEMBER_TYPES)
 # An autoscaling group decides its size and names its members its own way (autoscaling_group.py).
 GROUP_TYPES = tuple(KINDS) + (autoscaling.ASG,)
+
+
+def validate_resource_group(given):
+    """Heat's ResourceGroup.validate_nested_stack: a group with members (a
+    count waiting on an attribute reads as the default, 1) must have a
+    member type the environment resolves."""
+    props = given.props
+    if props['count']:
+        member_type_found(given, props['resource_def']['type'], 'resource_def', 'type')
+
+
+def validate_chain(given):
+    """Heat's ResourceChain: each type must resolve, as its nested stack
+    finds when it is validated."""
+    for index, type_name in enumerate(given.props.get('resources') or ()):
+        member_type_found(given, type_name, 'resources', index)
 
 
 def group_type(defn):

@@ -29,14 +29,16 @@ __metaclass__ = type
 import copy
 import os
 
-from ...errors import TemplateError
+from ...errors import TemplateError, UnknownResourceType
 from ...hot.properties import validate_properties
+from ...hot.registry import Registry
 from .scaling import ordered_members
 from .scaling_batches import member_definitions
 
 # The template version both groups give their nested stacks.
 HOT_VERSION = '2015-04-30'
 DEFAULT_INDEX_VAR = '%index%'
+MISSING_TYPE = 'The Resource Type (%s) could not be found.'
 RESOURCE_GROUP_ATTRIBUTES = ('refs', 'refs_map', 'attributes', 'removed_rsrc_list')
 CHAIN_ATTRIBUTES = ('refs', 'attributes')
 # The output every ResourceGroup and AutoScalingGroup template has: member
@@ -356,3 +358,17 @@ def asg_template(resource, size, members=(), updates=0, *, new_id=random_member_
     definitions = member_definitions(old, asg_member_definition(resource), size, updates, new_id)
     names = [name for name, _defn in definitions]
     return make_template(definitions, asg_outputs(names, referenced_attrs)), names
+
+
+def member_type_found(given, type_name, *keys):
+    """Refuse (at ``keys`` of the group's RuleInput ``given``) a member type
+    the stack's environment cannot resolve, as a group's validate() does when
+    it validates its members' nested stack; a type not known yet (waiting on
+    a resource) is left to that stack."""
+    if not isinstance(type_name, str) or not type_name:
+        return
+    registry = getattr(given.stack.environment, 'registry', None) if given.stack else None
+    try:
+        (registry if registry is not None else Registry()).resolve(type_name)
+    except UnknownResourceType:
+        given.fail(MISSING_TYPE % type_name, *keys)

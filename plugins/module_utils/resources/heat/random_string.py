@@ -74,10 +74,31 @@ def _min(item):
     return 1 if value is None else int(value)
 
 
+def _minimums(given):
+    """The sum of the character sequences' and classes' minimums, the
+    classes as Heat's translation of ``sequence`` leaves them (one more
+    class of min 1, added to those given, or alone)."""
+    props = given.props
+    classes = props.get('character_classes') or []
+    if props.get('sequence'):
+        given_classes = classes if given.data.get('character_classes') is not None else []
+        classes = list(given_classes) + [{'class': props['sequence'], 'min': 1}]
+    items = list(props.get('character_sequences') or []) + list(classes)
+    return sum(item.get('min') or 0 for item in items if isinstance(item, dict))
+
+
 class RandomString(RecordOnly):
     type_name = 'OS::Heat::RandomString'
     # Keys of ctx.data the engine stores encrypted.
     secret_data = ('value',)
+
+    @classmethod
+    def validate(cls, given):
+        # Heat's RandomString.validate: a length given by an attribute not
+        # made yet reads as the default (32).
+        if _minimums(given) > given.props['length']:
+            given.fail('Length property cannot be smaller than combined character class and '
+                       'character sequence minimums', 'length')
 
     def create(self, ctx):
         props = ctx.properties or {}

@@ -18,8 +18,20 @@ __metaclass__ = type
 from ._record_only import RecordOnly
 
 
+PERCENT = 'percent_change_in_capacity'
+
+
 class ScalingPolicy(RecordOnly):
     type_name = 'OS::Heat::ScalingPolicy'
+
+    @classmethod
+    def validate(cls, given):
+        # Heat's _validate_min_adjustment_step: a step given as null (or by an
+        # attribute not made yet) reads as 0, given all the same.
+        props = given.props
+        if props['adjustment_type'] != PERCENT and props['min_adjustment_step'] is not None:
+            given.fail('min_adjustment_step property should only be specified for '
+                       'adjustment_type with value %s.' % PERCENT, 'min_adjustment_step')
 
     def create(self, ctx):
         return ctx.physical_name

@@ -41,6 +41,8 @@ import time
 import uuid
 
 from ...errors import ResourceFailure
+from ...hot import functions as fns
+from ...hot.type_checks import SERVER_TYPES
 from ..base import ResourcePlugin
 from . import _deploy_document as document
 from . import _swift_signal as swift
@@ -114,6 +116,25 @@ def apply_signal(source, details):
 
 class SoftwareDeployment(ResourcePlugin):
     type_name = 'OS::Heat::SoftwareDeployment'
+
+    @classmethod
+    def validate(cls, given):
+        """Heat's SoftwareDeployment.validate for a ``server`` that names a
+        server of the stack without get_resource (Heat finds the server by its
+        reference id, which is its name until it is made); get_resource is
+        hot/type_checks.py's (STACK_CHECKS)."""
+        name = given.props.get('server')
+        target = given.stack.resources.get(name) if given.stack is not None and name else None
+        if target is None or 'server' in given.waiting:
+            return
+        if (getattr(target.type_info, 'plugin', None) or target.type) not in SERVER_TYPES:
+            return
+        # unset (or null) reads as the property's default, HEAT_CFNTOOLS
+        fmt = fns.resolve((target.properties or {}).get('user_data_format'), nullable=True)
+        if fmt in (None, Ellipsis) or fmt != 'SOFTWARE_CONFIG':
+            given.fail("Resource %s's property user_data_format should be set to "
+                       "SOFTWARE_CONFIG since there are software deployments on it." % name,
+                       'server')
     poll_interval = 2.0
     CONFIG_TYPES = ('OS::Heat::SoftwareConfig',)
 

@@ -7,7 +7,16 @@ __metaclass__ = type
 
 import random
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+import pytest
+
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import phases
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.request import StackRequest
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import TemplateError
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.nested import child_definition
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.template import Template
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS, type_rule
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext, effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.delay import Delay, wait_secs
 
@@ -59,3 +68,37 @@ def test_jitter_is_uniform_up_to_max_times_multiplier():
     assert all(1 <= v <= 7 for v in values)
     assert max(values) > 5 and min(values) < 3
     assert wait_secs(props, 'DELETE') == 0
+
+
+DELAYED = '''heat_template_version: 2018-08-31
+resources:
+  d:
+    type: OS::Heat::Delay
+    properties: {min_wait: 4000}
+'''
+
+
+def test_the_longest_wait_may_not_exceed_the_stack_timeout_heat_stack_gives(tmp_path):
+    path = tmp_path / 't.yaml'
+    path.write_text(DELAYED)
+    inputs = defs.read_inputs(str(path), (), None)
+    with pytest.raises(TemplateError) as err:
+        phases.load(StackRequest('st'), inputs, None)   # Heat's default: an hour
+    assert 'OS::Heat::Delay maximum delay 4000.0s exceeds stack timeout.' in str(err.value)
+    assert err.value.path == ('resources', 'd', 'properties')
+    sd, _graph = phases.load(StackRequest('st', timeout=4030), inputs, None)  # 67 minutes
+    assert sd.timeout_secs == 4020
+    with pytest.raises(TemplateError):
+        phases.load(StackRequest('st', timeout=3999), inputs, None)
+
+
+def test_a_nested_stack_has_its_parents_timeout():
+    parent = StackDefinition(DELAYED, type_rules=type_rule)
+    parent.timeout_secs = 4020
+    nested = child_definition(parent, parent.resources['d'], Template.load(DELAYED), {})
+    assert nested.timeout_secs == 4020
+    nested.validate(strict=True)
+    parent.timeout_secs = None
+    with pytest.raises(TemplateError):
+        child_definition(parent, parent.resources['d'], Template.load(DELAYED), {}).validate(
+            strict=True)
