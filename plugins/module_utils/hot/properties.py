@@ -192,6 +192,22 @@ def _show(value):
     return '%s' % (value,)
 
 
+def _typed(kind, value):
+    """``value`` in the property type ``kind`` as Heat's to_schema_type
+    gives it (as it is where that fails)."""
+    if kind == rt.STRING:
+        return str(value)
+    if kind in (rt.INTEGER, rt.NUMBER) and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            try:
+                return float(value)
+            except ValueError:
+                return value
+    return value
+
+
 def _constraint_problem(con, value, kind):
     """Heat's message for a constraint ``value`` breaks, or None."""
     kind_name = con.kind
@@ -215,11 +231,16 @@ def _constraint_problem(con, value, kind):
             return 'length (%d) is out of range (min: %s, max: %s)' % (size, con.min, con.max)
         return None
     if kind_name == 'allowed_values':
-        items = value if isinstance(value, list) else [value]
-        for item in items:
-            if not is_function(item) and item not in con.values:
-                return '%s is not an allowed value [%s]' % (
-                    json.dumps(value), ', '.join(json.dumps(a) for a in con.values))
+        if isinstance(value, list):
+            allowed = all(is_function(item) or item in con.values for item in value)
+        else:
+            # A single value and the allowed ones are compared in the
+            # property's type, as Heat does: 6 and "6" are the same String.
+            allowed = is_function(value) or \
+                _typed(kind, value) in tuple(_typed(kind, a) for a in con.values)
+        if not allowed:
+            return '%s is not an allowed value [%s]' % (
+                json.dumps(value), ', '.join(json.dumps(a) for a in con.values))
         return None
     if kind_name == 'allowed_pattern' and isinstance(value, str):
         match = re.match(con.pattern, value)

@@ -284,9 +284,16 @@ def _check_custom_constraints(stack, index, data, path, skip=()):
     that wait on resources): values refused raise, values a service would
     have to confirm are listed in ``stack.not_checked``."""
     for key, (names, inner, item) in index.items():
-        value = data.get(key)
-        if value is None or key in skip:
+        if key not in data or key in skip:
             continue
+        value = data[key]
+        if value is None:
+            # Heat reads a String given as null as "" and checks that (a
+            # null fixed_ip_address is no IP address); a null list or map
+            # has no member to check.
+            if inner or item:
+                continue
+            value = ''
         here = path + (key,)
         for name in names:
             try:
