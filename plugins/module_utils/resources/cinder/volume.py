@@ -69,15 +69,16 @@ class Volume(ResourcePlugin):
     @classmethod
     def validate(cls, given):
         props = given.props
-        if props.get('image') and props.get('imageRef'):
-            given.fail('Cannot define the following properties at the same time: image, '
-                       'imageRef.', 'image')
         if props.get('backup_id'):
             return
+        # Heat's translation has made imageRef the image (refusing both when
+        # both are given): a given imageRef, even empty, replaces the image.
+        image = props.get('imageRef') if props.get('imageRef') is not None else props.get('image')
         # The sources, in the order Heat lists them; a snapshot or a volume
         # alone gives the new volume its size.
-        sources = [key for key in ('snapshot_id', 'source_volid', 'image', 'imageRef')
-                   if props.get(key)]
+        given_sources = (('snapshot_id', props.get('snapshot_id')),
+                         ('source_volid', props.get('source_volid')), ('image', image))
+        sources = [key for key, value in given_sources if value]
         sized_by_source = [key for key in sources if key in ('snapshot_id', 'source_volid')]
         size = props.get('size')
         if size is None and (len(sized_by_source) != 1 or len(sources) != 1):

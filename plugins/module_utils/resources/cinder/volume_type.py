@@ -33,6 +33,14 @@ def _project_id(ctx, project):
 class VolumeType(ResourcePlugin):
     type_name = 'OS::Cinder::VolumeType'
 
+    @classmethod
+    def validate(cls, given):
+        """Heat's CinderVolumeType.validate (``is_public`` waiting on an
+        attribute reads as its default, true)."""
+        if given.props.get('projects') and given.props.get('is_public'):
+            given.fail('Can not specify property "projects" if the volume type is public.',
+                       'projects')
+
     def create(self, ctx):
         p = ctx.properties
         args = {'name': p['name'], 'is_public': p.get('is_public')}

@@ -67,19 +67,20 @@ def _view(image):
 
 class WebImage(ResourcePlugin):
     type_name = 'OS::Glance::WebImage'
-    has_preflight = True
 
-    def preflight(self, conn, properties):
-        """Heat's GlanceWebImage.validate (no request needed)."""
-        container = properties.get('container_format')
-        if container in _AKI and properties.get('disk_format') != container:
-            return (None, "Invalid mix of disk and container formats. When setting a disk or "
-                          "container format to one of 'aki', 'ari', or 'ami', the container "
-                          "and disk formats must match.")
-        if properties.get('members') and properties.get('visibility') != 'shared':
-            return ('members', 'members property should only be specified for visibility '
-                               'with value shared.')
-        return None
+    @classmethod
+    def validate(cls, given):
+        """Heat's GlanceWebImage.validate (a value waiting on an attribute
+        reads as Heat reads it: ``visibility`` as its default, private)."""
+        props = given.props
+        container = props.get('container_format')
+        if container in _AKI and props.get('disk_format') != container:
+            given.fail("Invalid mix of disk and container formats. When setting a disk or "
+                       "container format to one of 'aki', 'ari', or 'ami', the container and "
+                       "disk formats must match.", 'disk_format')
+        if props.get('members') and props.get('visibility') != 'shared':
+            given.fail('members property should only be specified for visibility with value '
+                       'shared.', 'members')
 
     # -- create --------------------------------------------------------------------
     def create(self, ctx):

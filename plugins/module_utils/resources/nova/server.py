@@ -18,7 +18,8 @@ import time
 from ...errors import CloudConflict, CloudTransient
 from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
-from . import common, server_attrs, server_build, server_network, server_software, server_update
+from . import (common, server_attrs, server_build, server_network, server_rules, server_software,
+               server_update)
 
 PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
                        'supports it. Use user_data instead.')
@@ -42,6 +43,11 @@ class Server(ResourcePlugin):
     @staticmethod
     def server_name(ctx):
         return ctx.properties.get('name') or ctx.physical_name
+
+    # -- validate (Heat's Server.validate: server_rules.py) ---------------------------
+    @classmethod
+    def validate(cls, given):
+        server_rules.validate(given)
 
     # -- create ----------------------------------------------------------------------
     prefetch_properties = (('image',), ('flavor',))
