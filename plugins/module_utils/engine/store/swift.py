@@ -557,12 +557,14 @@ class SwiftStore(Store):
         self._take(name, owner, ttl, alive)
         try:
             self._load_tree(name)     # again: another run may have written before this lock
+            made = create is not None and Store.get_stack(self, name) is None
             stack = super(SwiftStore, self).lock(name, owner, ttl, create=create)
         except BaseException:
             self._delete(self._lock_obj(name))
             raise
         self._held.add(name)
-        if stack is not None and create is not None:
+        # only a row this lock made is new to Swift (the lock's fields stay local)
+        if stack is not None and made:
             self._push_stack(stack['id'])
             if stack.get('hooks'):
                 self._push_hooks(stack['id'], stack['hooks'])
