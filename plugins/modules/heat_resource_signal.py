@@ -158,8 +158,11 @@ resources:
 events:
   description:
     - When the stack ran again, that run's events (the group's members included, with their C(stack_name)).
-    - For a hook cleared or a mark, the event recorded (Heat's shape; C(stack_name) for a nested resource); none in
-      check mode or when nothing changed.
+    - For a hook cleared or a mark, the event recorded (C(stack_name) for a nested resource); none in check mode or
+      when nothing changed.
+    - Each in the shape of Heat's API, as M(stackers.orchestration.heat_stack) returns them - C(id), C(resource_name),
+      C(logical_resource_id), C(physical_resource_id), C(resource_status) (C(CREATE_COMPLETE)),
+      C(resource_status_reason), C(event_time).
   returned: when the group scaled, a hook was cleared or a resource marked
   type: list
   elements: dict
@@ -173,9 +176,10 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
 )
 
 try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import signal
 except ImportError:
-    signal = None
+    signal = api_events = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -210,6 +214,8 @@ class HeatResourceSignal(StackersModule):
             mark_unhealthy=p['mark_unhealthy'], reason=p['reason'],
             project_id=project_id, checker=CloudChecker(conn))
         result = signal.signal(request, conn)
+        if 'events' in result:
+            result['events'] = api_events(result['events'])
         status = (result.get('stack') or {}).get('stack_status') or ''
         if status.endswith('_FAILED') and not self.check_mode and 'new_size' in result['signal']:
             self.fail('Stack %s %s after the signal: %s'

@@ -204,8 +204,12 @@ resources:
   type: list
   elements: dict
 events:
-  description: This run's events in the order they happened, in Heat's shape (C(id), C(resource_name),
-    C(physical_resource_id), C(resource_action), C(resource_status), C(resource_status_reason), C(event_time)).
+  description:
+    - This run's events in the order they happened, in the shape of Heat's API, as
+      M(stackers.orchestration.heat_stack_info) lists them - C(id), C(resource_name), C(logical_resource_id),
+      C(physical_resource_id), C(resource_status) (action and status joined, C(CREATE_COMPLETE)),
+      C(resource_status_reason), C(event_time); a nested stack's also C(stack_name).
+    - A rerun that changes nothing has none.
   returned: always
   type: list
   elements: dict
@@ -235,9 +239,10 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
 )
 
 try:
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 except ImportError:
-    runner = None
+    runner = api_events = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -310,6 +315,7 @@ class HeatStack(StackersModule):
             checker=CloudChecker(conn),
             region_name=getattr(getattr(conn, 'config', None), 'region_name', None))
         result = runner.run(request, conn)
+        result['events'] = api_events(result.get('events'))
         status = (result.get('stack') or {}).get('stack_status') or ''
         if self.ansible._diff and result.get('diff') is not None:
             result['diff'] = diff_view(result['diff'])

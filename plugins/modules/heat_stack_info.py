@@ -26,7 +26,7 @@ options:
   name:
     description:
       - The stack to show. Without it, the stacks are listed.
-      - A stack that is not in the store fails, naming the stack and the store.
+      - A stack that is not in the store fails, naming the stack and the store (but with O(follow)).
     type: str
   filters:
     description:
@@ -78,6 +78,24 @@ options:
   output:
     description: An output of the stack to show in RV(output) (C(openstack stack output show)).
     type: str
+  follow:
+    description:
+      - One look of C(openstack stack event list --follow) at stack O(name) - give C({}) to the first look, then
+        to each next one the RV(follow) the last answered, until its C(done) is true. C(playbooks/events.yml)
+        with C(-e follow=true) is that loop.
+      - Each look returns in RV(events) only the events not returned before (oldest first, each once, O(nested_depth)
+        levels down), in RV(stack) the stack as RV(stacks) lists them, and in RV(follow) the state for the next look.
+      - A stack not in the store yet is waited for (no failure; RV(stack) is absent) and its create followed. A
+        stack in progress is followed to the end of its action. A stack that is not in progress at the first look
+        shows its events so far, then the follow goes on through its next action (an update, a suspend, a delete)
+        to that action's end, as C(openstack stack event list --follow) does.
+      - A stack deleted while followed is read by its id from what its delete left in the store (for a day), so its
+        last events and C(DELETE_COMPLETE) are shown and the follow ends. A stack that left the store with nothing
+        kept (moved by M(stackers.orchestration.heat_stack_migrate)) fails, naming it.
+      - A rerun of M(stackers.orchestration.heat_stack) that changes nothing records nothing, so it is no action to
+        follow - the follow goes on waiting.
+      - Not with O(event_resource), O(marker), O(limit) or O(sort).
+    type: dict
   template:
     description: Return the stack's template in RV(template) (C(openstack stack template show)).
     type: bool
@@ -139,6 +157,12 @@ EXAMPLES = r'''
     failures: true
   register: failed
 
+- name: One look of a follower (playbooks/events.yml -e follow=true loops on it)
+  stackers.orchestration.heat_stack_info:
+    name: web
+    follow: "{{ last_look.follow | default({}) }}"
+  register: last_look
+
 - name: The last five events of one server, newest first
   stackers.orchestration.heat_stack_info:
     name: web
@@ -155,20 +179,27 @@ stacks:
   returned: without name
   type: list
   elements: dict
+follow:
+  description:
+    - With O(follow), what the next look needs - give it back as O(follow). Its C(done) is true once the action
+      followed has ended and the stack is no longer in progress; C(stack_id) is the stack's once seen.
+  returned: with follow
+  type: dict
 stack:
   description:
+    - With O(follow), the stack as RV(stacks) lists it (C(DELETE_COMPLETE) once deleted); absent until it exists.
     - The stack as C(openstack stack show) shows it - C(id), C(stack_name), C(description), C(stack_status),
       C(stack_status_reason), C(creation_time), C(updated_time), C(parameters) (hidden values C(******)),
       C(outputs) (C(output_key), C(output_value), C(description), C(output_error) when it has none), C(tags),
       C(timeout_mins), C(disable_rollback), C(parent).
-  returned: with name
+  returned: with name, once the stack exists
   type: dict
 resources:
   description:
     - The stack's resources as C(openstack stack resource list) lists them - C(resource_name), C(resource_type),
       C(physical_resource_id), C(resource_status), C(resource_status_reason), C(creation_time), C(updated_time),
       C(required_by); with O(nested_depth) also C(stack_name), C(stack_id) and for nested ones C(parent_resource).
-  returned: with name
+  returned: with name, not with follow
   type: list
   elements: dict
 events:
@@ -176,6 +207,7 @@ events:
     - The stack's events, oldest first unless O(sort), as C(openstack stack event list) lists them - C(id),
       C(resource_name), C(logical_resource_id), C(physical_resource_id), C(resource_status) (C(CREATE_COMPLETE)),
       C(resource_status_reason), C(event_time); with O(nested_depth) also C(stack_name).
+    - With O(follow), only those no look returned before.
   returned: with name
   type: list
   elements: dict
@@ -236,6 +268,7 @@ class HeatStackInfo(StackersModule):
         template=dict(type='bool', default=False),
         environment=dict(type='bool', default=False),
         failures=dict(type='bool', default=False),
+        follow=dict(type='dict'),
         store_path=dict(type='path'),
         store_url=dict(type='str'),
         store_key=dict(type='str', no_log=True),
@@ -252,7 +285,7 @@ class HeatStackInfo(StackersModule):
             resource_filters=p['resource_filters'], resource=p['resource'],
             event_resource=p['event_resource'], marker=p['marker'], limit=p['limit'], sort=p['sort'],
             output=p['output'], template=p['template'], environment=p['environment'],
-            failures=p['failures'])
+            failures=p['failures'], follow=p['follow'])
         return info.info(request, self.conn if p['store_url'] else None)
 
 

@@ -156,7 +156,7 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         # the two first members were made side by side; the one the scale-out added is the newest
         first = set(e['resource_name'] for e in made['events']
                     if e.get('stack_name', '').startswith('webtier-web-')
-                    and e['resource_action'] == 'CREATE' and len(e['resource_name']) == 12)
+                    and e['resource_status'].startswith('CREATE_') and len(e['resource_name']) == 12)
         assert len(first) == 2
         (would_down, down_writes), (down, _d), (kept, _k) = stack.run_steps(
             [dict(sig, resource='down', _check=True), dict(sig, resource='down'),
@@ -168,8 +168,7 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert down['signal']['removed'] == would_down['signal']['removed']
         out = _outputs(down)
         assert sorted(out['addresses']) == _pool_addresses(conn, down)
-        gone = [e['resource_name'] for e in down['events'] if e['resource_action'] == 'DELETE'
-                and e['resource_status'] == 'COMPLETE']
+        gone = [e['resource_name'] for e in down['events'] if e['resource_status'] == 'DELETE_COMPLETE']
         assert len(first & set(gone)) == 1 and 'member' in gone and 'server' in gone, gone
         assert kept['changed'] is False
 
@@ -190,11 +189,11 @@ def test_the_autoscaled_web_tier_lives_a_whole_life(cloud, tmp_path):
         assert rolled['stack']['stack_status'] == 'UPDATE_COMPLETE', rolled['stack']
         events = [(e['resource_name'], e['resource_status']) for e in rolled['events']
                   if e.get('stack_name', '').startswith('webtier-web-')
-                  and e['resource_action'] == 'UPDATE' and len(e['resource_name']) == 12]
+                  and e['resource_status'].startswith('UPDATE_') and len(e['resource_name']) == 12]
         assert len(events) == 4 and len(set(n for n, _s in events)) == 2, events
         updating = 0
         for _name, status in events:
-            updating += 1 if status == 'IN_PROGRESS' else -1
+            updating += 1 if status == 'UPDATE_IN_PROGRESS' else -1
             assert updating <= 1, events     # the other member stays in service
         assert _servers(conn) == servers
         assert set(conn.compute.get_server(s).flavor['original_name'] for s in servers) == {'m1.small'}

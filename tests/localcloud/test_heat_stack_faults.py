@@ -155,12 +155,12 @@ def test_a_lost_answer_and_a_build_gone_to_error_complete_unaided(cloud, tmp_pat
         cloud.admin('POST', '/faults', [])
     assert fired == [1, 1]
     assert made['stack']['stack_status'] == 'CREATE_COMPLETE', made['stack']['stack_status_reason']
-    vol = [(e['resource_action'], e['resource_status']) for e in made['events']
+    vol = [tuple(e['resource_status'].split('_', 1)) for e in made['events']
            if e['resource_name'] == 'vol']
     assert vol == [('CREATE', 'IN_PROGRESS'), ('CREATE', 'FAILED'), ('DELETE', 'IN_PROGRESS'),
                    ('DELETE', 'COMPLETE'), ('CREATE', 'IN_PROGRESS'), ('CREATE', 'COMPLETE')]
     reason = [e['resource_status_reason'] for e in made['events']
-              if e['resource_name'] == 'vol' and e['resource_status'] == 'FAILED'][0]
+              if e['resource_name'] == 'vol' and e['resource_status'] == 'CREATE_FAILED'][0]
     assert reason.startswith('ResourceInError: resources.vol: Went to status error due to "')
     creates = [e for e in cloud.admin('GET', '/ledger')['entries']
                if e['seq'] > mark and e['op'] == 'create']

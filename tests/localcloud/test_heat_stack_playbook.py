@@ -58,16 +58,18 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert server.status == 'ACTIVE' and server.metadata['version'] == 'v1'
     assert conn.block_storage.get_volume(resources['vol1']['physical_resource_id']).status == 'in-use'
     events = created['events']
-    assert events[0]['resource_name'] == 'web' and events[0]['resource_status'] == 'IN_PROGRESS'
-    assert events[-1]['resource_status'] == 'COMPLETE'
+    assert events[0]['resource_name'] == 'web' and events[0]['resource_status'] == 'CREATE_IN_PROGRESS'
+    assert events[-1]['resource_status'] == 'CREATE_COMPLETE'
     order = [(e['resource_name'], e['resource_status']) for e in events]
     # a resource starts only after what it requires completed
-    assert order.index(('subnet', 'COMPLETE')) < order.index(('port1', 'IN_PROGRESS'))
-    assert order.index(('server1', 'COMPLETE')) < order.index(('att1', 'IN_PROGRESS'))
-    assert order.index(('router_if', 'COMPLETE')) < order.index(('fip1', 'IN_PROGRESS'))
+    assert order.index(('subnet', 'CREATE_COMPLETE')) < order.index(('port1', 'CREATE_IN_PROGRESS'))
+    assert order.index(('server1', 'CREATE_COMPLETE')) < order.index(('att1', 'CREATE_IN_PROGRESS'))
+    assert order.index(('router_if', 'CREATE_COMPLETE')) < order.index(('fip1', 'CREATE_IN_PROGRESS'))
+    # Heat's API shape, the one heat_stack_info lists: action and status joined, no resource_action
     for event in events:
-        assert set(event) >= {'id', 'resource_name', 'physical_resource_id', 'resource_action',
-                              'resource_status', 'resource_status_reason', 'event_time'}
+        assert set(event) == {'id', 'resource_name', 'logical_resource_id', 'physical_resource_id',
+                              'resource_status', 'resource_status_reason', 'event_time'}, event
+        assert event['logical_resource_id'] == event['resource_name']
 
     # -- a rerun changes nothing and writes nothing; then check mode: no drift, plan all keep
     (again, writes), (checked, _w) = runner.run_steps(
@@ -109,8 +111,8 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     old_port2 = _by_name(repaired)['port2']['physical_resource_id']
     assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']['stack_status_reason']
     res = _by_name(updated)
-    done = dict((e['resource_name'], e['resource_action']) for e in updated['events']
-                if e['resource_status'] == 'COMPLETE' and e['resource_name'] != 'web')
+    done = dict((e['resource_name'], e['resource_status'][:-len('_COMPLETE')]) for e in updated['events']
+                if e['resource_status'].endswith('_COMPLETE') and e['resource_name'] != 'web')
     for name, action in actions.items():
         if action == 'update':
             assert done.get(name) == 'UPDATE', (name, done.get(name))

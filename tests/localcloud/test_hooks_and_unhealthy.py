@@ -40,7 +40,7 @@ ENV = """resource_registry:
 
 
 def _said(result, name):
-    return [(e['resource_action'], e['resource_status'], e['resource_status_reason'])
+    return [tuple(e['resource_status'].split('_', 1)) + (e['resource_status_reason'],)
             for e in result['events'] if e['resource_name'] == name]
 
 

@@ -118,7 +118,7 @@ def test_a_fault_on_the_leaf_names_its_path_and_rollback_leaves_nothing(cloud, t
         assert reason.startswith('Resource CREATE failed: BadRequest: resources.mid.resources.leaf.'
                                  'resources.net: '), reason
         leaf_events = [e for e in failed['events'] if e['resource_name'] == 'net']
-        assert [e['resource_status'] for e in leaf_events] == ['IN_PROGRESS', 'FAILED']
+        assert [e['resource_status'] for e in leaf_events] == ['CREATE_IN_PROGRESS', 'CREATE_FAILED']
         assert leaf_events[-1]['stack_name'].startswith('nestf-mid-')
         assert runner.run(name='nestf', state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
 

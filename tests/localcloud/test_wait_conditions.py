@@ -195,6 +195,6 @@ def test_no_signal_times_out_with_heats_message_and_rolls_back_to_nothing(cloud,
     stack = rolled['stack']
     assert stack['stack_status'] == 'ROLLBACK_COMPLETE', stack['stack_status_reason']
     failed = [e for e in rolled['events']
-              if e['resource_name'] == 'wait' and e['resource_status'] == 'FAILED']
+              if e['resource_name'] == 'wait' and e['resource_status'].endswith('_FAILED')]
     assert failed[0]['resource_status_reason'] == 'WaitConditionTimeout: resources.wait: 0 of 1 received'
     assert _left(cloud, stack['id']) == []

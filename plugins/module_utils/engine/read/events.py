@@ -26,7 +26,8 @@ DEPLOY_OUTPUTS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 
 
 def event_view(event, stack_name=None):
-    view = {'id': event['id'], 'resource_name': event['resource_name'],
+    """One stored event (action and status apart) in Heat's API shape."""
+    view = {'id': event.get('id'), 'resource_name': event['resource_name'],
             'logical_resource_id': event['resource_name'],
             'physical_resource_id': event.get('physical_resource_id') or '',
             'resource_status': _status(event.get('resource_action'), event.get('resource_status')),
@@ -35,6 +36,14 @@ def event_view(event, stack_name=None):
     if stack_name is not None:
         view['stack_name'] = stack_name
     return view
+
+
+def api_events(events):
+    """A run's events (as the store keeps them, a nested stack's with its
+    ``stack_name``) in Heat's API shape, the same as ``stack_events``'s; one
+    already in that shape is kept as it is."""
+    return [event_view(e, e.get('stack_name')) if 'resource_action' in e else dict(e)
+            for e in events or ()]
 
 
 def stack_events(store, stack, depth=0, named=None):

@@ -31,6 +31,7 @@ from ...hot.parameters import MASK
 from ...hot.validate import _environment_shown
 from ..definition import inputs as defs
 from .events import failures, select_events, stack_events
+from . import follow as following
 from ..store.records import CURRENT
 from ..store.sqlite import default_store_path
 from ..store.backends import open_store
@@ -66,6 +67,8 @@ class InfoRequest:
     template: bool = False
     environment: bool = False
     failures: bool = False
+    # the state the last look of a follower answered ({} for its first): follow.py
+    follow: Optional[Dict[str, Any]] = None
     project_id: Optional[str] = None
 
 
@@ -77,6 +80,10 @@ def info(request, conn=None):
         asked = [key for key in _NEED_NAME if getattr(request, key)]
         if asked:
             raise StackersError('%s ask(s) about one stack: give its name' % ', '.join(asked))
+    if request.follow is not None:
+        _check_follow(request)
+        if not request.store_url and not os.path.exists(path):
+            return following.look(_Nothing(path), request)    # no store yet: no stack yet
     if not request.store_url and not os.path.exists(path):
         if request.name:
             raise _not_found(request.name, path)
@@ -85,9 +92,33 @@ def info(request, conn=None):
     try:
         if not request.name:
             return {'changed': False, 'stacks': list_stacks(store, request.filters, request.show_nested)}
+        if request.follow is not None:
+            return following.look(store, request)
         return show(store, request)
     finally:
         store.close()
+
+
+def _check_follow(request):
+    if not request.name:
+        raise StackersError('follow follows one stack: give its name')
+    given = [key for key in ('event_resource', 'marker', 'limit', 'sort') if getattr(request, key)]
+    if given:
+        raise StackersError('follow lists every event once, oldest first: %s cannot be given with it'
+                            % ', '.join(given))
+
+
+class _Nothing(object):
+    """A store not made yet, as a follower reads it: no stack."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def get_stack(self, name):
+        return None
+
+    def deleted(self, stack_id):
+        return None
 
 
 def _not_found(name, path):

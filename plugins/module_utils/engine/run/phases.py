@@ -195,16 +195,20 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
     run.seam.prepare(goal.graph, run.rows.values())
     fields = dict(action=recorded, status='IN_PROGRESS',
                   status_reason='Stack %s started' % recorded,
-                  updated_time=now_iso() if action == 'UPDATE' else stack.get('updated_time'),
                   tags=list(request.tags or []) or None,
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
         fields.update(_stored_inputs(invocation, goal, stack))
     run.stack_updated = bool(rollback_of) or (
         action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
-    store.update_stack(stack['id'], **fields)
-    run.stack = store.stack_by_id(stack['id'])
-    run.log.stack(recorded, 'IN_PROGRESS', 'Stack %s started' % recorded)
+    start = _Start(run, fields, stamp=action == 'UPDATE')
+    if action == 'UPDATE' and rollback_of is None and _same_inputs(invocation, goal, stack, fields):
+        # A rerun that changes nothing leaves no trace (a scheduled job would
+        # otherwise grow the events and move updated_time at every run): the
+        # stack's UPDATE is recorded only once the run records something.
+        run.log.before_first = start
+    else:
+        start()
     if request.converge and rollback_of is None and run.rows:
         mark_failed_checks(run, stack_check(run, request.max_concurrency))
     policies = dict((n, d.deletion_policy) for n, d in goal.sd.resources.items())
@@ -221,7 +225,46 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
         outcomes = schedule(invocation, run, deps, work)
     nested_steps.record_failures(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
-    return Converged(run=run, action=recorded, status=status, reason=reason, before=before)
+    return Converged(run=run, action=recorded, status=status, reason=reason, before=before,
+                     start=None if start.done else start)
+
+
+class _Start(object):
+    """Records a converge's start once: the stack's fields stored (its
+    ``updated_time`` stamped then, for an update) and its IN_PROGRESS event."""
+
+    def __init__(self, run, fields, stamp):
+        self.run, self.fields, self.stamp = run, fields, stamp
+        self.done = False
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        run = self.run
+        run.log.before_first = None
+        stack_id = run.stack['id']
+        fields = dict(self.fields, updated_time=now_iso() if self.stamp else run.stack.get('updated_time'))
+        run.store.update_stack(stack_id, **fields)
+        run.stack = run.store.stack_by_id(stack_id)
+        run.log.stack(fields['action'], 'IN_PROGRESS', fields['status_reason'])
+
+
+def _same_inputs(invocation, goal, stack, fields):
+    """Whether an update's stored fields would be what the record holds
+    already, on a stack whose last create or update completed."""
+    if (stack.get('action'), stack.get('status')) not in (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE')):
+        return False
+    if stack.get('hooks') or _portable(stack.get('definition')) != _portable(fields['definition']):
+        return False
+    if (stack.get('tags') or None) != fields['tags'] or stack.get('timeout_mins') != fields['timeout_mins']:
+        return False
+    if (stack.get('secrets') is None) != (fields['secrets'] is None):
+        return False
+    try:
+        return stack.get('secrets') is None or invocation.vault.decrypt(stack['secrets']) == goal.hidden
+    except StackersError:
+        return False
 
 
 def _stored_inputs(invocation, goal, stack):
@@ -280,6 +323,12 @@ def finish(invocation, converged, *, outputs=True):
             run.refresh_attributes(dict((name, names) for name, names in uses.items()
                                         if name not in run.outputs_read))
         out = resolve_outputs(run)
+    if converged.start is not None and not converged.start.done:
+        if converged.status == 'COMPLETE' and _same_outputs(run, converged.before, out):
+            return {'changed': False, 'stack': stack_view(store.stack_by_id(stack_id), run, out),
+                    'resources': resource_views(run), 'events': run.log.events}
+        converged.start()
+    if out is not None:
         store.update_stack(stack_id, outputs=run.vault.encrypt(out))
     store.update_stack(stack_id, action=converged.action, status=converged.status,
                        status_reason=converged.reason)
@@ -297,6 +346,15 @@ def finish(invocation, converged, *, outputs=True):
             'stack': stack_view(stack, run, out),
             'resources': resource_views(run),
             'events': run.log.events}
+
+
+def _same_outputs(run, before, out):
+    if out is None or not before.get('outputs'):
+        return out is None and not before.get('outputs')
+    try:
+        return run.vault.decrypt(before['outputs']) == out
+    except StackersError:
+        return False
 
 
 def _portable(definition):

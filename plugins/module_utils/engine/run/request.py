@@ -118,9 +118,13 @@ class Goal:
 class Converged:
     """How converging the stack ended: the ``run`` (StackRun) that did it,
     the stack ``action`` it recorded, ``status`` (COMPLETE, FAILED or
-    IN_PROGRESS at hooks) and ``reason``, and the stack row ``before`` it."""
+    IN_PROGRESS at hooks) and ``reason``, and the stack row ``before`` it.
+    ``start``: for an update of unchanged inputs, what records the stack's
+    UPDATE as started, called by the first event of the run (or by finish
+    when the outputs changed); until then nothing of the stack was written."""
     run: Any
     action: str
     status: str
     reason: str
     before: Dict[str, Any]
+    start: Any = None

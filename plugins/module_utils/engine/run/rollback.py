@@ -30,6 +30,8 @@ def roll_back(invocation, goal, failed):
     ``goal``); its ``failed_reason`` is the failure rolled back."""
     store = invocation.store
     run = failed.run
+    if failed.start is not None:
+        failed.start()      # an update failing before its first event: its start is recorded first
     stack = store.stack_by_id(run.stack['id'])
     events = list(run.log.events)
     events.append(run.log.stack(failed.action, 'FAILED', failed.reason))

@@ -84,7 +84,7 @@ def _move(request, source, target, stack):
         result['events'] = len(record['events'])
         if not request.keep_source:
             for one in reversed(record['stacks']):
-                source.delete_stack(one['id'])
+                source.delete_stack(one['id'], trace=False)   # moved, not deleted
     finally:
         if source.get_stack(request.name) is not None:
             source.unlock(stack['id'], owner)

@@ -68,6 +68,8 @@ CREATE TABLE IF NOT EXISTS events (
     resource_action TEXT, resource_status TEXT, resource_status_reason TEXT,
     event_time TEXT);
 CREATE INDEX IF NOT EXISTS events_stack ON events (stack_id, seq);
+CREATE TABLE IF NOT EXISTS deleted (
+    id TEXT PRIMARY KEY, name TEXT, deleted_at REAL, record TEXT);
 """
 
 _JSON_STACK = ('definition', 'previous', 'outputs', 'tags', 'hooks')
@@ -85,6 +87,13 @@ _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', '
 _EVENT_COLS = ('id', 'stack_id', 'seq', 'resource_name', 'resource_type', 'physical_resource_id',
                'resource_action', 'resource_status', 'resource_status_reason', 'event_time')
 
+
+# What a deleted top-level stack leaves (``deleted``): the stack as Heat
+# shows a deleted one by id (DELETE_COMPLETE), its events, for a day; long
+# enough for whoever follows its delete (read/follow.py) to see it end.
+TRACE_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
+              'parent_id', 'tags')
+TRACE_LIFE = 86400
 
 _SAVE_RESOURCE = 'INSERT OR REPLACE INTO resources (%s) VALUES (%s)' % (
     ','.join(_RESOURCE_COLS), ','.join('?' * len(_RESOURCE_COLS)))
@@ -283,11 +292,38 @@ class Store(object):
                               % ','.join(_STACK_COLS), (parent_id,)).fetchall()
         return [self._row(_STACK_COLS, _JSON_STACK, r) for r in self._tx(read)]
 
-    def delete_stack(self, stack_id):
+    def delete_stack(self, stack_id, trace=True):
+        """Drop a stack's rows; a top-level stack leaves its trace (see
+        ``deleted``) unless ``trace`` is False (a stack moved to another store)."""
+        record = self.trace(stack_id) if trace else None
+
         def write(db):
+            if record is not None:
+                db.execute('DELETE FROM deleted WHERE deleted_at<?', (time.time() - TRACE_LIFE,))
+                db.execute('INSERT OR REPLACE INTO deleted (id, name, deleted_at, record) VALUES (?,?,?,?)',
+                           (stack_id, record['stack']['name'], time.time(), _dumps(record)))
             for table, col in (('events', 'stack_id'), ('resources', 'stack_id'), ('stacks', 'id')):
                 db.execute('DELETE FROM %s WHERE %s=?' % (table, col), (stack_id,))
         self._tx(write)
+
+    def trace(self, stack_id):
+        """What the delete of top-level stack ``stack_id`` leaves: ``{stack,
+        events}`` (None for a nested stack or an unknown one)."""
+        stack = Store.stack_by_id(self, stack_id)
+        if stack is None or stack.get('parent_id'):
+            return None
+        return {'stack': dict((k, stack.get(k)) for k in TRACE_COLS),
+                'events': Store.events(self, stack_id)}
+
+    def deleted(self, stack_id):
+        """The trace a deleted top-level stack left (``{stack, events}``, as
+        ``trace`` made it), or None once it is older than a day."""
+        def read(db):
+            return db.execute('SELECT record, deleted_at FROM deleted WHERE id=?', (stack_id,)).fetchone()
+        found = self._tx(read)
+        if found is None or found[1] < time.time() - TRACE_LIFE:
+            return None
+        return _loads(found[0])
 
     # -- the lock -------------------------------------------------------------
     def lock(self, name, owner, ttl, alive=None, create=None):

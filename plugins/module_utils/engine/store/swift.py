@@ -18,6 +18,7 @@ included) under its own name, so that one stack is read with one listing:
   ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only); one written
                                                beside a run, ``<seq>-<event id>.json``
   ``<name>.lock``, ``<name>.lock.claims/``     the lock (below)
+  ``deleted/<id>.json``                         what a deleted top-level stack leaves for a day (sqlite.py)
   ``versions/<name>/<n>.json``                 the whole record after each completed action
 (stack names hold no '/', so no stack's objects mix with another's)
 
@@ -67,7 +68,7 @@ import time
 from ...errors import CloudError, CloudNotFound, StackLocked, StoreError
 from ...resources import raw_request as raw
 from .records import ResourceRow
-from .sqlite import _JSON_STACK, _STACK_COLS, Store, _dumps
+from .sqlite import _JSON_STACK, _STACK_COLS, TRACE_LIFE, Store, _dumps
 
 SCHEME = 'swift://'
 NEWEST = {'X-Newest': 'true'}
@@ -436,11 +437,16 @@ class SwiftStore(Store):
             self._push_hooks(stack['id'], stack['hooks'])
         return stack
 
-    def delete_stack(self, stack_id):
+    def delete_stack(self, stack_id, trace=True):
         stack = Store.stack_by_id(self, stack_id)
         top = self._top(stack_id)
         self._ensure(stack_id)
         self._tops_below(stack_id)    # its nested stacks' rows are deleted after it
+        if trace:
+            self._read_events(stack_id)
+            record = self.trace(stack_id)
+            if record is not None:      # Swift's expirer drops it after TRACE_LIFE
+                self._put(self._deleted_obj(stack_id), record, headers={'X-Delete-After': str(TRACE_LIFE)})
         if top is not None:
             for row in super(SwiftStore, self).resources(stack_id):
                 self._delete(self._obj(top, 'resources', row.uuid + '.json'))
@@ -451,10 +457,17 @@ class SwiftStore(Store):
             if stack and stack.get('hooks'):
                 self._delete(self._obj(top, 'hooks', stack_id + '.json'))
             self._delete(self._obj(top, 'stack', stack_id + '.json'))
-        super(SwiftStore, self).delete_stack(stack_id)
+        super(SwiftStore, self).delete_stack(stack_id, trace=False)
         self._tops.pop(stack_id, None)
         if stack and not stack.get('parent_id') and stack.get('lock_owner'):
             self.release(stack['name'], stack['lock_owner'])
+
+    def _deleted_obj(self, stack_id):
+        return self._name('deleted', stack_id + '.json')
+
+    def deleted(self, stack_id):
+        """As sqlite.py's, from its own object (``deleted/<id>.json``)."""
+        return self._get(self._deleted_obj(stack_id))[0]
 
     def save_resource(self, row, touch=True):
         row = super(SwiftStore, self).save_resource(row, touch=touch)
@@ -557,12 +570,14 @@ class SwiftStore(Store):
         self._take(name, owner, ttl, alive)
         try:
             self._load_tree(name)     # again: another run may have written before this lock
+            made = create is not None and Store.get_stack(self, name) is None
             stack = super(SwiftStore, self).lock(name, owner, ttl, create=create)
         except BaseException:
             self._delete(self._lock_obj(name))
             raise
         self._held.add(name)
-        if stack is not None and create is not None:
+        # only a row this lock made is new to Swift (the lock's fields stay local)
+        if stack is not None and made:
             self._push_stack(stack['id'])
             if stack.get('hooks'):
                 self._push_hooks(stack['id'], stack['hooks'])

@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import threading
+import uuid
 
 from ..store.sqlite import now_iso
 
@@ -81,6 +82,8 @@ class EventLog(object):
                 event = self.store.add_event(self.stack_id, event)
                 event.pop('stack_id', None)
                 event.pop('seq', None)
+            else:       # Heat's API gives every event an id, a stack check's too
+                event['id'] = str(uuid.uuid4())
             self.events.append(event)
         if self.parent is not None:
             self.parent.echo(dict(event, stack_name=self.stack_name), resource)

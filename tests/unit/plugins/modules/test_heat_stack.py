@@ -76,3 +76,20 @@ def test_a_visible_parameter_is_shown(capsys, monkeypatch, tmp_path):
                                                'flavor_seen': 'm1.tiny'})
     assert rc == 0
     assert result['flavor_seen'] == 'm1.tiny'
+
+
+def test_events_come_back_in_heat_api_shape(capsys, monkeypatch, tmp_path):
+    stored = {'id': 'e1', 'resource_name': 'server', 'resource_type': 'OS::Nova::Server',
+              'physical_resource_id': 'p1', 'resource_action': 'UPDATE', 'resource_status': 'IN_PROGRESS',
+              'resource_status_reason': 'state changed', 'event_time': '2024-01-01T00:00:00Z'}
+    nested = dict(stored, id='e2', resource_action='CREATE', resource_status='COMPLETE', stack_name='web-g-x')
+    rc, result, _calls = _run(capsys, monkeypatch, _args(tmp_path), lambda request: {
+        'changed': True, 'stack': {'stack_status': 'UPDATE_COMPLETE'}, 'events': [stored, nested]})
+    assert rc == 0, result
+    assert result['events'] == [
+        {'id': 'e1', 'resource_name': 'server', 'logical_resource_id': 'server', 'physical_resource_id': 'p1',
+         'resource_status': 'UPDATE_IN_PROGRESS', 'resource_status_reason': 'state changed',
+         'event_time': '2024-01-01T00:00:00Z'},
+        {'id': 'e2', 'resource_name': 'server', 'logical_resource_id': 'server', 'physical_resource_id': 'p1',
+         'resource_status': 'CREATE_COMPLETE', 'resource_status_reason': 'state changed',
+         'event_time': '2024-01-01T00:00:00Z', 'stack_name': 'web-g-x'}]

@@ -54,6 +54,18 @@ def test_events_in_heats_shape_oldest_first(stacks):
     assert first['logical_resource_id'] == 'mid' and first['resource_status_reason'] == 'state changed'
 
 
+def test_a_runs_events_in_api_shape_are_those_the_store_lists(stacks):
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    stacks.run(TOP)
+    result = stacks.run(TOP.replace('get_resource: mid', 'list_join: ["-", [{get_resource: mid}, x]]'))
+    listed = events_of(stacks)
+    shown = info_events.api_events([e for e in result['events'] if 'stack_name' not in e])
+    assert shown == listed[-len(shown):]
+    assert brief(shown) == [('st', 'UPDATE_IN_PROGRESS'), ('u', 'UPDATE_IN_PROGRESS'),
+                            ('u', 'UPDATE_COMPLETE'), ('st', 'UPDATE_COMPLETE')]
+    assert info_events.api_events(shown) == shown       # already in that shape: kept
+
+
 def test_nested_events_come_inside_their_holders_action(stacks):
     (stacks.dir / 'leaf.yaml').write_text(LEAF)
     stacks.run(TOP)

@@ -71,16 +71,51 @@ def test_create_heat_shaped_events_and_outputs(stacks):
     assert all(r['resource_status'] == 'CREATE_COMPLETE' for r in views.values())
 
 
-def test_rerun_changes_nothing(stacks):
+def record(stacks):
+    """Every row of the store's stacks, resources and events tables, as stored."""
+    db = sqlite3.connect(stacks.store_path)
+    try:
+        return dict((table, db.execute('SELECT * FROM %s ORDER BY 1' % table).fetchall())
+                    for table in ('stacks', 'resources', 'events'))
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize('first', [{}, {'v': 'two'}], ids=['after-create', 'after-update'])
+def test_rerun_changes_nothing_and_leaves_the_record_as_it_was(stacks, first):
     stacks.run(CHAIN)
-    before = stacks.rows()
-    result = stacks.run(CHAIN)
+    shown = stacks.run(CHAIN, parameters=first)['stack']
+    before = record(stacks)
+    result = stacks.run(CHAIN, parameters=first)
     assert result['changed'] is False
-    assert resource_events(result['events']) == []
-    after = stacks.rows()
-    assert dict((n, r.physical_id) for n, r in after.items()) == dict(
-        (n, r.physical_id) for n, r in before.items())
+    assert result['events'] == []
+    # no event, no new status nor updated_time, not even the lock's columns left behind
+    assert record(stacks) == before
+    assert result['stack'] == shown
+    assert result['stack']['stack_status'] == ('UPDATE_COMPLETE' if first else 'CREATE_COMPLETE')
+
+
+def test_an_update_after_quiet_reruns_records_its_start_and_keeps_rollbacks_previous(stacks):
+    stacks.run(CHAIN)
+    stacks.run(CHAIN)
+    created = stacks.store().get_stack('st')
+    result = stacks.run(CHAIN, parameters={'v': 'two'})
+    assert result['changed'] is True
+    brief = stacks.brief(result['events'])
+    assert brief[0] == ('st', 'UPDATE', 'IN_PROGRESS') and brief[-1] == ('st', 'UPDATE', 'COMPLETE')
+    assert index(result['events'], 'st', 'UPDATE', 'IN_PROGRESS') < index(result['events'], 'a', 'UPDATE',
+                                                                          'IN_PROGRESS')
+    stack = stacks.store().get_stack('st')
+    assert stack['previous'] == created['definition'] and stack['updated_time'] is not None
+    assert [e['id'] for e in stacks.stored_events()][-len(brief):] == [e['id'] for e in result['events']]
+
+
+def test_a_rerun_with_other_tags_is_an_update(stacks):
+    stacks.run(CHAIN)
+    result = stacks.run(CHAIN, tags=['blue'])
     assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert stacks.brief(result['events']) == [('st', 'UPDATE', 'IN_PROGRESS'), ('st', 'UPDATE', 'COMPLETE')]
+    assert stacks.store().get_stack('st')['tags'] == ['blue']
 
 
 def test_parameter_change_updates_only_affected_resources(stacks):

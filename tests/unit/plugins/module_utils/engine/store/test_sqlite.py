@@ -443,3 +443,26 @@ def test_a_damaged_store_is_an_error_never_no_stack(path, store, damage, message
     with pytest.raises(StoreError, match=message) as err:
         Store(path)
     assert path in str(err.value) and 'backup' in str(err.value)
+
+
+def test_a_deleted_top_level_stack_leaves_its_end_for_a_day(tmp_path, monkeypatch):
+    from_store = Store(str(tmp_path / 's.sqlite'))
+    try:
+        top = from_store.lock('gone', 'me', 60, create={'action': 'DELETE', 'status': 'COMPLETE'})
+        child = from_store.create_stack({'name': 'gone-x', 'parent_id': top['id'], 'action': 'DELETE',
+                                         'status': 'COMPLETE'})
+        event = from_store.add_event(top['id'], {'resource_name': 'gone', 'resource_action': 'DELETE',
+                                                 'resource_status': 'COMPLETE'})
+        from_store.delete_stack(child['id'])
+        from_store.delete_stack(top['id'])
+        kept = from_store.deleted(top['id'])
+        assert (kept['stack']['name'], kept['stack']['action'], kept['stack']['status']) == (
+            'gone', 'DELETE', 'COMPLETE')
+        assert [e['id'] for e in kept['events']] == [event['id']]
+        assert from_store.deleted(child['id']) is None           # a nested stack leaves nothing
+        assert from_store.events(top['id']) == [] and from_store.get_stack('gone') is None
+        later = time.time() + st.TRACE_LIFE + 1
+        monkeypatch.setattr(st.time, 'time', lambda: later)
+        assert from_store.deleted(top['id']) is None
+    finally:
+        from_store.close()

@@ -118,12 +118,9 @@ def test_a_run_keeps_its_record_in_swift_and_another_node_reruns_it_with_no_writ
     again = _run(stacks, conn)
     assert again['changed'] is False
     assert again['stack']['outputs'][0]['output_value'] == secret
-    # the record of the rerun (an UPDATE with its events, as Heat's) and the
-    # lock are written; no resource changed
-    writes = set(proxy.writes())
-    assert {('PUT', '/state/team/st.lock'), ('DELETE', '/state/team/st.lock'),
-            ('PUT', '/state/team/versions/st/000002.json')} <= writes
-    assert [p for _m, p in writes if '/resources/' in p] == []
+    # a rerun that changes nothing writes only its lease: no stack row, no
+    # event, no version of the record
+    assert set(proxy.writes()) == {('PUT', '/state/team/st.lock'), ('DELETE', '/state/team/st.lock')}
     gets = [k for m, p, k in proxy.requests if m == 'GET']
     assert gets and all(k['headers'].get('X-Newest') == 'true' for k in gets)
 
@@ -142,7 +139,17 @@ def test_each_completed_action_is_a_version_and_a_delete_keeps_them(stacks, clou
     assert len(second['resources']) == 2
     last = json.loads(swift.containers['state']['objects'][versions[2]][0])
     assert (last['stacks'][0]['action'], last['stacks'][0]['status']) == ('DELETE', 'COMPLETE')
-    assert [n for n in names if '/versions/' not in n] == []
+    # the stack's tree is gone; its trace stays, for Swift's expirer to drop
+    trace = [n for n in names if '/versions/' not in n]
+    assert trace == ['team/deleted/%s.json' % second['stacks'][0]['id']]
+    assert ('state', trace[0]) in swift.expiry
+    store = _store(conn)
+    try:
+        gone = store.deleted(second['stacks'][0]['id'])
+    finally:
+        store.close()
+    assert (gone['stack']['action'], gone['stack']['status']) == ('DELETE', 'COMPLETE')
+    assert (gone['events'][-1]['resource_action'], gone['events'][-1]['resource_status']) == ('DELETE', 'COMPLETE')
 
 
 def test_a_store_url_that_cannot_be_read_or_written_is_a_clear_error(cloud, stacks):
@@ -336,6 +343,9 @@ def test_deleting_a_stack_tree_leaves_no_object_of_it(cloud):
     finally:
         store.close()
     left = [n for n in swift.objects('state') if '/versions/' not in n]
+    # the top-level stack leaves its trace alone
+    assert 'team/deleted/%s.json' % stack_id in left and 'team/deleted/%s.json' % child['id'] not in left
+    left = [n for n in left if '/deleted/' not in n]
     assert left and all(n.startswith('team/stacks/kept/') for n in left), left
 
 
