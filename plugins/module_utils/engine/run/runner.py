@@ -94,7 +94,8 @@ def _apply(invocation, goal):
                                       or hooks.paused(stack)))
     fields = {'id': goal.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
-              'disable_rollback': 0 if invocation.request.rollback else 1}
+              'disable_rollback': 0 if invocation.request.rollback else 1,
+              'project_id': invocation.request.project_id}
     invocation.owner = new_owner()
     stack = phases.lock(invocation, create=fields)
     try:
