@@ -81,8 +81,8 @@ options:
       - How many resource steps (calls to the cloud) may run at once. A resource waiting for the cloud (a building
         server) holds no slot, so hundreds may build at the same time.
       - Heat runs every resource whose dependencies are met; this bounds the requests instead.
-      - Steps of resources that exist only in the stack record (OS::Heat::None, OS::Heat::RandomString,
-        OS::Heat::Value...) make no request and take no slot; they run beside the others.
+      - Steps of resources that exist only in the stack record (C(OS::Heat::None), C(OS::Heat::RandomString),
+        C(OS::Heat::Value)...) make no request and take no slot; they run beside the others.
     type: int
     default: 10
   action_retry_limit:
