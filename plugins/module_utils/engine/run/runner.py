@@ -126,8 +126,8 @@ def _delete(invocation, stack):
     if stack is None:
         return {'changed': False, 'stack': None, 'resources': [], 'events': []}
     if invocation.request.check_mode:
-        plan = [{'resource_name': r.name, 'resource_type': r.type, 'action': 'delete'}
-                for r in store.resources(stack['id'])]
+        plan = [{'resource_name': r.name, 'resource_type': r.type, 'action': 'delete',
+                 'reason': 'the stack is deleted'} for r in store.resources(stack['id'])]
         return {'changed': True, 'stack': stack_view(stack, None, None), 'resources': [],
                 'events': [], 'plan': plan}
     invocation.owner = new_owner()
