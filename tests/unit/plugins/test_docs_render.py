@@ -51,12 +51,10 @@ def _texts(node, where=()):
                     if isinstance(text, str):
                         yield where + (key, i), text
             else:
-                for found in _texts(value, where + (key,)):
-                    yield found
+                yield from _texts(value, where + (key,))
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            for found in _texts(value, where + (i,)):
-                yield found
+            yield from _texts(value, where + (i,))
 
 
 def problems(text):
