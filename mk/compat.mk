@@ -6,9 +6,9 @@
 # The local cloud of the demo stays on its own .venv-cloud; only the playbooks' side changes.
 COMPAT_PYTHON ?= python3
 COMPAT_ENDS   := low high
-# pytest and hypothesis as requirements-dev.txt asks for them; the rest comes from requirements.txt,
+# pytest, hypothesis and the bound on cryptography as requirements-dev.txt asks for them; the rest comes from requirements.txt,
 # held at one end of the range by the constraints file.
-COMPAT_TOOLS  := $(shell grep -E '^(pytest|hypothesis)\b' requirements-dev.txt)
+COMPAT_TOOLS  := $(shell grep -E '^(pytest|hypothesis|cryptography)\b' requirements-dev.txt)
 # As for .venv: the stamp's name carries a hash of what the venv is made from.
 compat_hash    = $(shell cat requirements.txt tests/compat/$(1).txt mk/compat.mk 2>/dev/null | sha256sum | cut -c1-16)
 compat_stamp   = .venv-compat-$(1)/.stamp-$(call compat_hash,$(1))

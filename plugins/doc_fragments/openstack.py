@@ -10,8 +10,15 @@ __metaclass__ = type
 class ModuleDocFragment(object):
 
     # The connection options, named as in openstack.cloud so playbooks and
-    # module_defaults written for that collection carry over.
-    DOCUMENTATION = r'''
+    # module_defaults written for that collection carry over. CONNECTION alone
+    # is for plugins that ask the cloud but wait for nothing (the inventory).
+    CONNECTION = r'''
+requirements:
+  - python >= 3.11
+  - openstacksdk >= 4.0.0
+notes:
+  - Connection details can come from C(clouds.yaml) (looked up in the current directory, C(~/.config/openstack) and
+    C(/etc/openstack)), from the E(OS_CLOUD) and E(OS_*) environment variables, or from O(cloud) and O(auth).
 options:
   cloud:
     description:
@@ -65,7 +72,11 @@ options:
     description:
       - Seconds to wait for one API request to answer.
     type: int
-  wait:
+'''
+
+    # The modules' fragment: the connection options and openstack.cloud's
+    # wait and timeout.
+    DOCUMENTATION = CONNECTION + r'''  wait:
     description:
       - Whether the module waits for the cloud to finish what it asked (modules that change nothing ignore it).
     type: bool
@@ -75,10 +86,4 @@ options:
       - Seconds the module waits for the cloud to finish, when O(wait) is set.
     type: int
     default: 180
-requirements:
-  - python >= 3.11
-  - openstacksdk >= 4.0.0
-notes:
-  - Connection details can come from C(clouds.yaml) (looked up in the current directory, C(~/.config/openstack) and
-    C(/etc/openstack)), from the E(OS_CLOUD) and E(OS_*) environment variables, or from O(cloud) and O(auth).
 '''

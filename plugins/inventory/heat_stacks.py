@@ -17,15 +17,16 @@ description:
     answers for the server (one GET per server). Without a cloud, hosts have no address.
   - "Groups: C(heat_<stack>) for each stack, C(heat_<stack>_<resource>) for the group or template resource holding
     a server, and C(heat_meta_<key>_<value>) for each metadata item of the server. Host variables: C(heat_stack),
-    C(heat_stack_id), C(heat_stack_outputs), C(heat_resource), C(heat_nested_stack), C(heat_server_id),
-    C(heat_server_status), C(heat_addresses), C(heat_metadata), and C(heat_deployments_url) (the GET TempURL of the
-    deployments document of a server taking software deployments, which the role
-    M(stackers.orchestration.software_deployment) reads; only with a cloud to sign it)."
+    C(heat_stack_id), C(heat_stack_outputs), C(heat_resource), C(heat_resource_path) (see O(hostnames)),
+    C(heat_nested_stack), C(heat_server_id), C(heat_server_name), C(heat_server_status), C(heat_addresses),
+    C(heat_metadata), and C(heat_deployments_url) (the GET TempURL of the deployments document of a server taking
+    software deployments, which the role M(stackers.orchestration.software_deployment) reads; only with a cloud to
+    sign it)."
   - The inventory file's name must end in C(.heat_stacks.yml) or C(.heat_stacks.yaml).
 extends_documentation_fragment:
   - constructed
   - inventory_cache
-  - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.connection
   - stackers.orchestration.store
 options:
   plugin:
@@ -43,6 +44,20 @@ options:
     description: The names of the stacks whose servers are hosts; all the store's stacks by default.
     type: list
     elements: str
+  hostnames:
+    description:
+      - What names each host, in order of preference, like the C(hostnames) option of the C(amazon.aws.aws_ec2)
+        inventory; the first choice that gives the host a name no other host of this inventory has names it.
+      - V(name) is the server's name in Nova (C(web-server_a-5zwlqxgxnntz)); without a cloud there is none.
+      - V(resource) is the server's resource in its stack, after the resources holding its nested stacks
+        (C(server_a); C(pool.0) for member C(0) of the group C(pool)).
+      - V(stack_resource) is that path after the stack's name (C(web.server_a)), unique across stacks.
+      - V(id) is the server's id.
+      - When no choice gives a free name, the host is named by V(stack_resource), else by V(id).
+    type: list
+    elements: str
+    choices: [name, resource, stack_resource, id]
+    default: [name]
 '''
 
 EXAMPLES = r'''
@@ -51,6 +66,8 @@ plugin: stackers.orchestration.heat_stacks
 cloud: mycloud
 store_path: /srv/stacks/stacks.sqlite
 stacks: [web]
+# hosts named server_a, pool.0... (the resources), not by their Nova names
+hostnames: [resource, stack_resource]
 keyed_groups:
   - key: heat_metadata.tier | default('none')
     prefix: tier
@@ -101,7 +118,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if params.get('cloud') or params.get('auth') or self.get_option('store_url'):
                 conn = openstack_connection(params)
             return hosts(self.get_option('store_path'), self.get_option('stacks') or None, conn,
-                         self.get_option('store_key'), self.get_option('store_url'))
+                         self.get_option('store_key'), self.get_option('store_url'),
+                         hostnames=self.get_option('hostnames') or ['name'])
         except StackersError as exc:
             raise AnsibleError('heat_stacks: %s' % exc)
         finally:

@@ -81,8 +81,8 @@ options:
       - How many resource steps (calls to the cloud) may run at once. A resource waiting for the cloud (a building
         server) holds no slot, so hundreds may build at the same time.
       - Heat runs every resource whose dependencies are met; this bounds the requests instead.
-      - Steps of resources that exist only in the stack record (OS::Heat::None, OS::Heat::RandomString,
-        OS::Heat::Value...) make no request and take no slot; they run beside the others.
+      - Steps of resources that exist only in the stack record (C(OS::Heat::None), C(OS::Heat::RandomString),
+        C(OS::Heat::Value)...) make no request and take no slot; they run beside the others.
     type: int
     default: 10
   action_retry_limit:
@@ -214,9 +214,27 @@ events:
   type: list
   elements: dict
 plan:
-  description: In check mode, what a run would do per resource - C(resource_name), C(resource_type), C(action)
-    (one of C(create), C(update), C(replace), C(delete), C(keep)) and the C(reason) where there is one.
+  description:
+    - In check mode, what a run would do per resource - C(resource_name), C(resource_type), C(action) (one of
+      C(create), C(update), C(replace), C(delete), C(keep)) and C(reason), why.
+    - "C(reason) is C(new) for a create, C(unchanged) for a keep, C(not in the template) for a delete, and for an
+      update or a replacement the properties that changed and, for a replacement, the rule of the type that needs
+      it (C(changed: image; replaced: image cannot change in place))."
   returned: check mode
+  type: list
+  elements: dict
+  sample:
+    - {resource_name: server, resource_type: 'OS::Nova::Server', action: update,
+       reason: 'changed: flavor; updated in place'}
+    - {resource_name: port, resource_type: 'OS::Neutron::Port', action: replace,
+       reason: 'changed: network; replaced: network cannot change in place'}
+    - {resource_name: old, resource_type: 'OS::Heat::Value', action: delete, reason: not in the template}
+diff:
+  description:
+    - In diff mode, Ansible's list of diffs, one per resource that changes, which C(--diff) shows under its
+      headers; each has C(resource_name), C(action), C(before_header) (the resource's name and type),
+      C(after_header) (with the action and its reason), C(before) and C(after) (the resource's properties).
+  returned: diff mode, when something changes
   type: list
   elements: dict
 check:
@@ -249,20 +267,18 @@ else:
 
 
 def diff_view(changes):
-    """Ansible's before/after, per resource: its properties, and in ``after``
-    what happens to it (a replacement is a new physical resource)."""
-    before, after = {}, {}
+    """Ansible's list of diffs, one per resource that changes: its properties
+    before and after, under headers naming the resource and what happens to
+    it (a replacement is a new physical resource)."""
+    out = []
     for change in changes:
-        name = change['resource_name']
-        if change['before'] is not None:
-            before[name] = change['before']
-        if change['after'] is not None:
-            after[name] = dict(change['after'])
-        if change['action'] in ('replace', 'delete', 'create'):
-            after.setdefault(name, {})
-            after[name] = dict(after[name], **{'(action)': change['action']}) if change['after'] is not None \
-                else {'(action)': 'delete'}
-    return {'before': before, 'after': after}
+        name = '%s (%s)' % (change['resource_name'], change['resource_type'])
+        out.append({'resource_name': change['resource_name'], 'action': change['action'],
+                    'before_header': name,
+                    'after_header': '%s: %s, %s' % (name, change['action'], change['reason']),
+                    'before': change['before'] if change['before'] is not None else {},
+                    'after': dict(change['after']) if change['after'] is not None else {}})
+    return out
 
 
 class HeatStack(StackersModule):

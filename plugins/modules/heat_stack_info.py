@@ -124,7 +124,9 @@ extends_documentation_fragment:
   - stackers.orchestration.store
 notes:
   - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called
-    (but for reading a O(store_url) store in Swift), so the pseudo parameter C(OS::project_id) shows empty.
+    (but for reading a O(store_url) store in Swift). The pseudo parameter C(OS::project_id) shows the project the
+    stack was created in, as M(stackers.orchestration.heat_stack) recorded it (empty for a stack recorded before
+    the store kept it, until its next update).
 attributes:
   check_mode:
     support: full

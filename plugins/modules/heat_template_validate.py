@@ -18,7 +18,7 @@ description:
   - An invalid template fails the task with a message naming the file, the line and the path inside the document.
   - Like that command, it does not check the parameter values given against their types and constraints, nor
     property values against the resource types; set O(strict) to also make the checks Heat makes when it creates a
-    stack.
+    stack. Without O(strict), RV(not_checked) lists what was left to stack create.
   - With O(strict), custom constraints that need a service (C(nova.flavor), C(glance.image), ...) are checked
     against the cloud when O(cloud) or O(auth) is given; otherwise they are listed in RV(not_checked).
 options:
@@ -119,12 +119,20 @@ unsupported_types:
   sample: []
 not_checked:
   description:
-    - With O(strict), the parameter values whose custom constraint needs a cloud service and was not checked
-      because no connection was given.
+    - What this validation did not check, each entry naming a parameter (C(parameter)) or a resource's
+      properties (C(property), a path such as C(resources.subnet.properties)) and the check left (C(constraint)).
+    - The custom constraints that need a cloud service (C(nova.flavor), ...) when no connection was given.
+    - Without O(strict), also what only stack create checks, as C(openstack orchestration template validate)
+      leaves it. For each parameter, C(required) (it has no value), C(type) (the value against its type)
+      and each of its constraints, by its key (C(range), C(length), C(modulo), C(allowed_values),
+      C(allowed_pattern)) or its custom constraint's name. For each resource, C(required) (its required
+      properties are there) and C(values) (its property values against the type's schema).
   returned: success
   type: list
   elements: raw
-  sample: []
+  sample:
+    - {parameter: volume_size, constraint: type}
+    - {property: resources.subnet.properties, constraint: required}
 '''
 
 import os

@@ -106,8 +106,12 @@ def test_multi_tier_stack_lifecycle(cloud, tmp_path):
     assert actions['vol1'] == 'update' and actions['vol2'] == 'update'
     assert actions['port2'] == 'replace'
     assert actions['net'] == 'keep' and actions['port1'] == 'keep'
-    assert predicted['diff']['after']['port2']['network'] == '<known after apply>' or \
-        predicted['diff']['after']['port2']['network'] != predicted['diff']['before']['port2']['network']
+    # each resource's diff is headed by its name, type, action and reason; each plan entry says why
+    port2 = [d for d in predicted['diff'] if d['resource_name'] == 'port2'][0]
+    assert port2['after']['network'] == '<known after apply>' or port2['after']['network'] != port2['before']['network']
+    assert port2['after_header'].startswith('port2 (OS::Neutron::Port): replace, changed: ')
+    reasons = dict((p['resource_name'], p['reason']) for p in predicted['plan'])
+    assert reasons['net'] == 'unchanged' and 'updated in place' in reasons['server1']
     old_port2 = _by_name(repaired)['port2']['physical_resource_id']
     assert updated['stack']['stack_status'] == 'UPDATE_COMPLETE', updated['stack']['stack_status_reason']
     res = _by_name(updated)

@@ -5,7 +5,8 @@
 servers, each with a floating IP, made by heat_stack in ansible-playbook; `ansible-inventory --list`
 and `--graph` show them with their floating addresses and groups, and a play over that inventory
 with a local connection reaches every host (the addresses are the local cloud's fake ones: never
-connected to)."""
+connected to). With `hostnames: [resource, ...]` the hosts are named by their resources.
+The plugin documents only the options it uses."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -66,6 +67,15 @@ def test_the_stacks_servers_are_hosts_with_their_floating_ips(cloud, tmp_path):
         assert sorted(listed['heat_meta_tier_web']['hosts']) == sorted(hostvars)
         graph = _run([os.path.join(BIN, 'ansible-inventory'), '-i', str(source), '--graph'], env)
         assert '@heat_inv:' in graph and all(name in graph for name in hostvars)
+        # named by Nova by default; by resource with hostnames
+        assert sorted(hv['heat_server_name'] for hv in hostvars.values()) == sorted(hostvars)
+        by_resource = tmp_path / 'byres.heat_stacks.yml'
+        by_resource.write_text('plugin: stackers.orchestration.heat_stacks\ncloud: localcloud\n'
+                               'store_path: %s\nstacks: [inv]\nhostnames: [resource, stack_resource]\n' % store)
+        renamed = _plain(json.loads(_run([os.path.join(BIN, 'ansible-inventory'), '-i', str(by_resource),
+                                          '--list'], env)))
+        assert sorted(renamed['_meta']['hostvars']) == ['server1', 'server2']
+        assert renamed['_meta']['hostvars']['server1']['heat_resource_path'] == 'server1'
 
         play = tmp_path / 'reach.yml'
         play.write_text('- hosts: heat_inv\n  gather_facts: false\n  tasks:\n'

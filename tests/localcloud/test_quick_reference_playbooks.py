@@ -146,3 +146,28 @@ def test_every_quick_reference_command_as_a_playbook(cloud, tmp_path):
     assert any(line.endswith('Stack RESUME completed successfully') for line in resumed), resumed[-6:]
     books.run('delete.yml')
     assert shown(books.run('list.yml').stdout, 'Show them, one line each') == []
+
+
+VALUE_TEMPLATE = """heat_template_version: 2021-04-16
+resources:
+  value: {type: OS::Heat::Value, properties: {value: kept}}
+"""
+
+
+def test_delete_without_a_name_refuses_and_deletes_nothing(cloud, tmp_path):
+    """The playbooks once defaulted heat_stack_name to demo: a forgotten -e deleted the stack called so."""
+    books = Books(cloud, tmp_path)
+    (tmp_path / 'value.yaml').write_text(VALUE_TEMPLATE)
+    books.run('stack.yml', {'heat_stack_name': 'demo', 'heat_template': str(tmp_path / 'value.yaml')})
+    variables = {'heat_cloud': 'localcloud', 'heat_store_path': books.store}
+    for book in ('delete.yml', 'suspend.yml', 'stack.yml'):
+        refused = subprocess.run([os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'),
+                                  os.path.join(PLAYBOOKS, book), '-e', json.dumps(variables)],
+                                 cwd=ROOT, env=books.env(), capture_output=True, text=True, timeout=600,
+                                 stdin=subprocess.DEVNULL)
+        assert refused.returncode == 2, refused.stdout[-3000:] + refused.stderr[-3000:]
+        failed = [line for line in refused.stdout.splitlines() if 'FAILED!' in line]
+        assert len(failed) == 1 and 'Missing -e heat_stack_name=NAME' in failed[0], refused.stdout[-3000:]
+        assert 'ok=0' in refused.stdout and 'changed=0' in refused.stdout
+    listed = shown(books.run('list.yml').stdout, 'Show them, one line each')
+    assert len(listed) == 1 and listed[0].startswith('demo  CREATE_COMPLETE'), listed

@@ -145,6 +145,8 @@ def test_info_lists_shows_and_matches_real_heats_shapes(cloud, tmp_path):
     assert stack['stack_status'] == heat_show['stack_status'] == 'CREATE_COMPLETE'
     assert set(stack['parameters']) == set(heat_show['parameters'])
     assert stack['parameters']['text'] == heat_show['parameters']['text'] == 'one'
+    # the project, though heat_stack_info never authenticates: heat_stack recorded it
+    assert stack['parameters']['OS::project_id'] == heat_show['parameters']['OS::project_id'] != ''
     assert stack['description'] == heat_show['description'] and stack['tags'] == heat_show['tags'] == []
     assert [sorted(o) for o in stack['outputs']] == [sorted(o) for o in heat_show['outputs']]
     assert {o['output_key']: o['output_value'] for o in stack['outputs']}['top_text'] == 'one'

@@ -177,7 +177,31 @@ def _validate_template(template, environment, parameters, files, root, *, checke
     answer['Environment'] = _environment_shown(sd, parameters)
     answer['UnsupportedTypes'] = _unsupported_types(sd, supported_types)
     answer['NotChecked'] = list(sd.parameters.not_checked) + sd.not_checked
+    if not strict:
+        answer['NotChecked'] += _left_to_stack_create(sd)
     return answer
+
+
+def _left_to_stack_create(sd):
+    """The checks Heat's template validate leaves to stack create, in the
+    shape of the service constraints left unchecked: each parameter's value
+    (its presence, its type, each of its constraints by its key or custom
+    constraint's name) and each enabled resource's properties (the required
+    ones present, the values against the type's schema)."""
+    left = []
+    params = sd.parameters
+    for name in getattr(params, 'schemas', ()):
+        schema = params.schema(name)
+        if not params.has_value(name):
+            left.append({'parameter': name, 'constraint': 'required'})
+        left.append({'parameter': name, 'constraint': 'type'})
+        for con in schema.constraints:
+            left.append({'parameter': name, 'constraint': getattr(con, 'constraint', None) or con.key})
+    for name in sd.resources:
+        where = 'resources.%s.properties' % name
+        left.append({'property': where, 'constraint': 'required'})
+        left.append({'property': where, 'constraint': 'values'})
+    return left
 
 
 def _check_body(sd, environment, parameters, files, own):

@@ -226,7 +226,7 @@ def _start(nest):
             'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
             'created_time': now_iso(), 'salt': top.get('salt'),
             'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
-            'parent_id': top['id'], 'parent_resource': name}
+            'parent_id': top['id'], 'parent_resource': name, 'project_id': top.get('project_id')}
         if goal.kind == 'stack':
             fields.update(stack_resource.stack_fields(defn))
         stack = nest.invocation.store.create_stack(fields)

@@ -210,7 +210,8 @@ def show(store, request):
         raise StackersError('event_resource cannot be given with nested_depth (as heatclient\'s '
                             '--resource with --nested-depth)')
     vault = _vault(store, request.store_key)
-    holder = _stack_definition(stack, vault, request.project_id)
+    # the project the stack was made in, as Heat's stack show has it (the module does not authenticate)
+    holder = _stack_definition(stack, vault, stack.get('project_id') or request.project_id)
     outputs = _outputs(stack, vault)
     view = stack_view(stack, holder if holder.sd is not None else None, outputs)
     view.update(parent=stack.get('parent_id'), tags=stack.get('tags') or [], deletion_time=None,

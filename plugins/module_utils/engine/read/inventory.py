@@ -14,6 +14,9 @@ resource holding members, and each metadata key/value of the server.
 A server taking software deployments (SOFTWARE_CONFIG user data) has
 ``heat_deployments_url``: the GET TempURL of its deployments document, the
 one its agent polls, which the software_deployment role reads.
+A host is named by the first of ``hostnames`` that gives it a name no other
+host of the inventory has: the server's Nova name, the resource's path in
+its stack, that path after the stack's name, or the server's id.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,7 +25,7 @@ __metaclass__ = type
 
 import re
 
-from ...errors import CloudNotFound
+from ...errors import CloudNotFound, StackersError
 from ...resources import sdk
 from ...resources.base import TAG_RESOURCE, TAG_STACK
 from ...resources.heat import _deploy_document as document
@@ -33,6 +36,8 @@ from ..store.backends import open_store
 SERVER = 'OS::Nova::Server'
 # template resources, groups and OS::Heat::Stack nest at most this deep (Heat's limit)
 DEPTH = 5
+# what a host can be named by, for the plugin's `hostnames` option
+HOSTNAMES = ('name', 'resource', 'stack_resource', 'id')
 
 
 def group_name(*parts):
@@ -60,27 +65,61 @@ def _server(conn, server_id):
         return None
 
 
-def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None):
+def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None, hostnames=('name',)):
     """[{name, groups, vars}] for every server of ``stacks`` (names; None:
-    every top-level stack of the store)."""
+    every top-level stack of the store), each named by the first of
+    ``hostnames`` (HOSTNAMES) that gives it a name not taken."""
+    unknown = [h for h in hostnames or () if h not in HOSTNAMES]
+    if unknown:
+        raise StackersError('hostnames: %s is none of %s' % (', '.join(map(str, unknown)), ', '.join(HOSTNAMES)))
     listed = info(InfoRequest(store_path=store_path, store_url=store_url), conn) if not stacks else None
     names = stacks or [s['stack_name'] for s in listed['stacks']]
-    out = []
+    out, taken = [], set()
     urls = _DocumentUrls(store_path, conn, store_url)
     for stack_name in names:
         shown = info(InfoRequest(stack_name, store_path=store_path, store_url=store_url,
                                  store_key=store_key, nested_depth=DEPTH), conn)
         stack = shown['stack']
         outputs = dict((o['output_key'], o.get('output_value')) for o in stack.get('outputs') or ())
+        holders = dict((r['physical_resource_id'], r) for r in shown['resources'] if r.get('physical_resource_id'))
         for row in shown['resources']:
             if row['resource_type'] != SERVER or not row.get('physical_resource_id'):
                 continue
             out.append(_host(conn, stack, outputs, row))
+            path = _resource_path(stack, holders, row)
+            out[-1]['vars']['heat_resource_path'] = path
+            out[-1]['name'] = _host_name(hostnames or ('name',), taken, out[-1], stack, path)
+            taken.add(out[-1]['name'])
             url = urls(row['physical_resource_id'], stack_name)
             if url:
                 out[-1]['vars']['heat_deployments_url'] = url
     urls.close()
     return out
+
+
+def _resource_path(stack, holders, row):
+    """The server's resource in its top-level stack: its name, after the
+    resources holding its nested stacks (``web.0``: member 0 of group web)."""
+    parts = [row['resource_name']]
+    stack_id, seen = row.get('stack_id'), set()
+    while stack_id and stack_id != stack['id'] and stack_id in holders and stack_id not in seen:
+        seen.add(stack_id)
+        holder = holders[stack_id]
+        parts.insert(0, holder['resource_name'])
+        stack_id = holder.get('stack_id')
+    return '.'.join(parts)
+
+
+def _host_name(hostnames, taken, host, stack, path):
+    """The first of ``hostnames`` that names the host and is not taken; the
+    stack-qualified path when none is (names must be unique)."""
+    candidates = {'name': host['vars'].get('heat_server_name'), 'resource': path,
+                  'stack_resource': '%s.%s' % (stack['stack_name'], path),
+                  'id': host['vars']['heat_server_id']}
+    for choice in hostnames:
+        if candidates[choice] and candidates[choice] not in taken:
+            return candidates[choice]
+    return host['vars']['heat_server_id'] if candidates['stack_resource'] in taken else candidates['stack_resource']
 
 
 class _DocumentUrls(object):
@@ -123,11 +162,11 @@ def _host(conn, stack, outputs, row):
         'heat_stack': stack['stack_name'], 'heat_stack_id': stack['id'],
         'heat_stack_outputs': outputs, 'heat_resource': row['resource_name'],
         'heat_nested_stack': row.get('stack_name', stack['stack_name']),
-        'heat_server_id': server_id, 'heat_server_status': server.get('status'),
+        'heat_server_id': server_id, 'heat_server_name': server.get('name'),
+        'heat_server_status': server.get('status'),
         'heat_addresses': fixed + floating, 'heat_metadata': metadata,
     }
     address = (floating or fixed or [{}])[0].get('addr')
     if address:
         variables['ansible_host'] = address
-    name = server.get('name') or '%s.%s' % (row.get('stack_name', stack['stack_name']), row['resource_name'])
-    return {'name': name, 'groups': groups, 'vars': variables}
+    return {'name': None, 'groups': groups, 'vars': variables}

@@ -77,7 +77,7 @@ def mark_failed_checks(run, results):
 def plan(run, graph, check_results=None, converge=False):
     """Check mode's plan: what a run with the same inputs would do to each
     resource, the planner's decisions in dependency order
-    ([{resource_name, resource_type, action, reason?}]), and the diff."""
+    ([{resource_name, resource_type, action, reason}]), and the diff."""
     sd = run.sd
     import networkx as nx   # only check mode walks the graph in order
     order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
@@ -92,36 +92,62 @@ def plan(run, graph, check_results=None, converge=False):
         want = desired(run, name, unknown, updated)
         try:
             decision = decide_desired(run, row, want)
-            action, reason = decision.action, decision.reason
+            action, reason = decision.action, _reason(decision, row)
             if action == KEEP and name in run.nests:
                 reason = nested_steps.nested_change(run, name, plan)
-                action = UPDATE if reason else KEEP
+                action, reason = (UPDATE, reason) if reason else (KEEP, _reason(decision, row))
         except StackersError as exc:
             action, reason = 'error', str(exc)
         if action in (CREATE, REPLACE):
             unknown.add(name)
         elif action == UPDATE:
             updated.add(name)
-        item = {'resource_name': name, 'resource_type': defn.type, 'action': action}
-        if reason:
-            item['reason'] = reason
-        items.append(item)
+        items.append({'resource_name': name, 'resource_type': defn.type, 'action': action,
+                      'reason': reason})
         if action != KEEP:
             after = dict(want.masked)
             for key in want.unknown:
                 after[key] = UNKNOWN
-            diff.append({'resource_name': name, 'action': action,
-                         'replacement': action == REPLACE,
+            diff.append({'resource_name': name, 'resource_type': defn.type, 'action': action,
+                         'reason': reason, 'replacement': action == REPLACE,
                          'before': row.properties if row is not None and action != CREATE
                          else None,
                          'after': after})
     for row in run.rows.values():
         if row.role != CURRENT or row.name not in sd.resources:
             items.append({'resource_name': row.name, 'resource_type': row.type,
-                          'action': DELETE})
-            diff.append({'resource_name': row.name, 'action': DELETE, 'replacement': False,
+                          'action': DELETE, 'reason': NOT_IN_TEMPLATE})
+            diff.append({'resource_name': row.name, 'resource_type': row.type, 'action': DELETE,
+                         'reason': NOT_IN_TEMPLATE, 'replacement': False,
                          'before': row.properties, 'after': None})
     return items, diff
+
+
+NOT_IN_TEMPLATE = 'not in the template'
+
+
+def _reason(decision, row):
+    """Why the plan does what it does to a resource, in words: the
+    properties that changed and whether the type's update rules replace it,
+    or why a resource with no property change is made, updated or kept."""
+    action, why = decision.action, decision.reason
+    changed = ', '.join(sorted(decision.changed or ()))
+    if action == KEEP:
+        return 'unchanged'
+    if action == CREATE:
+        if why == 'adopt':
+            return 'adopted: its external_id is taken as it is'
+        if why == 'resume':
+            return 'its create was interrupted: it is taken up where it stopped'
+        return 'new' if row is None else 'never created (%s_%s)' % (row.action, row.status)
+    if action == UPDATE:
+        if changed:
+            return 'changed: %s; updated in place' % changed
+        return 'metadata changed' if why == 'metadata' else why or 'updated'
+    if action == REPLACE:
+        # the planner's reason says which rule needs the replacement
+        return 'changed: %s; replaced: %s' % (changed, why) if changed else 'replaced: %s' % why
+    return why or action
 
 
 def plan_and_check(invocation, goal):

@@ -199,6 +199,9 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
         fields.update(_stored_inputs(invocation, goal, stack))
+    if request.project_id and not stack.get('project_id'):
+        # the project the stack lives in, for readers that do not authenticate (heat_stack_info)
+        fields['project_id'] = request.project_id
     run.stack_updated = bool(rollback_of) or (
         action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
     start = _Start(run, fields, stamp=action == 'UPDATE')

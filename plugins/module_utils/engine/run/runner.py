@@ -94,7 +94,8 @@ def _apply(invocation, goal):
                                       or hooks.paused(stack)))
     fields = {'id': goal.stack_id, 'action': 'CREATE', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
-              'disable_rollback': 0 if invocation.request.rollback else 1}
+              'disable_rollback': 0 if invocation.request.rollback else 1,
+              'project_id': invocation.request.project_id}
     invocation.owner = new_owner()
     stack = phases.lock(invocation, create=fields)
     try:
@@ -125,8 +126,8 @@ def _delete(invocation, stack):
     if stack is None:
         return {'changed': False, 'stack': None, 'resources': [], 'events': []}
     if invocation.request.check_mode:
-        plan = [{'resource_name': r.name, 'resource_type': r.type, 'action': 'delete'}
-                for r in store.resources(stack['id'])]
+        plan = [{'resource_name': r.name, 'resource_type': r.type, 'action': 'delete',
+                 'reason': 'the stack is deleted'} for r in store.resources(stack['id'])]
         return {'changed': True, 'stack': stack_view(stack, None, None), 'resources': [],
                 'events': [], 'plan': plan}
     invocation.owner = new_owner()

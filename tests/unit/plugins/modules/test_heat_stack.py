@@ -93,3 +93,26 @@ def test_events_come_back_in_heat_api_shape(capsys, monkeypatch, tmp_path):
         {'id': 'e2', 'resource_name': 'server', 'logical_resource_id': 'server', 'physical_resource_id': 'p1',
          'resource_status': 'CREATE_COMPLETE', 'resource_status_reason': 'state changed',
          'event_time': '2024-01-01T00:00:00Z', 'stack_name': 'web-g-x'}]
+
+
+def test_the_diff_names_each_resource_and_what_happens_to_it():
+    """Ansible shows a list of diffs one by one under their headers: each resource's change is headed by
+    its name, its type, the action and the reason, wherever in its properties the change is."""
+    changes = [
+        {'resource_name': 'port', 'resource_type': 'OS::Neutron::Port', 'action': 'replace',
+         'reason': 'changed: network; replaced: network cannot change in place', 'replacement': True,
+         'before': {'network': 'a', 'name': 'p'}, 'after': {'network': 'b', 'name': 'p'}},
+        {'resource_name': 'new', 'resource_type': 'OS::Heat::Value', 'action': 'create', 'reason': 'new',
+         'replacement': False, 'before': None, 'after': {'value': 1}},
+        {'resource_name': 'old', 'resource_type': 'OS::Heat::Value', 'action': 'delete',
+         'reason': 'not in the template', 'replacement': False, 'before': {'value': 0}, 'after': None},
+    ]
+    shown = module.diff_view(changes)
+    assert [d['resource_name'] for d in shown] == ['port', 'new', 'old']
+    port, new, old = shown
+    assert port['before_header'] == 'port (OS::Neutron::Port)'
+    assert port['after_header'] == \
+        'port (OS::Neutron::Port): replace, changed: network; replaced: network cannot change in place'
+    assert port['before'] == {'network': 'a', 'name': 'p'} and port['after'] == {'network': 'b', 'name': 'p'}
+    assert new['before'] == {} and new['after_header'].endswith(': create, new')
+    assert old['after'] == {} and old['after_header'].endswith(': delete, not in the template')

@@ -69,7 +69,52 @@ def test_validate_template_answer():
     assert answer['ParameterGroups'] == [{'label': 'Main', 'parameters': ['flavor']}]
     assert answer['Environment'] == {'parameters': {}, 'parameter_defaults': {},
                                      'resource_registry': {'resources': {}}, 'event_sinks': []}
-    assert answer['UnsupportedTypes'] == [] and answer['NotChecked'] == []
+    assert answer['UnsupportedTypes'] == []
+    # what template validate leaves to stack create (the disabled resource aside)
+    assert answer['NotChecked'] == [
+        {'parameter': 'flavor', 'constraint': 'type'},
+        {'parameter': 'flavor', 'constraint': 'allowed_values'},
+        {'parameter': 'secret', 'constraint': 'type'},
+        {'property': 'resources.net.properties', 'constraint': 'required'},
+        {'property': 'resources.net.properties', 'constraint': 'values'},
+        {'property': 'resources.port.properties', 'constraint': 'required'},
+        {'property': 'resources.port.properties', 'constraint': 'values'}]
+
+
+def test_strict_leaves_nothing_but_service_constraints_unchecked():
+    answer = validate.validate_template(TEMPLATE, strict=True)
+    assert answer['NotChecked'] == []
+
+
+NEWCOMER = '''heat_template_version: 2021-04-16
+parameters:
+  volume_size: {type: number}
+  flavor: {type: string, constraints: [{custom_constraint: nova.flavor}]}
+resources:
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {cidr: 10.0.0.0/24}
+'''
+
+
+def test_template_validate_names_what_it_did_not_check():
+    answer = validate.validate_template(NEWCOMER, parameters={'volume_size': 'big'})
+    assert answer['NotChecked'] == [
+        {'parameter': 'volume_size', 'constraint': 'type'},
+        {'parameter': 'flavor', 'constraint': 'required'},
+        {'parameter': 'flavor', 'constraint': 'type'},
+        {'parameter': 'flavor', 'constraint': 'nova.flavor'},
+        {'property': 'resources.subnet.properties', 'constraint': 'required'},
+        {'property': 'resources.subnet.properties', 'constraint': 'values'}]
+
+
+@pytest.mark.parametrize('parameters, message', [
+    ({'volume_size': 'big', 'flavor': 'm1.tiny'}, '"big" is not a number'),
+    ({'volume_size': 1, 'flavor': 'm1.tiny'}, 'Property network not assigned'),
+])
+def test_strict_refuses_what_template_validate_leaves(parameters, message):
+    with pytest.raises(StackersError, match=message):
+        validate.validate_template(NEWCOMER, parameters=parameters, strict=True)
 
 
 # Heat's answer has ParameterGroups only when the template has groups.

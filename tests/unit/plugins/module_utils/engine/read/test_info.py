@@ -241,3 +241,24 @@ def test_environment_masks_a_given_hidden_value_the_store_kept(stacks):
     assert ask(stacks, 'kept', store_key='k1', environment=True)['environment']['parameters'] == {'pw2': '******'}
     # without a store key the value was not kept: nothing says it was given
     assert ask(stacks, 'cut', environment=True)['environment']['parameters'] == {}
+
+
+PROJECT = '7d3c4f0a9b8e4c1d8f2a6b5c4d3e2f10'
+
+
+def test_stack_show_has_the_project_the_stack_was_made_in_as_heat_stack_showed_it(stacks):
+    """heat_stack_info does not authenticate: the record keeps the project heat_stack ran in."""
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    made = stacks.run('resources:\n  leaf: {type: leaf.yaml}\n', project_id=PROJECT)
+    assert made['stack']['parameters']['OS::project_id'] == PROJECT
+    shown = ask(stacks, 'st')['stack']
+    assert shown['parameters']['OS::project_id'] == PROJECT
+    assert shown['parameters'] == made['stack']['parameters']
+    assert stacks.children()['leaf']['project_id'] == PROJECT
+
+
+def test_a_stack_recorded_without_its_project_gets_it_at_its_next_update(stacks):
+    stacks.run('resources:\n  a: {type: OS::Heat::None}\n')
+    assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == ''
+    stacks.run('resources:\n  a: {type: OS::Heat::None}\n', project_id=PROJECT)
+    assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == PROJECT

@@ -5,15 +5,20 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import pytest
+
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read import inventory as inv
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
 
 STACK = {'stack_name': 'web', 'id': 'sid', 'outputs': [{'output_key': 'vip', 'output_value': '172.24.4.9'}]}
 ROWS = [
     {'resource_name': 'net', 'resource_type': 'OS::Neutron::Net', 'physical_resource_id': 'n1'},
     {'resource_name': 'db', 'resource_type': 'OS::Nova::Server', 'physical_resource_id': 's1',
-     'stack_name': 'web'},
+     'stack_name': 'web', 'stack_id': 'sid'},
+    {'resource_name': 'pool', 'resource_type': 'OS::Heat::ResourceGroup', 'physical_resource_id': 'pool-sid',
+     'stack_name': 'web', 'stack_id': 'sid'},
     {'resource_name': '0', 'resource_type': 'OS::Nova::Server', 'physical_resource_id': 's2',
-     'stack_name': 'web-pool-abc', 'parent_resource': 'pool'},
+     'stack_name': 'web-pool-abc', 'parent_resource': 'pool', 'stack_id': 'pool-sid'},
     {'resource_name': 'half', 'resource_type': 'OS::Nova::Server', 'physical_resource_id': None},
 ]
 SERVERS = {
@@ -79,8 +84,46 @@ def test_every_server_of_the_stack_and_its_groups_is_a_host(monkeypatch):
 def test_without_a_cloud_hosts_have_no_address_and_are_named_by_their_resource(monkeypatch):
     _fake(monkeypatch, [])
     found = inv.hosts('/x.sqlite', stacks=['web'])
-    assert [h['name'] for h in found] == ['web.db', 'web-pool-abc.0']
+    assert [h['name'] for h in found] == ['web.db', 'web.pool.0']
     assert all('ansible_host' not in h['vars'] for h in found)
+
+
+def test_hosts_are_named_by_the_first_of_hostnames_that_names_them(monkeypatch):
+    _fake(monkeypatch, [])
+    conn = object()
+
+    def named(hostnames, **kw):
+        return [h['name'] for h in inv.hosts('/x.sqlite', conn=kw.get('conn', conn), hostnames=hostnames)]
+    assert named(['name']) == ['web-db-x', 'web-pool-0']
+    assert named(['resource']) == ['db', 'pool.0']
+    assert named(['stack_resource']) == ['web.db', 'web.pool.0']
+    assert named(['id']) == ['s1', 's2']
+    # without a cloud there is no Nova name: the next choice names the host
+    assert named(['name', 'resource'], conn=None) == ['db', 'pool.0']
+    found = inv.hosts('/x.sqlite', conn=conn, hostnames=['resource'])
+    assert [h['vars']['heat_resource_path'] for h in found] == ['db', 'pool.0']
+    assert [h['vars']['heat_server_name'] for h in found] == ['web-db-x', 'web-pool-0']
+
+
+def test_a_name_taken_by_another_host_goes_to_the_next_choice(monkeypatch):
+    _fake(monkeypatch, [])
+    SERVERS['s3'] = dict(SERVERS['s1'], name='web-db-x')
+    ROWS.append({'resource_name': 'db', 'resource_type': 'OS::Nova::Server', 'physical_resource_id': 's3',
+                 'stack_name': 'web-pool-abc', 'stack_id': 'pool-sid'})
+    try:
+        names = [h['name'] for h in inv.hosts('/x.sqlite', conn=object(), hostnames=['name', 'resource'])]
+        assert names == ['web-db-x', 'web-pool-0', 'pool.db']
+        # and when every choice is taken, the stack-qualified path, then the id
+        names = [h['name'] for h in inv.hosts('/x.sqlite', conn=object(), hostnames=['name'])]
+        assert names == ['web-db-x', 'web-pool-0', 'web.pool.db']
+    finally:
+        ROWS.pop()
+        del SERVERS['s3']
+
+
+def test_an_unknown_hostnames_choice_is_refused():
+    with pytest.raises(StackersError, match='hostnames: nova is none of name, resource, stack_resource, id'):
+        inv.hosts('/x.sqlite', hostnames=['nova'])
 
 
 def test_group_names_keep_only_what_ansible_takes():

@@ -108,6 +108,28 @@ def test_check_mode_new_stack_and_removed_resources(stacks):
     assert all(d['after'] is None and d['before'] is not None for d in deleted)
 
 
+def test_every_plan_entry_says_why(stacks):
+    created = stacks.run(CHAIN, check_mode=True)
+    assert set(i['reason'] for i in created['plan']) == {'new'}
+    stacks.run(CHAIN)
+    kept = stacks.run(CHAIN, check_mode=True)
+    assert set(i['reason'] for i in kept['plan']) == {'unchanged'}
+    changed = stacks.run(CHAIN, parameters={'fixed': 'y'}, check_mode=True, diff=True)
+    reasons = dict((i['resource_name'], i['reason']) for i in changed['plan'])
+    assert reasons['a'] == 'changed: update_replace_value; replaced: update_replace_value cannot change in place'
+    assert reasons['b'].startswith('changed: value; updated in place')
+    assert reasons['c'] == 'unchanged'
+    # the diff entries carry the same, with the type
+    assert dict((d['resource_name'], (d['resource_type'], d['reason'])) for d in changed['diff']) == {
+        'a': ('OS::Heat::TestResource', reasons['a']), 'b': ('OS::Heat::Value', reasons['b'])}
+    smaller = 'resources:\n  c: {type: OS::Heat::Value, properties: {value: alone}}\n'
+    gone = stacks.run(smaller, check_mode=True)
+    assert dict((i['resource_name'], i['reason']) for i in gone['plan']) == {
+        'a': 'not in the template', 'b': 'not in the template', 'c': 'unchanged'}
+    deleting = stacks.run(CHAIN, state='absent', check_mode=True)
+    assert set(i['reason'] for i in deleting['plan']) == {'the stack is deleted'}
+
+
 def test_check_failed_when_the_object_is_gone(stacks, monkeypatch):
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::Value', Gone)
     monkeypatch.setattr(Gone, 'gone', set())
