@@ -41,7 +41,7 @@ def type_rule(type_name):
     type has none."""
     plugin = PLUGINS.get(type_name)
     if plugin is not None:
-        return plugin.validate
+        return getattr(plugin, 'validate', None)
     return _NESTED_RULES.get(type_name)
 
 

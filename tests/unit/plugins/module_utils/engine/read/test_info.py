@@ -260,5 +260,9 @@ def test_stack_show_has_the_project_the_stack_was_made_in_as_heat_stack_showed_i
 def test_a_stack_recorded_without_its_project_gets_it_at_its_next_update(stacks):
     stacks.run('resources:\n  a: {type: OS::Heat::None}\n')
     assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == ''
+    # a rerun that changes nothing writes nothing, the project id included
     stacks.run('resources:\n  a: {type: OS::Heat::None}\n', project_id=PROJECT)
+    assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == ''
+    stacks.run('resources:\n  a: {type: OS::Heat::None}\n  b: {type: OS::Heat::None}\n',
+               project_id=PROJECT)
     assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == PROJECT
