@@ -38,9 +38,16 @@ def as_dict(obj):
         return None
     # SDK resources are dicts too: ask them first
     to_dict = getattr(obj, 'to_dict', None)
-    if to_dict is not None:
-        return to_dict(original_names=True, headers=False, computed=False)
-    return dict(obj)
+    if to_dict is None:
+        return dict(obj)
+    view = to_dict(original_names=True, headers=False, computed=False)
+    # A member the SDK reads into a resource class of its own (a server's
+    # image and flavor) comes out with every field of that class, dozens of
+    # them null (an image's hw_*): keep those the API sent.
+    for key, value in view.items():
+        if isinstance(value, dict) and hasattr(getattr(obj, key, None), 'to_dict'):
+            view[key] = dict((k, v) for k, v in value.items() if v is not None)
+    return view
 
 
 def not_found(entity, name):

@@ -7,6 +7,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import pytest
+from openstack.compute.v2 import server as _server
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import common
@@ -34,3 +35,16 @@ def test_a_flavor_missing_from_the_runs_list_is_listed_again(conn):
     assert conn.compute.flavors.call_count == 2
     with pytest.raises(ResourceFailure):
         common.flavor_id(conn, 'nope')
+
+
+def test_a_servers_image_and_flavor_show_what_the_api_sent_not_every_field_of_the_sdks_classes():
+    body = {'id': 's1', 'name': 'web', 'status': 'ACTIVE', 'key_name': None, 'metadata': {},
+            'image': {'id': 'img1', 'links': [{'href': 'h', 'rel': 'bookmark'}]},
+            'flavor': {'vcpus': 1, 'ram': 512, 'disk': 1, 'ephemeral': 0, 'swap': 0,
+                       'original_name': 'm1.tiny', 'extra_specs': {}}}
+    view = common.as_dict(_server.Server.existing(**body))
+    assert view['image']['id'] == 'img1'
+    assert not [key for key in view['image'] if key.startswith('hw_')]
+    assert None not in view['image'].values() and None not in view['flavor'].values()
+    assert view['flavor']['original_name'] == 'm1.tiny' and view['flavor']['ram'] == 512
+    assert 'key_name' in view and view['key_name'] is None   # the server's own nulls stay
