@@ -118,7 +118,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if params.get('cloud') or params.get('auth') or self.get_option('store_url'):
                 conn = openstack_connection(params)
             return hosts(self.get_option('store_path'), self.get_option('stacks') or None, conn,
-                         self.get_option('store_key'), self.get_option('store_url'),
+                         store_key=self.get_option('store_key'), store_url=self.get_option('store_url'),
                          hostnames=self.get_option('hostnames') or ['name'])
         except StackersError as exc:
             raise AnsibleError('heat_stacks: %s' % exc)

@@ -209,7 +209,7 @@ class RuleInput(object):
     values as Heat's ``self.properties[key]`` gives them to its rules (see
     ``heat_view``)."""
 
-    def __init__(self, type_name, data, path, waiting=(), defn=None, stack=None):
+    def __init__(self, type_name, data, path, waiting=(), *, defn=None, stack=None):
         self.type_name = type_name
         self.data = data
         self.path = tuple(path)
@@ -307,4 +307,4 @@ def check_type(type_name, data, path, waiting=(), *, defn=None, stack=None):
     type_rules = getattr(stack, 'type_rules', None)
     rule = type_rules(type_name) if type_rules is not None else None
     if rule is not None:
-        rule(RuleInput(type_name, data, path, waiting, defn, stack))
+        rule(RuleInput(type_name, data, path, waiting, defn=defn, stack=stack))

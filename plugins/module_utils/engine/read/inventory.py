@@ -65,7 +65,7 @@ def _server(conn, server_id):
         return None
 
 
-def hosts(store_path, stacks=None, conn=None, store_key=None, store_url=None, hostnames=('name',)):
+def hosts(store_path, stacks=None, conn=None, *, store_key=None, store_url=None, hostnames=('name',)):
     """[{name, groups, vars}] for every server of ``stacks`` (names; None:
     every top-level stack of the store), each named by the first of
     ``hostnames`` (HOSTNAMES) that gives it a name not taken."""

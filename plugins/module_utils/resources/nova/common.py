@@ -44,7 +44,7 @@ def as_dict(obj):
     # A member the SDK reads into a resource class of its own (a server's
     # image and flavor) comes out with every field of that class, dozens of
     # them null (an image's hw_*): keep those the API sent.
-    for key, value in view.items():
+    for key, value in (view.items() if isinstance(view, dict) else ()):
         if isinstance(value, dict) and hasattr(getattr(obj, key, None), 'to_dict'):
             view[key] = dict((k, v) for k, v in value.items() if v is not None)
     return view
