@@ -236,7 +236,7 @@ def _constraint_problem(con, value, kind):
         else:
             # A single value and the allowed ones are compared in the
             # property's type, as Heat does: 6 and "6" are the same String.
-            allowed = is_function(value) or \
+            allowed = is_function(value) or value in con.values or \
                 _typed(kind, value) in tuple(_typed(kind, a) for a in con.values)
         if not allowed:
             return '%s is not an allowed value [%s]' % (
