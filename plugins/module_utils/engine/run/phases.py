@@ -25,7 +25,7 @@ __metaclass__ = type
 import time
 import uuid
 
-from ... import resources as registry
+from ...resources import registry
 from ...errors import ParameterError, StackLocked, StackersError
 from ...hot import loader
 from ...resources.sdk import note_secret
