@@ -168,9 +168,9 @@ events:
 import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
-    CloudChecker,
     StackersModule,
 )
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import signal

@@ -226,13 +226,13 @@ check:
 import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
-    CloudChecker,
     StackersModule,
     hidden_parameters,
     limits_argument_spec,
     limits_from,
     url_opener,
 )
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner

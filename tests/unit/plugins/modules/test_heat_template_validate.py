@@ -18,7 +18,7 @@ import os
 import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
-from ansible_collections.stackers.orchestration.plugins.module_utils import base
+from ansible_collections.stackers.orchestration.plugins.module_utils import base, connection
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ParameterError,
     StackersError,
@@ -202,13 +202,13 @@ def test_a_missing_engine_is_reported(capsys, monkeypatch, template):
 ])
 def test_connects_only_when_a_cloud_is_given(capsys, monkeypatch, recorder, template, args, connects):
     opened = []
-    monkeypatch.setattr(base, 'openstack_connection', lambda params: opened.append(params) or 'conn')
+    monkeypatch.setattr(connection, 'openstack_connection', lambda params: opened.append(params) or 'conn')
     rc, result = run_module(capsys, dict(args, template=template))
     assert rc == 0, result
     checker = recorder.calls[0][1]['checker']
     assert bool(opened) is connects
     if connects:
-        assert isinstance(checker, base.CloudChecker) and checker.conn == 'conn'
+        assert isinstance(checker, connection.CloudChecker) and checker.conn == 'conn'
     else:
         assert checker is None
 
