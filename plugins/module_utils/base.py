@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The module side of the collection: what every module shares.
 
-This is the one file under module_utils that knows Ansible.  It merges the
+This is the file under module_utils that knows Ansible's modules (with
+url_opener.py, which only the modules fetching URLs import).  It merges the
 connection options (doc fragment ``stackers.orchestration.openstack``) into a
 module's argument spec, opens the connection (connection.py) on first use,
 and turns the engine's typed errors into ``fail_json`` with the error's own
@@ -64,25 +65,6 @@ def limits_argument_spec():
         files_allowed_paths=dict(type='list', elements='path', default=[]),
         files_allowed_urls=dict(type='list', elements='str', default=[]),
     )
-
-
-def url_opener(params):
-    """``opener(url, timeout)`` for the files a template names by URL
-    (engine/definition/remote_files.py): Ansible's ``open_url`` with the task's TLS
-    options (certificates verified unless ``validate_certs`` is false,
-    ``ca_cert``, ``client_cert`` / ``client_key``).  Its own failures come
-    back as OSError, the one kind the engine expects of an opener."""
-    from ansible.module_utils import urls
-
-    def opener(url, timeout):
-        verify = params.get('validate_certs')
-        try:
-            return urls.open_url(url, timeout=timeout, validate_certs=verify is not False,
-                                 ca_path=params.get('ca_cert'), client_cert=params.get('client_cert'),
-                                 client_key=params.get('client_key'), http_agent='stackers.orchestration')
-        except (urls.ConnectionError, urls.SSLValidationError) as exc:
-            raise OSError(str(exc)) from None
-    return opener
 
 
 def limits_from(params):

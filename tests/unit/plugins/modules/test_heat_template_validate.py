@@ -96,7 +96,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
     assert rc == 0, result
     (called_template, kwargs), = recorder.calls
     assert called_template == template
-    assert callable(kwargs.pop('opener'))      # base.url_opener: Ansible's open_url
+    assert callable(kwargs.pop('opener'))      # url_opener.py: Ansible's open_url
     assert kwargs == {
         'environment': [env],
         'parameters': {'flavor': 'm1.small', 'count': 2},
