@@ -51,27 +51,24 @@ class Libraries(object):
     None when its distribution is missing (openstacksdk brings the others),
     and ``errors`` then holds the import's traceback under its name."""
 
-    # attribute -> (module, name in it or None for the module itself)
-    NAMES = (
-        ('openstack', ('openstack', None)),
-        ('sdk', ('openstack.exceptions', None)),
-        ('ksa', ('keystoneauth1.exceptions', None)),
-        ('ksa_adapter', ('keystoneauth1.adapter', None)),
-        ('ksa_session', ('keystoneauth1.session', None)),
-        ('requests', ('requests.exceptions', None)),
-        ('HTTPAdapter', ('requests.adapters', 'HTTPAdapter')),
-        ('Retry', ('urllib3.util.retry', 'Retry')),
-    )
-
     def __init__(self):
         self.errors = {}
-        for attr, (module, name) in self.NAMES:
-            try:
-                found = importlib.import_module(module)
-            except ImportError:
-                found = None
-                self.errors[attr] = traceback.format_exc()
-            setattr(self, attr, getattr(found, name) if found is not None and name else found)
+        self.openstack = self._load('openstack', 'openstack')
+        self.sdk = self._load('sdk', 'openstack.exceptions')
+        self.ksa = self._load('ksa', 'keystoneauth1.exceptions')
+        self.ksa_adapter = self._load('ksa_adapter', 'keystoneauth1.adapter')
+        self.ksa_session = self._load('ksa_session', 'keystoneauth1.session')
+        self.requests = self._load('requests', 'requests.exceptions')
+        self.http_adapter = self._load('http_adapter', 'requests.adapters', 'HTTPAdapter')
+        self.retry = self._load('retry', 'urllib3.util.retry', 'Retry')
+
+    def _load(self, attr, module, name=None):
+        try:
+            found = importlib.import_module(module)
+        except ImportError:
+            self.errors[attr] = traceback.format_exc()
+            return None
+        return getattr(found, name) if name else found
 
 
 _LIBRARIES = []

@@ -68,7 +68,7 @@ def stack_retry_class():
     urllib3 builds each next state with ``new``, which keeps the class.
     None without urllib3."""
     if not _RETRY_CLASSES:
-        retry = libraries().Retry
+        retry = libraries().retry
         if retry is None:  # pragma: no cover - urllib3 comes with requests
             return None
 
@@ -111,12 +111,12 @@ def set_transport_retries(conn):
     if not adapters:
         return False
     libs = libraries()
-    if libs.HTTPAdapter is None or libs.Retry is None:
+    if libs.http_adapter is None or libs.retry is None:
         return False
     changed = False
     for adapter in list(adapters.values()):
         current = getattr(adapter, 'max_retries', None)
-        if isinstance(adapter, libs.HTTPAdapter) and isinstance(current, libs.Retry) and not current.total:
+        if isinstance(adapter, libs.http_adapter) and isinstance(current, libs.retry) and not current.total:
             adapter.max_retries = transport_retry()
             changed = True
     return changed
