@@ -81,6 +81,7 @@ def _thaw(value):
         return dict((k, _thaw(v)) for k, v in value.items())
     return value
 
+
 _TYPE_CODES = {'s': STRING, 'i': INTEGER, 'n': NUMBER, 'b': BOOLEAN, 'm': MAP,
                'l': LIST, 'a': ANY, '': None}
 _STATUS_CODES = {'': SUPPORTED, 'H': HIDDEN, 'D': DEPRECATED, 'U': UNSUPPORTED,

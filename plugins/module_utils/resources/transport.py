@@ -91,12 +91,13 @@ def transport_retry():
     answer or a 429/5xx status only for the idempotent methods.  After the
     last try the last answer is handed up as it came (``raise_on_status``
     off), so the SDK turns it into its usual exception and ``call`` decides."""
-    return stack_retry_class()(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
-                      status=TRANSPORT_RETRIES, other=0, redirect=False,
-                      allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
-                      backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
-                      respect_retry_after_header=True, raise_on_status=False,
-                      raise_on_redirect=False)
+    retry = stack_retry_class()
+    return retry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
+                 status=TRANSPORT_RETRIES, other=0, redirect=False,
+                 allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
+                 backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
+                 respect_retry_after_header=True, raise_on_status=False,
+                 raise_on_redirect=False)
 
 
 def set_transport_retries(conn):
