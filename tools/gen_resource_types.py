@@ -14,12 +14,20 @@ and update_policy schemas: types, flags, defaults, constraint values) as a
 Python module, because AnsiballZ ships only ``.py`` files.  No description or
 message text is copied.  The encoding is documented in
 ``plugins/module_utils/hot/resource_types.py`` (the only reader).
+
+The data is written as one JSON text in string literals, not as Python
+literals: every task of a module that ships the file parses it on the
+controller (AnsiballZ's import scan) and compiles it on the target (from
+the zip, with no .pyc), which for a big literal costs much more than
+``json.loads``.  JSON has no tuples: a tuple is written as an array and a
+list as ``{"__list__": [...]}``, which resource_types.py turns back.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import logging
 import os
 import sys
@@ -52,6 +60,7 @@ __metaclass__ = type
 HEAT_VERSION = %(version)r
 
 '''
+LIST_KEY = '__list__'
 
 
 def load_heat():
@@ -195,37 +204,40 @@ def translations(cls):
     return tuple(sorted(moves, key=repr))
 
 
-def fmt(value, indent, lead=0, width=WIDTH):
-    """repr() that breaks containers over lines (packing short items) so
-    lines stay under ``width`` without wasting bytes on alignment."""
-    flat = repr(value)
-    if len(flat) + indent + lead <= width or not isinstance(value, (dict, tuple, list)) or not value:
-        return flat
-    inner = indent + 4
+def freeze(value):
+    """``value`` as JSON can hold it: tuples as arrays, lists marked."""
+    if isinstance(value, tuple):
+        return [freeze(v) for v in value]
+    if isinstance(value, list):
+        return {LIST_KEY: [freeze(v) for v in value]}
     if isinstance(value, dict):
-        opener, closer = '{', '}'
-        parts = ['%r: %s' % (k, fmt(v, inner, len(repr(k)) + 2, width)) for k, v in value.items()]
-    else:
-        opener, closer = ('(', ')') if isinstance(value, tuple) else ('[', ']')
-        parts = [fmt(v, inner, 0, width) for v in value]
-    lines, line = [], ''
-    for part in parts:
-        piece = part + ','
-        if '\n' in part:
-            if line:
-                lines.append(line)
-            lines.append(' ' * inner + piece)
-            line = ''
-        elif not line:
-            line = ' ' * inner + piece
-        elif len(line) + 1 + len(piece) <= width:
-            line += ' ' + piece
-        else:
-            lines.append(line)
-            line = ' ' * inner + piece
-    if line:
-        lines.append(line)
-    return '%s\n%s\n%s%s' % (opener, '\n'.join(lines), ' ' * indent, closer)
+        return dict((k, freeze(v)) for k, v in value.items())
+    return value
+
+
+def literal_lines(text, width=WIDTH):
+    """``text`` as consecutive string literals, each line under ``width``."""
+    lines, piece = [], ''
+    for char in text:
+        if len(repr(piece + char)) + 4 > width:
+            lines.append('    %r' % piece)
+            piece = ''
+        piece += char
+    if piece:
+        lines.append('    %r' % piece)
+    return lines
+
+
+def render(version, types, policies):
+    """The text of resource_types_data.py."""
+    data = {'TYPES': dict((name, freeze(types[name])) for name in sorted(types)),
+            'UPDATE_POLICIES': dict((name, freeze(policies[name])) for name in sorted(policies))}
+    text = json.dumps(data, separators=(',', ':'), ensure_ascii=True, allow_nan=False)
+    body = HEADER % {'version': version}
+    body += '# {"TYPES": {name: [status, status version, flags, properties, attributes[, translations]]},\n'
+    body += '#  "UPDATE_POLICIES": {name: update_policy schema}} as JSON (see resource_types.py)\n'
+    body += 'DATA = (\n%s\n)\n' % '\n'.join(literal_lines(text))
+    return body
 
 
 def main(argv):
@@ -245,18 +257,7 @@ def main(argv):
             policy = update_policy(info.value)
             if policy:
                 policies[name] = policy
-    body = HEADER % {'version': version}
-    body += '# name: (status, status version, flags, properties, attributes[, translations])\n'
-    body += 'TYPES = {\n'
-    for name in sorted(types):
-        body += '    %r: %s,\n' % (name, fmt(types[name], 4, len(repr(name)) + 2))
-    body += '}\n'
-    body += '\n# name: update_policy schema (properties encoded as above), for the types\n'
-    body += '# that have one; every other type refuses any update_policy key.\n'
-    body += 'UPDATE_POLICIES = {\n'
-    for name in sorted(policies):
-        body += '    %r: %s,\n' % (name, fmt(policies[name], 4, len(repr(name)) + 2))
-    body += '}\n'
+    body = render(version, types, policies)
     with open(output, 'w') as handle:
         handle.write(body)
     print('%d types, %d bytes -> %s' % (len(types), len(body), output))

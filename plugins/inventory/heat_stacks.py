@@ -78,7 +78,7 @@ compose:
 from ansible.errors import AnsibleError
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.base import openstack_connection
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import openstack_connection
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.inventory import hosts
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError
 

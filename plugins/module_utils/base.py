@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The module side of the collection: what every module shares.
 
-This is the one file under module_utils that knows Ansible.  It merges the
+This is the file under module_utils that knows Ansible's modules (with
+url_opener.py, which only the modules fetching URLs import).  It merges the
 connection options (doc fragment ``stackers.orchestration.openstack``) into a
-module's argument spec, opens the openstacksdk connection on first use, and
-turns the engine's typed errors into ``fail_json`` with the error's own
+module's argument spec, opens the connection (connection.py) on first use,
+and turns the engine's typed errors into ``fail_json`` with the error's own
 message (which already names file, line and path).  The engine itself never
 sees AnsibleModule.
 """
@@ -19,46 +20,15 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
+from . import connection
 from .errors import LocatedError, StackersError, format_path
-from .hot.constraints import NOT_CHECKED
 from .hot.limits import DEFAULT as DEFAULT_LIMITS, Limits
-from .resources import transport
-
-try:
-    import openstack
-    from openstack import exceptions as sdk_exceptions
-except ImportError:
-    openstack = None
-    sdk_exceptions = None
-    OPENSTACKSDK_IMPORT_ERROR = traceback.format_exc()
-else:
-    OPENSTACKSDK_IMPORT_ERROR = None
+from .resources.sdk import secrets_noted
 
 try:
     from .hot.loader import load_file
 except ImportError:     # PyYAML missing: validation reports it
     load_file = None
-
-try:
-    from .resources.sdk import secrets_noted
-except ImportError:     # openstacksdk missing: reported when connecting
-    secrets_noted = None
-
-COLLECTION_NAME = 'stackers.orchestration'
-COLLECTION_VERSION = '0.1.0'
-
-# Module option -> openstacksdk configuration key.  Only options the user set
-# are passed, so clouds.yaml and OS_* keep their say over everything else.
-_SDK_KEYS = (
-    ('auth_type', 'auth_type'),
-    ('region_name', 'region_name'),
-    ('interface', 'interface'),
-    ('validate_certs', 'verify'),
-    ('ca_cert', 'cacert'),
-    ('client_cert', 'cert'),
-    ('client_key', 'key'),
-    ('api_timeout', 'api_timeout'),
-)
 
 
 def openstack_argument_spec():
@@ -97,25 +67,6 @@ def limits_argument_spec():
     )
 
 
-def url_opener(params):
-    """``opener(url, timeout)`` for the files a template names by URL
-    (engine/definition/remote_files.py): Ansible's ``open_url`` with the task's TLS
-    options (certificates verified unless ``validate_certs`` is false,
-    ``ca_cert``, ``client_cert`` / ``client_key``).  Its own failures come
-    back as OSError, the one kind the engine expects of an opener."""
-    from ansible.module_utils import urls
-
-    def opener(url, timeout):
-        verify = params.get('validate_certs')
-        try:
-            return urls.open_url(url, timeout=timeout, validate_certs=verify is not False,
-                                 ca_path=params.get('ca_cert'), client_cert=params.get('client_cert'),
-                                 client_key=params.get('client_key'), http_agent='stackers.orchestration')
-        except (urls.ConnectionError, urls.SSLValidationError) as exc:
-            raise OSError(str(exc)) from None
-    return opener
-
-
 def limits_from(params):
     """The engine's Limits from the options of ``limits_argument_spec``."""
     return Limits(max_template_size=params['max_template_size'],
@@ -124,112 +75,6 @@ def limits_from(params):
                   max_nested_stack_depth=params['max_nested_depth'],
                   yaql_limit_iterators=params['yaql_limit_iterators'],
                   yaql_memory_quota=params['yaql_memory_quota'])
-
-
-def connection_given(params):
-    """True when the user named a cloud or gave credentials explicitly."""
-    return bool(params.get('cloud') or params.get('auth'))
-
-
-def sdk_config(params):
-    """The keyword arguments for ``openstack.connect`` built from the
-    connection options, keeping the unset ones out."""
-    config = {}
-    for option, key in _SDK_KEYS:
-        value = params.get(option)
-        if value is not None:
-            config[key] = value
-    cloud = params.get('cloud')
-    auth = params.get('auth')
-    if isinstance(cloud, dict):
-        merged = dict(cloud)
-        if auth:
-            merged['auth'] = dict(merged.get('auth') or {}, **auth)
-        merged.update(config)
-        return merged
-    if cloud is not None:
-        config['cloud'] = str(cloud)
-    if auth:
-        config['auth'] = dict(auth)
-    return config
-
-
-def openstack_connection(params):
-    """Open a connection from clouds.yaml / OS_CLOUD / the auth options.
-
-    Raises ImportError when openstacksdk is missing; the SDK's own errors
-    (unknown cloud, missing credentials) propagate.
-    """
-    if openstack is None:
-        raise ImportError(OPENSTACKSDK_IMPORT_ERROR)
-    conn = openstack.connect(app_name=COLLECTION_NAME, app_version=COLLECTION_VERSION, **sdk_config(params))
-    transport.set_transport_retries(conn)   # bounded retries of what is safe to send again (docs/reliability.md, Retries)
-    transport.fetch_first_token(conn)
-    return conn
-
-
-# Heat's service-backed custom constraints -> (SDK proxy, finder, what Heat
-# calls the missing thing in its message).  Names not listed stay "not
-# checked" even with a connection.
-_SERVICE_LOOKUPS = {
-    'nova.flavor': ('compute', 'find_flavor', 'Flavor'),
-    'nova.keypair': ('compute', 'find_keypair', 'Keypair'),
-    'nova.server': ('compute', 'find_server', 'Server'),
-    'glance.image': ('image', 'find_image', 'Image'),
-    'cinder.volume': ('block_storage', 'find_volume', 'Volume'),
-    'cinder.snapshot': ('block_storage', 'find_snapshot', 'VolumeSnapshot'),
-    'cinder.backup': ('block_storage', 'find_backup', 'Volume backup'),
-    'cinder.vtype': ('block_storage', 'find_type', 'VolumeType'),
-    'neutron.network': ('network', 'find_network', 'network'),
-    'neutron.subnet': ('network', 'find_subnet', 'subnet'),
-    'neutron.port': ('network', 'find_port', 'port'),
-    'neutron.router': ('network', 'find_router', 'router'),
-    'neutron.security_group': ('network', 'find_security_group', 'security_group'),
-    'neutron.subnetpool': ('network', 'find_subnet_pool', 'subnetpool'),
-    'neutron.address_scope': ('network', 'find_address_scope', 'address_scope'),
-    'neutron.qos_policy': ('network', 'find_qos_policy', 'policy'),
-    'neutron.segment': ('network', 'find_segment', 'segment'),
-    'octavia.loadbalancer': ('load_balancer', 'find_load_balancer', 'loadbalancer'),
-    'octavia.listener': ('load_balancer', 'find_listener', 'listener'),
-    'octavia.pool': ('load_balancer', 'find_pool', 'pool'),
-    'octavia.l7policy': ('load_balancer', 'find_l7_policy', 'l7policy'),
-    'octavia.flavor': ('load_balancer', 'find_flavor', 'flavor'),
-    'octavia.flavorprofile': ('load_balancer', 'find_flavor_profile', 'flavorprofile'),
-    'keystone.project': ('identity', 'find_project', 'project'),
-    'keystone.user': ('identity', 'find_user', 'user'),
-    'keystone.group': ('identity', 'find_group', 'group'),
-    'keystone.role': ('identity', 'find_role', 'role'),
-    'keystone.domain': ('identity', 'find_domain', 'domain'),
-    'keystone.service': ('identity', 'find_service', 'service'),
-}
-
-
-class CloudChecker(object):
-    """``checker(name, value)`` for the engine's service-backed custom
-    constraints (contract in hot/constraints.py): asks the cloud whether the
-    named thing exists.
-
-    Returns True when it does, the reason (Heat's "could not be found"
-    message) when it does not, and NOT_CHECKED for a constraint it has no
-    lookup for.  The cloud's own errors (authentication, a service missing
-    from the catalog) propagate: the module reports them as such.  Answers
-    are cached: a template often names the same image many times.
-    """
-
-    def __init__(self, conn):
-        self.conn = conn
-        self._seen = {}
-
-    def __call__(self, name, value):
-        lookup = _SERVICE_LOOKUPS.get(name)
-        if lookup is None:
-            return NOT_CHECKED
-        key = (name, str(value))
-        if key not in self._seen:
-            proxy, finder, label = lookup
-            found = getattr(getattr(self.conn, proxy), finder)(str(value), ignore_missing=True)
-            self._seen[key] = True if found is not None else 'The %s (%s) could not be found.' % (label, value)
-        return self._seen[key]
 
 
 def error_details(err):
@@ -314,10 +159,10 @@ class StackersModule(object):
     @property
     def conn(self):
         if self._conn is None:
-            if openstack is None:
+            if connection.openstack_sdk() is None:
                 self.ansible.fail_json(msg=missing_required_lib('openstacksdk'),
-                                       exception=OPENSTACKSDK_IMPORT_ERROR)
-            self._conn = openstack_connection(self.params)
+                                       exception=connection.sdk_import_error())
+            self._conn = connection.openstack_connection(self.params)
             self.learned_conn = self._conn
         return self._conn
 
@@ -343,7 +188,7 @@ class StackersModule(object):
         events and errors, the invocation at -vvvv).  A value that a
         declared output shows in ``result`` stays visible: the user asked
         for it (Heat's output show prints it too)."""
-        if self.learned_conn is None or secrets_noted is None:
+        if self.learned_conn is None:
             return
         shown = list(_strings([(result or {}).get('outputs'),
                                ((result or {}).get('stack') or {}).get('outputs')]))
@@ -363,7 +208,7 @@ class StackersModule(object):
         except Exception as err:  # pylint: disable=broad-except
             # The SDK's errors (and keystoneauth's, which it does not wrap)
             # carry a readable message; anything else is a bug worth a trace.
-            if _is_cloud_error(err):
+            if connection.is_cloud_error(err):
                 self.fail('OpenStack error: %s' % err, error={'type': type(err).__name__},
                           exception=traceback.format_exc())
             self.hide_learned()
@@ -383,9 +228,3 @@ def _strings(value):
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from _strings(item)
-
-
-def _is_cloud_error(err):
-    if sdk_exceptions is not None and isinstance(err, sdk_exceptions.SDKException):
-        return True
-    return type(err).__module__.split('.')[0] == 'keystoneauth1'

@@ -171,9 +171,9 @@ events:
 import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
-    CloudChecker,
     StackersModule,
 )
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events

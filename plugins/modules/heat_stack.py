@@ -248,13 +248,13 @@ check:
 import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
-    CloudChecker,
     StackersModule,
     hidden_parameters,
     limits_argument_spec,
     limits_from,
-    url_opener,
 )
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
+from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events

@@ -139,14 +139,13 @@ import os
 import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
-    CloudChecker,
     StackersModule,
-    connection_given,
     hidden_parameters,
     limits_argument_spec,
     limits_from,
-    url_opener,
 )
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker, connection_given
+from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.validation import validate_template

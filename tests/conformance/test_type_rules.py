@@ -25,7 +25,7 @@ import re
 import pytest
 
 import oracle_runner
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import \
     validation
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError

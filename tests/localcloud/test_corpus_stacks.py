@@ -39,7 +39,7 @@ from localcloud.playbook import StackRunner, outputs  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, '.build'))
 sys.path.insert(0, ROOT)   # localcloud.seed: the tiny qcow2 image the cloud itself boots
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import loader  # noqa: E402
 
 

@@ -22,10 +22,12 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 if os.path.join(_ROOT, '.build') not in sys.path:   # when run as a script
     sys.path.insert(0, os.path.join(_ROOT, '.build'))
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import neutron  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import (  # noqa: E402
     ResourceContext, effective_properties, physical_name)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
+
+NEUTRON_PLUGINS = dict((cls.type_name, cls) for cls in registry.NEUTRON)
 
 
 class Driver(object):
@@ -52,7 +54,7 @@ class Driver(object):
             time.sleep(0.3)
 
     def create(self, type_name, name, props):
-        plugin = neutron.PLUGINS[type_name]()
+        plugin = NEUTRON_PLUGINS[type_name]()
         ctx = self.ctx(type_name, name, props)
         ctx.physical_id = plugin.create(ctx)
         assert ctx.physical_id

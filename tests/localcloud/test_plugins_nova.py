@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, '.build'))
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import base  # noqa: E402
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 
 POLL_LIMIT = 240
 

@@ -8,7 +8,15 @@ tools/gen_resource_types.py, which writes resource_types_data.py.  That file
 is kept compact because it ships with every module; this module decodes an
 entry only when somebody asks for that type.
 
-Encoding of ``resource_types_data.TYPES`` (``name: entry``):
+``resource_types_data.DATA`` is a JSON text (``json.loads`` costs a module
+far less than compiling the same data as Python literals, which every task
+does on its target: AnsiballZ ships sources, not .pyc files) holding
+``TYPES`` and ``UPDATE_POLICIES``.  JSON has no tuples: the generator writes
+a tuple as an array and a list as ``{"__list__": [...]}``; ``_thaw`` turns
+an entry back when its type is first asked for, so the tuples below are
+tuples again.
+
+Encoding of ``TYPES`` (``name: entry``):
 
 * entry = ``(status, version, flags, properties, attributes)``; ``status`` is
   Heat's support status (SUPPORTED, HIDDEN, DEPRECATED, UNSUPPORTED,
@@ -34,7 +42,7 @@ Encoding of ``resource_types_data.TYPES`` (``name: entry``):
   value is moved to a new one (the old one is then not validated itself),
   ``(path, None)`` when a property is dropped.  Paths skip list indexes.
 
-``resource_types_data.UPDATE_POLICIES`` maps the types whose class declares
+``UPDATE_POLICIES`` maps the types whose class declares
 an update_policy schema to it (``{key: property}``, encoded as properties
 are); every other type accepts no update_policy key at all.
 """
@@ -42,6 +50,8 @@ are); every other type accepts no update_policy key at all.
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
+
+import json
 
 from ..errors import UnknownResourceType
 from . import resource_types_data
@@ -53,6 +63,24 @@ PROPERTY_TYPES = (STRING, INTEGER, NUMBER, BOOLEAN, MAP, LIST, ANY) = (
     'String', 'Integer', 'Number', 'Boolean', 'Map', 'List', 'Any')
 
 HEAT_VERSION = resource_types_data.HEAT_VERSION
+_DATA = json.loads(resource_types_data.DATA)
+# name -> entry as JSON loaded it (``_thaw`` it before use)
+TYPES = _DATA['TYPES']
+_UPDATE_POLICIES = _DATA['UPDATE_POLICIES']
+_LIST_KEY = '__list__'
+
+
+def _thaw(value):
+    """A value as the generator had it: arrays back to tuples, marked lists
+    back to lists."""
+    if isinstance(value, list):
+        return tuple(_thaw(v) for v in value)
+    if isinstance(value, dict):
+        if len(value) == 1 and _LIST_KEY in value:
+            return [_thaw(v) for v in value[_LIST_KEY]]
+        return dict((k, _thaw(v)) for k, v in value.items())
+    return value
+
 
 _TYPE_CODES = {'s': STRING, 'i': INTEGER, 'n': NUMBER, 'b': BOOLEAN, 'm': MAP,
                'l': LIST, 'a': ANY, '': None}
@@ -185,7 +213,7 @@ class HeatType(object):
         """key -> PropertySchema of the ``update_policy`` section ({} for
         the types that accept none)."""
         if self._policy is None:
-            raw = resource_types_data.UPDATE_POLICIES.get(self.name, {})
+            raw = _thaw(_UPDATE_POLICIES.get(self.name, {}))
             self._policy = dict((k, PropertySchema(v)) for k, v in raw.items())
         return self._policy
 
@@ -227,7 +255,7 @@ _CACHE = {}
 
 def is_known(name):
     """Whether Heat has a resource plugin registered under ``name``."""
-    return isinstance(name, str) and name in resource_types_data.TYPES
+    return isinstance(name, str) and name in TYPES
 
 
 def heat_type(name):
@@ -237,12 +265,12 @@ def heat_type(name):
     if found is None:
         if not is_known(name):
             raise UnknownResourceType('The Resource Type (%s) could not be found.' % (name,))
-        found = _CACHE[name] = HeatType(name, resource_types_data.TYPES[name])
+        found = _CACHE[name] = HeatType(name, _thaw(TYPES[name]))
     return found
 
 
 def type_names(statuses=None):
     """Sorted names of every known type, or of those whose status is in
     ``statuses`` (Heat's type list omits HIDDEN ones)."""
-    return sorted(n for n, raw in resource_types_data.TYPES.items()
+    return sorted(n for n, raw in TYPES.items()
                   if statuses is None or raw[0] in statuses)

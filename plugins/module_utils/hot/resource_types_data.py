@@ -13,2195 +13,577 @@ __metaclass__ = type
 
 HEAT_VERSION = '27.0.1'
 
-# name: (status, status version, flags, properties, attributes[, translations])
-TYPES = {
-    'AWS::AutoScaling::AutoScalingGroup': (
-        'SUPPORTED', '2014.1', 'g',
-        {
-            'AvailabilityZones': ('l', 'r'), 'Cooldown': ('i', 'u'), 'DesiredCapacity': ('i', 'u'), 'HealthCheckGracePeriod': ('i', 'x'),
-            'HealthCheckType': ('s', 'x', None, (('v', ('EC2', 'ELB')),)), 'InstanceId': ('s', '', None, (('c', 'nova.server'),)),
-            'LaunchConfigurationName': ('s', 'u'), 'LoadBalancerNames': 'l', 'MaxSize': ('i', 'ru'), 'MinSize': ('i', 'ru'),
-            'Tags': ('l', '', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-            'VPCZoneIdentifier': ('l', '', None, None, 's'),
-        },
-        {'InstanceList': 's'},
-    ),
-    'AWS::AutoScaling::LaunchConfiguration': (
-        'SUPPORTED', None, '',
-        {
-            'BlockDeviceMappings': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'DeviceName': ('s', 'r'),
-                        'Ebs': (
-                            'm', '', None, None,
-                            {
-                                'DeleteOnTermination': ('b', '', True), 'Iops': ('n', 'x'),
-                                'SnapshotId': ('s', '', None, (('c', 'cinder.snapshot'),)), 'VolumeSize': 's', 'VolumeType': ('s', 'x'),
-                            },
-                        ),
-                        'NoDevice': ('m', 'x'), 'VirtualName': ('s', 'x'),
-                    },
-                ),
-            ),
-            'ImageId': ('s', '', None, (('c', 'glance.image'),)), 'InstanceId': ('s', '', None, (('c', 'nova.server'),)),
-            'InstanceType': ('s', '', None, (('c', 'nova.flavor'),)), 'KernelId': ('s', 'x'), 'KeyName': ('s', '', None, (('c', 'nova.keypair'),)),
-            'NovaSchedulerHints': ('l', '', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})), 'RamDiskId': ('s', 'x'),
-            'SecurityGroups': 'l', 'UserData': 's',
-        },
-        {},
-    ),
-    'AWS::AutoScaling::ScalingPolicy': (
-        'SUPPORTED', None, '',
-        {
-            'AdjustmentType': ('s', 'ru', None, (('v', ('ChangeInCapacity', 'ExactCapacity', 'PercentChangeInCapacity')),)),
-            'AutoScalingGroupName': ('s', 'r'), 'Cooldown': ('i', 'u'), 'MinAdjustmentStep': ('i', 'u', None, (('r', 0, None),)),
-            'ScalingAdjustment': ('i', 'ru'),
-        },
-        {'AlarmUrl': 's'},
-    ),
-    'AWS::CloudFormation::Stack': (
-        'SUPPORTED', None, 'ga', {'Parameters': ('m', 'u'), 'TemplateURL': ('s', 'ru'), 'TimeoutInMinutes': ('i', 'u')}, {},
-    ),
-    'AWS::CloudFormation::WaitCondition': (
-        'SUPPORTED', '2014.1', '', {'Count': ('i', 'u', 1, (('r', 1, None),)), 'Handle': ('s', 'r'), 'Timeout': ('i', 'r', None, (('r', 1, 43200),))},
-        {'Data': 's'},
-    ),
-    'AWS::CloudFormation::WaitConditionHandle': ('SUPPORTED', '2014.1', '', {}, {}),
-    'AWS::EC2::EIP': (
-        'SUPPORTED', None, '', {'Domain': ('s', '', None, (('v', ('vpc',)),), None, 'D'), 'InstanceId': ('s', 'u', None, (('c', 'nova.server'),))},
-        {'AllocationId': 's'},
-    ),
-    'AWS::EC2::EIPAssociation': (
-        'SUPPORTED', None, '',
-        {
-            'AllocationId': ('s', 'u'), 'EIP': ('s', 'u', None, (('c', 'ip_addr'),)), 'InstanceId': ('s', 'u', None, (('c', 'nova.server'),)),
-            'NetworkInterfaceId': ('s', 'u'),
-        },
-        {},
-    ),
-    'AWS::EC2::Instance': (
-        'SUPPORTED', None, '',
-        {
-            'AvailabilityZone': 's',
-            'BlockDeviceMappings': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'DeviceName': ('s', 'r'),
-                        'Ebs': (
-                            'm', '', None, None,
-                            {
-                                'DeleteOnTermination': ('b', '', True), 'Iops': ('n', 'x'),
-                                'SnapshotId': ('s', '', None, (('c', 'cinder.snapshot'),)), 'VolumeSize': 's', 'VolumeType': ('s', 'x'),
-                            },
-                        ),
-                        'NoDevice': ('m', 'x'), 'VirtualName': ('s', 'x'),
-                    },
-                ),
-            ),
-            'DisableApiTermination': ('s', 'x'), 'ImageId': ('s', 'r', None, (('c', 'glance.image'),)),
-            'InstanceType': ('s', 'ru', None, (('c', 'nova.flavor'),)), 'KernelId': ('s', 'x'), 'KeyName': ('s', '', None, (('c', 'nova.keypair'),)),
-            'Monitoring': ('b', 'x'), 'NetworkInterfaces': ('l', 'u'),
-            'NovaSchedulerHints': ('l', '', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-            'PlacementGroupName': ('s', 'x'), 'PrivateIpAddress': ('s', 'x'), 'RamDiskId': ('s', 'x'), 'SecurityGroupIds': 'l', 'SecurityGroups': 'l',
-            'SourceDestCheck': ('b', 'x'), 'SubnetId': ('s', 'u'),
-            'Tags': ('l', 'u', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-            'Tenancy': ('s', 'x', None, (('v', ('dedicated', 'default')),)), 'UserData': 's',
-            'Volumes': ('l', '', [], None, ('m', '', None, None, {'Device': ('s', 'r'), 'VolumeId': ('s', 'r', None, (('c', 'cinder.volume'),))})),
-        },
-        {'AvailabilityZone': 's', 'PrivateDnsName': 's', 'PrivateIp': 's', 'PublicDnsName': 's', 'PublicIp': 's'},
-    ),
-    'AWS::EC2::InternetGateway': (
-        'SUPPORTED', None, '', {'Tags': ('l', '', None, None, ('m', 'x', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')}))}, {},
-    ),
-    'AWS::EC2::NetworkInterface': (
-        'SUPPORTED', None, '',
-        {
-            'Description': 's', 'GroupSet': ('l', 'u'), 'PrivateIpAddress': 's', 'SourceDestCheck': ('b', 'x'),
-            'SubnetId': ('s', 'r', None, (('c', 'neutron.subnet'),)),
-            'Tags': ('l', '', None, None, ('m', 'x', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-        },
-        {'PrivateIpAddress': 's'},
-    ),
-    'AWS::EC2::RouteTable': (
-        'SUPPORTED', '2014.1', '',
-        {'Tags': ('l', '', None, None, ('m', 'x', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})), 'VpcId': ('s', 'r')}, {},
-    ),
-    'AWS::EC2::SecurityGroup': (
-        'SUPPORTED', None, '',
-        {
-            'GroupDescription': ('s', 'r'),
-            'SecurityGroupEgress': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'CidrIp': 's', 'FromPort': 's', 'IpProtocol': 's', 'SourceSecurityGroupId': 's', 'SourceSecurityGroupName': 's',
-                        'SourceSecurityGroupOwnerId': ('s', 'x'), 'ToPort': 's',
-                    },
-                ),
-            ),
-            'SecurityGroupIngress': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'CidrIp': 's', 'FromPort': 's', 'IpProtocol': 's', 'SourceSecurityGroupId': 's', 'SourceSecurityGroupName': 's',
-                        'SourceSecurityGroupOwnerId': ('s', 'x'), 'ToPort': 's',
-                    },
-                ),
-            ),
-            'VpcId': 's',
-        },
-        {},
-    ),
-    'AWS::EC2::Subnet': (
-        'SUPPORTED', None, '',
-        {
-            'AvailabilityZone': 's', 'CidrBlock': ('s', 'r'),
-            'Tags': ('l', '', None, None, ('m', 'x', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})), 'VpcId': ('s', 'r'),
-        },
-        {'AvailabilityZone': 's'},
-    ),
-    'AWS::EC2::SubnetRouteTableAssociation': (
-        'SUPPORTED', None, '', {'RouteTableId': ('s', 'r'), 'SubnetId': ('s', 'r', None, (('c', 'neutron.subnet'),))}, {},
-    ),
-    'AWS::EC2::VPC': (
-        'SUPPORTED', None, '',
-        {
-            'CidrBlock': 's', 'InstanceTenancy': ('s', 'x', 'default', (('v', ('default', 'dedicated')),)),
-            'Tags': ('l', '', None, None, ('m', 'x', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-        },
-        {},
-    ),
-    'AWS::EC2::VPCGatewayAttachment': ('SUPPORTED', None, '', {'InternetGatewayId': 's', 'VpcId': ('s', 'r'), 'VpnGatewayId': ('s', 'x')}, {}),
-    'AWS::EC2::Volume': (
-        'SUPPORTED', None, '',
-        {
-            'AvailabilityZone': ('s', 'rm'), 'Size': ('i', 'm', None, (('r', 1, None),)), 'SnapshotId': ('s', 'm', None, (('c', 'cinder.backup'),)),
-            'Tags': ('l', 'm', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-        },
-        {},
-    ),
-    'AWS::EC2::VolumeAttachment': (
-        'SUPPORTED', None, '',
-        {
-            'Device': ('s', 'rm', None, (('p', '/dev/vd[b-z]'),)), 'InstanceId': ('s', 'rm', None, (('c', 'nova.server'),)),
-            'VolumeId': ('s', 'rm', None, (('c', 'cinder.volume'),)),
-        },
-        {},
-    ),
-    'AWS::ElasticLoadBalancing::LoadBalancer': (
-        'SUPPORTED', None, 'g',
-        {
-            'AppCookieStickinessPolicy': ('s', 'x'), 'AvailabilityZones': ('l', 'r'),
-            'HealthCheck': (
-                'm', '', None, None,
-                {
-                    'HealthyThreshold': ('i', 'r'), 'Interval': ('i', 'r'), 'Target': ('s', 'r'), 'Timeout': ('i', 'r'),
-                    'UnhealthyThreshold': ('i', 'r'),
-                },
-            ),
-            'Instances': ('l', 'u'), 'LBCookieStickinessPolicy': ('s', 'x'),
-            'Listeners': (
-                'l', 'r', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'InstancePort': ('i', 'r'), 'LoadBalancerPort': ('i', 'r'), 'PolicyNames': ('l', 'x'),
-                        'Protocol': ('s', 'r', None, (('v', ('TCP', 'HTTP')),)), 'SSLCertificateId': ('s', 'x'),
-                    },
-                ),
-            ),
-            'SecurityGroups': ('l', 'u'), 'Subnets': ('l', 'x'),
-        },
-        {
-            'CanonicalHostedZoneName': 's', 'CanonicalHostedZoneNameID': 's', 'DNSName': 's', 'SourceSecurityGroup.GroupName': 's',
-            'SourceSecurityGroup.OwnerAlias': 's',
-        },
-    ),
-    'AWS::IAM::AccessKey': (
-        'SUPPORTED', None, '', {'Serial': ('i', 'x'), 'Status': ('s', 'x', None, (('v', ('Active', 'Inactive')),)), 'UserName': ('s', 'r')},
-        {'SecretAccessKey': 's', 'UserName': 's'},
-    ),
-    'AWS::IAM::User': (
-        'SUPPORTED', None, '', {'Groups': 'l', 'LoginProfile': ('m', '', None, None, {'Password': 's'}), 'Path': 's', 'Policies': 'l'}, {},
-    ),
-    'AWS::S3::Bucket': (
-        'SUPPORTED', None, '',
-        {
-            'AccessControl': (
-                's', '', None,
-                (('v', ('Private', 'PublicRead', 'PublicReadWrite', 'AuthenticatedRead', 'BucketOwnerRead', 'BucketOwnerFullControl')),),
-            ),
-            'Tags': ('l', '', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-            'WebsiteConfiguration': ('m', '', None, None, {'ErrorDocument': 's', 'IndexDocument': 's'}),
-        },
-        {'DomainName': 's', 'WebsiteURL': 's'},
-    ),
-    'OS::Aodh::Alarm': (
-        'DEPRECATED', '10.0.0', '',
-        {
-            'alarm_actions': ('l', 'u'), 'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'comparison_operator': ('s', 'u', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'evaluation_periods': ('i', 'u'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'matching_metadata': ('m', 'u', {}),
-            'meter_name': ('s', 'r'), 'ok_actions': ('l', 'u'), 'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'period': ('i', 'u'),
-            'query': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'field': 's', 'op': ('s', '', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)),
-                        'type': ('s', '', 'string', (('v', ('integer', 'float', 'string', 'boolean', 'datetime')),)), 'value': 's',
-                    },
-                ),
-            ),
-            'repeat_actions': ('b', 'u', 'true'), 'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)),
-            'statistic': ('s', 'u', None, (('v', ('count', 'avg', 'sum', 'min', 'max')),)), 'threshold': ('n', 'ru'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::CombinationAlarm': ('HIDDEN', '9.0.0', 'na', {}, {}),
-    'OS::Aodh::CompositeAlarm': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'alarm_actions': ('l', 'u'), 'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'composite_rule': (
-                'm', 'ru', None, None, {'operator': ('s', 'ru', None, (('v', ('or', 'and')),)), 'rules': ('l', 'ru', None, (('l', 2, None),))},
-            ),
-            'description': ('s', 'u'), 'enabled': ('b', 'u', 'true'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'ok_actions': ('l', 'u'),
-            'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'repeat_actions': ('b', 'u', 'true'),
-            'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::EventAlarm': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'alarm_actions': ('l', 'u'), 'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'event_type': ('s', 'u', '*'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'ok_actions': ('l', 'u'),
-            'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'query': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'field': 's', 'op': ('s', '', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)),
-                        'type': ('s', '', 'string', (('v', ('integer', 'float', 'string', 'boolean', 'datetime')),)), 'value': 's',
-                    },
-                ),
-            ),
-            'repeat_actions': ('b', 'u', 'true'), 'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::GnocchiAggregationByMetricsAlarm': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'aggregation_method': ('s', 'u'), 'alarm_actions': ('l', 'u'),
-            'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'comparison_operator': ('s', 'u', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'evaluation_periods': ('i', 'u'), 'granularity': ('i', 'u'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'metrics': ('l', 'ru'),
-            'ok_actions': ('l', 'u'), 'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'repeat_actions': ('b', 'u', 'true'), 'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)), 'threshold': ('n', 'ru'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::GnocchiAggregationByResourcesAlarm': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'aggregation_method': ('s', 'u'), 'alarm_actions': ('l', 'u'),
-            'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'comparison_operator': ('s', 'u', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'evaluation_periods': ('i', 'u'), 'granularity': ('i', 'u'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'metric': ('s', 'ru'),
-            'ok_actions': ('l', 'u'), 'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'query': ('s', 'ru'),
-            'repeat_actions': ('b', 'u', 'true'), 'resource_type': ('s', 'ru'),
-            'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)), 'threshold': ('n', 'ru'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::GnocchiResourcesAlarm': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'aggregation_method': ('s', 'u'), 'alarm_actions': ('l', 'u'),
-            'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'comparison_operator': ('s', 'u', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'evaluation_periods': ('i', 'u'), 'granularity': ('i', 'u'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'metric': ('s', 'ru'),
-            'ok_actions': ('l', 'u'), 'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'repeat_actions': ('b', 'u', 'true'), 'resource_id': ('s', 'ru'), 'resource_type': ('s', 'ru'),
-            'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)), 'threshold': ('n', 'ru'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::LBMemberHealthAlarm': (
-        'SUPPORTED', '13.0.0', '',
-        {
-            'alarm_actions': ('l', 'u'), 'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'autoscaling_group_id': ('s', 'ru'), 'description': ('s', 'u'), 'enabled': ('b', 'u', 'true'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'ok_actions': ('l', 'u'),
-            'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'pool': ('s', 'ru'), 'repeat_actions': ('b', 'u', 'true'),
-            'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)), 'stack': ('s', 'r'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Aodh::PrometheusAlarm': (
-        'SUPPORTED', '22.0.0', '',
-        {
-            'alarm_actions': ('l', 'u'), 'alarm_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))),
-            'comparison_operator': ('s', 'u', None, (('v', ('le', 'ge', 'eq', 'lt', 'gt', 'ne')),)), 'description': ('s', 'u'),
-            'enabled': ('b', 'u', 'true'), 'insufficient_data_actions': ('l', 'u'),
-            'insufficient_data_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'ok_actions': ('l', 'u'),
-            'ok_queues': ('l', 'u', [], None, ('s', '', None, (('c', 'zaqar.queue'),))), 'query': ('s', 'ru'), 'repeat_actions': ('b', 'u', 'true'),
-            'severity': ('s', 'u', 'low', (('v', ('low', 'moderate', 'critical')),)), 'threshold': ('n', 'ru'),
-            'time_constraints': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'duration': ('i', 'r', None, (('r', 0, None),)), 'name': ('s', 'r'),
-                        'start': ('s', 'r', None, (('c', 'cron_expression'),)), 'timezone': ('s', '', None, (('c', 'timezone'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Barbican::CertificateContainer': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'certificate_ref': ('s', '', None, (('c', 'barbican.secret'),)), 'intermediates_ref': ('s', '', None, (('c', 'barbican.secret'),)),
-            'name': 's', 'private_key_passphrase_ref': ('s', '', None, (('c', 'barbican.secret'),)),
-            'private_key_ref': ('s', '', None, (('c', 'barbican.secret'),)),
-        },
-        {'consumers': 'l', 'container_ref': 's', 'secret_refs': 'm', 'status': 's'},
-    ),
-    'OS::Barbican::GenericContainer': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'name': 's',
-            'secrets': ('l', '', None, None, ('m', '', None, None, {'name': ('s', 'r'), 'ref': ('s', 'r', None, (('c', 'barbican.secret'),))})),
-        },
-        {'consumers': 'l', 'container_ref': 's', 'secret_refs': 'm', 'status': 's'},
-    ),
-    'OS::Barbican::Order': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'algorithm': 's', 'bit_length': 'i', 'ca_id': 's', 'expiration': ('s', '', None, (('c', 'expiration'),)), 'mode': 's', 'name': 's',
-            'pass_phrase': 's', 'payload_content_type': 's', 'profile': 's', 'request_data': 's',
-            'request_type': ('s', '', None, (('v', ('stored-key', 'simple-cmc', 'custom')),)),
-            'source_container_ref': ('s', '', None, (('c', 'barbican.container'),)), 'subject_dn': 's',
-            'type': ('s', 'r', None, (('v', ('key', 'asymmetric', 'certificate')),)),
-        },
-        {
-            'certificate': 's', 'container_ref': 's', 'intermediates': 's', 'order_ref': 's', 'private_key': 's', 'public_key': 's',
-            'secret_ref': 's', 'status': 's',
-        },
-    ),
-    'OS::Barbican::RSAContainer': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'name': 's', 'private_key_passphrase_ref': ('s', '', None, (('c', 'barbican.secret'),)),
-            'private_key_ref': ('s', '', None, (('c', 'barbican.secret'),)), 'public_key_ref': ('s', '', None, (('c', 'barbican.secret'),)),
-        },
-        {'consumers': 'l', 'container_ref': 's', 'secret_refs': 'm', 'status': 's'},
-    ),
-    'OS::Barbican::Secret': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'algorithm': 's', 'bit_length': ('i', '', None, (('r', 0, None),)), 'expiration': ('s', '', None, (('c', 'expiration'),)), 'mode': 's',
-            'name': 's', 'payload': 's', 'payload_content_encoding': ('s', '', None, (('v', ('base64',)),)),
-            'payload_content_type': ('s', '', None, (('v', ('text/plain', 'application/octet-stream')),)),
-            'secret_type': ('s', '', 'opaque', (('v', ('symmetric', 'public', 'private', 'certificate', 'passphrase', 'opaque')),)),
-        },
-        {'decrypted_payload': 's', 'status': 's'},
-    ),
-    'OS::Blazar::Host': (
-        'SUPPORTED', '12.0.0', '', {'extra_capability': 'm', 'name': ('s', 'r')},
-        {
-            'cpu_info': 'm', 'created_at': 's', 'extra_capability': 'm', 'hypervisor_hostname': 's', 'hypervisor_type': 's',
-            'hypervisor_version': 'i', 'local_gb': 'i', 'memory_mb': 'i', 'reservable': 'b', 'service_name': 's', 'status': 's', 'trust_id': 's',
-            'updated_at': 's', 'vcpus': 'i',
-        },
-    ),
-    'OS::Blazar::Lease': (
-        'SUPPORTED', '12.0.0', '',
-        {
-            'before_end_date': ('s', '', None, (('p', '\\d{4}-\\d{2}-\\d{2}\\s\\d{2}:\\d{2}'),)),
-            'end_date': ('s', 'r', None, (('p', '\\d{4}-\\d{2}-\\d{2}\\s\\d{2}:\\d{2}'),)),
-            'events': ('l', '', [], None, ('m', '', None, None, {'event_type': ('s', 'r'), 'time': ('s', 'r')})), 'name': ('s', 'r'),
-            'reservations': (
-                'l', 'r', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'affinity': ('b', '', False), 'amount': ('i', '', None, (('r', 0, 2147483647),)),
-                        'before_end': ('s', '', 'default', (('v', ('default', 'snapshot')),)), 'disk_gb': ('i', '', None, (('r', 0, 2147483647),)),
-                        'hypervisor_properties': 's', 'max': ('i', '', None, (('r', 1, None),)),
-                        'memory_mb': ('i', '', None, (('r', 0, 2147483647),)), 'min': ('i', '', None, (('r', 1, None),)), 'resource_properties': 's',
-                        'resource_type': ('s', 'r', None, (('v', ('virtual:instance', 'physical:host')),)),
-                        'vcpus': ('i', '', None, (('r', 0, 2147483647),)),
-                    },
-                ),
-            ),
-            'start_date': ('s', 'r', None, (('p', '\\d{4}-\\d{2}-\\d{2}\\s\\d{2}:\\d{2}'),)),
-        },
-        {
-            'created_at': 's', 'degraded': 'b', 'end_date': 's', 'events': 'l', 'name': 's', 'project_id': 's', 'reservations': 'l',
-            'start_date': 's', 'status': 's', 'trust_id': 's', 'updated_at': 's', 'user_id': 's',
-        },
-    ),
-    'OS::Cinder::EncryptedVolumeType': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'cipher': ('s', 'u', None, (('v', ('aes-xts-plain64', 'aes-cbc-essiv')),)),
-            'control_location': ('s', 'u', 'front-end', (('v', ('front-end', 'back-end')),)), 'key_size': ('i', 'u'), 'provider': ('s', 'ru'),
-            'volume_type': ('s', 'r', None, (('c', 'cinder.vtype'),)),
-        },
-        {},
-    ),
-    'OS::Cinder::QoSAssociation': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'qos_specs': ('s', 'r', None, (('c', 'cinder.qos_specs'),)),
-            'volume_types': ('l', 'ru', None, None, ('s', '', None, (('c', 'cinder.vtype'),))),
-        },
-        {},
-    ),
-    'OS::Cinder::QoSSpecs': ('SUPPORTED', '7.0.0', '', {'name': 's', 'specs': ('m', 'ru')}, {}),
-    'OS::Cinder::Quota': (
-        'SUPPORTED', '7.0.0', '',
-        {
-            'backup_gigabytes': ('i', 'u', None, (('r', -1, None),)), 'backups': ('i', 'u', None, (('r', -1, None),)),
-            'gigabytes': ('i', 'u', None, (('r', -1, None),)), 'project': ('s', 'r', None, (('c', 'keystone.project'),)),
-            'snapshots': ('i', 'u', None, (('r', -1, None),)), 'volumes': ('i', 'u', None, (('r', -1, None),)),
-        },
-        {},
-    ),
-    'OS::Cinder::Volume': (
-        'SUPPORTED', None, '',
-        {
-            'availability_zone': 's', 'backup_id': ('s', 'u', None, (('c', 'cinder.backup'),)), 'description': ('s', 'u'),
-            'image': ('s', '', None, (('c', 'glance.image'),)), 'imageRef': ('s', '', None, None, None, 'H'), 'metadata': ('m', 'u', {}),
-            'multiattach': ('b', '', False, None, None, 'H'), 'name': ('s', 'u'), 'read_only': ('b', 'u'), 'scheduler_hints': 'm',
-            'size': ('i', 'u', None, (('r', 1, None),)), 'snapshot_id': ('s', '', None, (('c', 'cinder.snapshot'),)),
-            'source_volid': ('s', '', None, (('c', 'cinder.volume'),)), 'volume_type': ('s', 'u', None, (('c', 'cinder.vtype'),)),
-        },
-        {
-            'attachments': ('s', 'D'), 'attachments_list': 'l', 'availability_zone': 's', 'bootable': 's', 'created_at': 's',
-            'display_description': 's', 'display_name': 's', 'encrypted': 's', 'metadata': 's', 'metadata_values': 'm', 'multiattach': 'b',
-            'size': 's', 'snapshot_id': 's', 'source_volid': 's', 'status': 's', 'volume_type': 's',
-        },
-        ((('image',), ('imageRef',)),),
-    ),
-    'OS::Cinder::VolumeAttachment': (
-        'SUPPORTED', None, '', {'instance_uuid': ('s', 'ru'), 'mountpoint': ('s', 'u'), 'volume_id': ('s', 'ru', None, (('c', 'cinder.volume'),))},
-        {},
-    ),
-    'OS::Cinder::VolumeType': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'description': ('s', 'u'), 'is_public': ('b', 'u', True), 'metadata': ('m', 'u'), 'name': ('s', 'ru'),
-            'projects': ('l', 'u', [], None, ('s', '', None, (('c', 'keystone.project'),))),
-        },
-        {},
-    ),
-    'OS::Designate::Domain': ('HIDDEN', '10.0.0', 'na', {}, {}),
-    'OS::Designate::Record': ('HIDDEN', '10.0.0', 'na', {}, {}),
-    'OS::Designate::RecordSet': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'description': ('s', 'u', None, (('l', None, 160),)), 'name': ('s', '', None, (('l', None, 255),)), 'records': ('l', 'ru'),
-            'ttl': ('i', 'u', None, (('r', 1, 2147483647),)),
-            'type': ('s', 'r', None, (('v', ('A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'SPF', 'NS', 'PTR', 'SSHFP', 'SOA', 'CAA', 'CERT', 'NAPTR')),)),
-            'zone': ('s', 'r', None, (('c', 'designate.zone'),)),
-        },
-        {},
-    ),
-    'OS::Designate::Zone': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'attributes': 'm', 'description': ('s', 'u', None, (('l', None, 160),)), 'email': ('s', 'u'),
-            'masters': ('l', 'u', None, None, None, 'D'), 'name': ('s', 'r', None, (('l', None, 255),)), 'primaries': ('l', 'u'),
-            'ttl': ('i', 'u', None, (('r', 1, 2147483647),)), 'type': ('s', '', 'PRIMARY', (('v', ('PRIMARY', 'SECONDARY')),)),
-        },
-        {'serial': 's'}, ((('masters',), ('primaries',)),),
-    ),
-    'OS::Glance::Image': ('HIDDEN', '22.0.0', 'na', {}, {}),
-    'OS::Glance::WebImage': (
-        'SUPPORTED', '12.0.0', '',
-        {
-            'active': ('b', 'u', True), 'architecture': ('s', 'u'),
-            'container_format': ('s', 'r', None, (('v', ('ami', 'ari', 'aki', 'bare', 'ovf', 'ova', 'docker')),)),
-            'disk_format': ('s', 'r', None, (('v', ('ami', 'ari', 'aki', 'vhd', 'vhdx', 'vmdk', 'raw', 'qcow2', 'vdi', 'iso', 'ploop')),)),
-            'extra_properties': ('m', 'u', {}), 'id': 's',
-            'kernel_id': ('s', 'u', None, (('p', '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){12}$'),)),
-            'location': ('s', 'r'), 'members': ('l', 'u', None, None, 's'), 'min_disk': ('i', '', 0, (('r', 0, None),)),
-            'min_ram': ('i', '', 0, (('r', 0, None),)), 'name': 's', 'os_distro': ('s', 'u'), 'os_version': ('s', 'u'), 'owner': ('s', 'u'),
-            'protected': ('b', 'u', False),
-            'ramdisk_id': ('s', 'u', None, (('p', '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){12}$'),)),
-            'tags': ('l', 'u'), 'visibility': ('s', 'u', 'private', (('v', ('public', 'private', 'community', 'shared')),)),
-        },
-        {},
-    ),
-    'OS::Heat::AccessPolicy': ('SUPPORTED', None, '', {'AllowedResources': ('l', 'r')}, {}),
-    'OS::Heat::AutoScalingGroup': (
-        'SUPPORTED', '2014.1', 'ga',
-        {
-            'cooldown': ('i', 'u'), 'desired_capacity': ('i', 'u'), 'max_size': ('i', 'ru', None, (('r', 0, None),)),
-            'min_size': ('i', 'ru', None, (('r', 0, None),)), 'resource': ('m', 'ru'),
-            'rolling_updates': (
-                'm', 'u', {'min_in_service': 0, 'max_batch_size': 1, 'pause_time': 0}, None,
-                {
-                    'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'min_in_service': ('i', '', 0, (('r', 0, None),)),
-                    'pause_time': ('n', '', 0, (('r', 0, None),)),
-                },
-            ),
-        },
-        {'current_size': 'i', 'outputs': 'm', 'outputs_list': 'l', 'refs': 'l', 'refs_map': 'm'},
-    ),
-    'OS::Heat::CloudConfig': ('SUPPORTED', '2014.1', '', {'cloud_config': 'm'}, {'config': 's'}),
-    'OS::Heat::Delay': (
-        'SUPPORTED', '11.0.0', '',
-        {
-            'actions': ('l', 'u', ['CREATE'], (('v', ('CREATE', 'DELETE', 'SUSPEND', 'RESUME')),)),
-            'jitter_multiplier': ('n', 'u', 1.0, (('r', 0, None),)), 'max_jitter': ('n', 'u', 0, (('r', 0, None),)),
-            'min_wait': ('n', 'u', 0, (('r', 0, None),)),
-        },
-        {},
-    ),
-    'OS::Heat::DeployedServer': (
-        'SUPPORTED', None, '',
-        {
-            'deployment_swift_data': (
-                'm', 'u', {}, None, {'container': ('s', '', None, (('l', 1, None),)), 'object': ('s', '', None, (('l', 1, None),))},
-            ),
-            'metadata': ('m', 'u', None, None, None, 'D'), 'name': ('s', 'u'),
-            'software_config_transport': (
-                's', 'u', 'POLL_SERVER_CFN', (('v', ('POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'POLL_TEMP_URL', 'ZAQAR_MESSAGE')),),
-            ),
-        },
-        {'name': 's', 'os_collect_config': 'm'},
-    ),
-    'OS::Heat::HARestarter': ('HIDDEN', '10.0.0', 'na', {}, {}),
-    'OS::Heat::InstanceGroup': (
-        'SUPPORTED', None, 'g',
-        {
-            'AvailabilityZones': ('l', 'r'), 'LaunchConfigurationName': ('s', 'ru'), 'LoadBalancerNames': 'l', 'Size': ('i', 'ru'),
-            'Tags': ('l', '', None, None, ('m', '', None, None, {'Key': ('s', 'r'), 'Value': ('s', 'r')})),
-        },
-        {'InstanceList': 's'},
-    ),
-    'OS::Heat::MultipartMime': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'group': ('s', '', 'Heat::Ungrouped'),
-            'parts': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {'config': ('s', 'r'), 'filename': 's', 'subtype': 's', 'type': ('s', '', 'text', (('v', ('text', 'multipart')),))},
-                ),
-            ),
-        },
-        {'config': 's'},
-    ),
-    'OS::Heat::None': ('SUPPORTED', '5.0.0', 'na', {}, {}),
-    'OS::Heat::RandomString': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'character_classes': (
-                'l', '', [{'class': 'lettersdigits', 'min': 1}], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'class': (
-                            's', '', 'lettersdigits',
-                            (('v', ('lettersdigits', 'letters', 'lowercase', 'uppercase', 'digits', 'hexdigits', 'octdigits')),),
-                        ),
-                        'min': ('i', '', 1, (('r', 1, 512),)),
-                    },
-                ),
-            ),
-            'character_sequences': ('l', '', None, None, ('m', '', None, None, {'min': ('i', '', 1, (('r', 1, 512),)), 'sequence': ('s', 'r')})),
-            'length': ('i', '', 32, (('r', 1, 512),)), 'salt': 's',
-            'sequence': (
-                's', '', None, (('v', ('lettersdigits', 'letters', 'lowercase', 'uppercase', 'digits', 'hexdigits', 'octdigits')),), None, 'H',
-            ),
-        },
-        {'value': 's'}, ((('sequence',), None),),
-    ),
-    'OS::Heat::ResourceChain': (
-        'SUPPORTED', '6.0.0', 'ga', {'concurrent': ('b', '', False), 'resource_properties': 'm', 'resources': ('l', 'ru')},
-        {'attributes': 'm', 'refs': 'l'},
-    ),
-    'OS::Heat::ResourceGroup': (
-        'SUPPORTED', '2014.1', 'ga',
-        {
-            'count': ('i', 'u', 1, (('r', 0, None),)), 'index_var': ('s', '', '%index%', (('l', 3, None),)),
-            'removal_policies': ('l', 'u', [], None, ('m', '', None, None, {'resource_list': ('l', '', [])})),
-            'removal_policies_mode': ('s', 'u', 'append', (('v', ('append', 'update')),)),
-            'resource_def': ('m', 'ru', None, None, {'metadata': 'm', 'properties': 'm', 'type': ('s', 'r')}),
-        },
-        {'attributes': 'm', 'refs': 'l', 'refs_map': 'm', 'removed_rsrc_list': 'l'},
-    ),
-    'OS::Heat::ScalingPolicy': (
-        'SUPPORTED', None, '',
-        {
-            'adjustment_type': ('s', 'ru', None, (('v', ('change_in_capacity', 'exact_capacity', 'percent_change_in_capacity')),)),
-            'auto_scaling_group_id': ('s', 'r'), 'cooldown': ('n', 'u'), 'min_adjustment_step': ('i', 'u', None, (('r', 0, None),)),
-            'scaling_adjustment': ('n', 'ru'),
-        },
-        {'alarm_url': 's', 'signal_url': 's'},
-    ),
-    'OS::Heat::SoftwareComponent': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'configs': (
-                'l', 'r', None, (('l', 1, None),),
-                ('m', '', None, None, {'actions': ('l', '', ['CREATE', 'UPDATE'], (('l', 1, None),), 's'), 'config': 's', 'tool': ('s', 'r')}),
-            ),
-            'inputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'default': 'a', 'description': 's', 'name': ('s', 'r'), 'replace_on_change': ('b', '', False),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-            'options': 'm',
-            'outputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'error_output': ('b', '', False), 'name': ('s', 'r'),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-        },
-        {'config': 's'},
-    ),
-    'OS::Heat::SoftwareConfig': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'config': 's', 'group': ('s', '', 'Heat::Ungrouped'),
-            'inputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'default': 'a', 'description': 's', 'name': ('s', 'r'), 'replace_on_change': ('b', '', False),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-            'options': 'm',
-            'outputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'error_output': ('b', '', False), 'name': ('s', 'r'),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-        },
-        {'config': 's'},
-    ),
-    'OS::Heat::SoftwareDeployment': (
-        'SUPPORTED', '2014.1', 'a',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_values': ('m', 'u'), 'name': ('s', 'u'), 'server': ('s', 'r'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_code': 's', 'deploy_stderr': 's', 'deploy_stdout': 's'},
-    ),
-    'OS::Heat::SoftwareDeploymentGroup': (
-        'SUPPORTED', '5.0.0', 'ga',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_values': ('m', 'u'), 'name': ('s', 'u'), 'servers': ('m', 'ru'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_codes': 'm', 'deploy_stderrs': 'm', 'deploy_stdouts': 'm'},
-    ),
-    'OS::Heat::SoftwareDeployments': (
-        'HIDDEN', '7.0.0', 'ga',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_values': ('m', 'u'), 'name': ('s', 'u'), 'servers': ('m', 'ru'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_codes': 'm', 'deploy_stderrs': 'm', 'deploy_stdouts': 'm'},
-    ),
-    'OS::Heat::Stack': (
-        'SUPPORTED', None, '',
-        {
-            'context': (
-                'm', 'u', None, None, {'ca_cert': ('s', 'u'), 'credential_secret_id': ('s', 'u'), 'insecure': ('b', 'u', False), 'region_name': 's'},
-            ),
-            'parameters': ('m', 'u', {}), 'template': ('s', 'ru'), 'timeout': ('i', 'u'),
-        },
-        {'outputs': 'm', 'stack_name': 's'},
-    ),
-    'OS::Heat::StructuredConfig': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'config': 'm', 'group': ('s', '', 'Heat::Ungrouped'),
-            'inputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'default': 'a', 'description': 's', 'name': ('s', 'r'), 'replace_on_change': ('b', '', False),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-            'options': 'm',
-            'outputs': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'error_output': ('b', '', False), 'name': ('s', 'r'),
-                        'type': ('s', '', 'String', (('v', ('String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean')),)),
-                    },
-                ),
-            ),
-        },
-        {'config': 's'},
-    ),
-    'OS::Heat::StructuredDeployment': (
-        'SUPPORTED', '2014.1', 'a',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_key': ('s', '', 'get_input'), 'input_values': ('m', 'u'), 'input_values_validate': ('s', '', 'LAX', (('v', ('LAX', 'STRICT')),)),
-            'name': ('s', 'u'), 'server': ('s', 'r'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_code': 's', 'deploy_stderr': 's', 'deploy_stdout': 's'},
-    ),
-    'OS::Heat::StructuredDeploymentGroup': (
-        'SUPPORTED', '5.0.0', 'ga',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_key': ('s', '', 'get_input'), 'input_values': ('m', 'u'), 'input_values_validate': ('s', '', 'LAX', (('v', ('LAX', 'STRICT')),)),
-            'name': ('s', 'u'), 'servers': ('m', 'ru'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_codes': 'm', 'deploy_stderrs': 'm', 'deploy_stdouts': 'm'},
-    ),
-    'OS::Heat::StructuredDeployments': (
-        'HIDDEN', '7.0.0', 'ga',
-        {
-            'actions': ('l', 'u', ['CREATE', 'UPDATE'], (('v', ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')),)), 'config': ('s', 'u'),
-            'input_key': ('s', '', 'get_input'), 'input_values': ('m', 'u'), 'input_values_validate': ('s', '', 'LAX', (('v', ('LAX', 'STRICT')),)),
-            'name': ('s', 'u'), 'servers': ('m', 'ru'),
-            'signal_transport': ('s', '', 'CFN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL')),)),
-        },
-        {'deploy_status_codes': 'm', 'deploy_stderrs': 'm', 'deploy_stdouts': 'm'},
-    ),
-    'OS::Heat::SwiftSignal': (
-        'SUPPORTED', '2014.2', '', {'count': ('i', '', 1, (('r', 1, 1000),)), 'handle': ('s', 'r'), 'timeout': ('n', 'r', None, (('r', 1, 43200),))},
-        {'data': 's'},
-    ),
-    'OS::Heat::SwiftSignalHandle': ('SUPPORTED', '2014.2', '', {}, {'curl_cli': 's', 'endpoint': 's', 'token': 's'}),
-    'OS::Heat::TestResource': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'action_wait_secs': ('m', 'u', None, None, {'create': ('n', 'u'), 'delete': ('n', 'u'), 'update': ('n', 'u')}),
-            'attr_wait_secs': ('n', 'u', 0), 'client_name': ('s', 'u', ''), 'constraint_prop_secs': ('n', 'u', 0, (('c', 'test_constr'),)),
-            'entity_name': ('s', 'u', ''), 'fail': ('b', 'u', False), 'update_replace': ('b', 'u', False), 'update_replace_value': 's',
-            'value': ('s', 'u', 'test_string'), 'wait_secs': ('n', 'u', 0),
-        },
-        {'output': ''},
-    ),
-    'OS::Heat::UpdateWaitConditionHandle': ('SUPPORTED', '2014.1', '', {}, {}),
-    'OS::Heat::Value': (
-        'SUPPORTED', '7.0.0', '',
-        {'type': ('s', 'u', None, (('v', ('string', 'number', 'comma_delimited_list', 'json', 'boolean')),)), 'value': ('a', 'ru')}, {'value': ''},
-    ),
-    'OS::Heat::WaitCondition': (
-        'SUPPORTED', '2014.2', '', {'count': ('i', 'u', 1, (('r', 1, None),)), 'handle': ('s', 'r'), 'timeout': ('n', 'r', None, (('r', 1, 43200),))},
-        {'data': 's'},
-    ),
-    'OS::Heat::WaitConditionHandle': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'signal_transport': (
-                's', '', 'TOKEN_SIGNAL', (('v', ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL', 'ZAQAR_SIGNAL', 'TOKEN_SIGNAL')),),
-            ),
-        },
-        {'curl_cli': 's', 'endpoint': 's', 'signal': 's', 'token': 's'},
-    ),
-    'OS::Ironic::Port': (
-        'SUPPORTED', '13.0.0', '',
-        {
-            'address': ('s', 'ru'), 'extra': ('m', 'u'), 'is_smartnic': ('b', 'u'), 'local_link_connection': ('m', 'u'),
-            'node': ('s', 'ru', None, (('c', 'ironic.node'),)), 'physical_network': ('s', 'u'),
-            'portgroup': ('s', 'u', None, (('c', 'ironic.portgroup'),)), 'pxe_enabled': ('b', 'u'),
-        },
-        {
-            'address': 's', 'extra': 'm', 'internal_info': 'm', 'is_smartnic': 'b', 'local_link_connection': 'm', 'node_uuid': 's',
-            'physical_network': 's', 'portgroup_uuid': 's', 'pxe_enabled': 'b',
-        },
-    ),
-    'OS::Keystone::Domain': ('SUPPORTED', '8.0.0', '', {'description': ('s', 'u'), 'enabled': ('b', 'u', True), 'name': ('s', 'u')}, {}),
-    'OS::Keystone::Endpoint': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'enabled': ('b', 'u', True), 'interface': ('s', 'ru', None, (('v', ('public', 'internal', 'admin')),)), 'name': ('s', 'u'),
-            'region': ('s', 'u', None, (('c', 'keystone.region'),)), 'service': ('s', 'ru', None, (('c', 'keystone.service'),)), 'url': ('s', 'ru'),
-        },
-        {},
-    ),
-    'OS::Keystone::Group': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'description': ('s', 'u', ''), 'domain': ('s', 'u', 'default', (('c', 'keystone.domain'),)), 'name': ('s', 'u'),
-            'roles': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'domain': ('s', '', None, (('c', 'keystone.domain'),)), 'project': ('s', '', None, (('c', 'keystone.project'),)),
-                        'role': ('s', 'r', None, (('c', 'keystone.role'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Keystone::GroupRoleAssignment': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'group': ('s', 'ru', None, (('c', 'keystone.group'),)),
-            'roles': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'domain': ('s', '', None, (('c', 'keystone.domain'),)), 'project': ('s', '', None, (('c', 'keystone.project'),)),
-                        'role': ('s', 'r', None, (('c', 'keystone.role'),)),
-                    },
-                ),
-            ),
-        },
-        {},
-    ),
-    'OS::Keystone::Project': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'description': ('s', 'u', ''), 'domain': ('s', 'u', 'default', (('c', 'keystone.domain'),)), 'enabled': ('b', 'u', True),
-            'name': ('s', 'u'), 'parent': ('s', '', None, (('c', 'keystone.project'),)), 'tags': ('l', 'u', []),
-        },
-        {'domain_id': 's', 'enabled': 'b', 'is_domain': 'b', 'name': 's', 'parent_id': 's'},
-    ),
-    'OS::Keystone::Region': (
-        'SUPPORTED', '6.0.0', '',
-        {'description': ('s', 'u'), 'enabled': ('b', 'u', True), 'id': 's', 'parent_region': ('s', 'u', None, (('c', 'keystone.region'),))}, {},
-    ),
-    'OS::Keystone::Role': ('SUPPORTED', '2015.1', '', {'domain': ('s', '', None, (('c', 'keystone.domain'),)), 'name': ('s', 'u')}, {}),
-    'OS::Keystone::Service': (
-        'SUPPORTED', '5.0.0', '', {'description': ('s', 'u'), 'enabled': ('b', 'u', True), 'name': ('s', 'u'), 'type': ('s', 'ru')}, {},
-    ),
-    'OS::Keystone::User': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'default_project': ('s', 'u', None, (('c', 'keystone.project'),)), 'description': ('s', 'u', ''),
-            'domain': ('s', 'u', 'default', (('c', 'keystone.domain'),)), 'email': ('s', 'u'), 'enabled': ('b', 'u', True),
-            'groups': ('l', 'u', None, None, ('s', '', None, (('c', 'keystone.group'),))), 'name': ('s', 'u'), 'password': ('s', 'u'),
-            'roles': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'domain': ('s', '', None, (('c', 'keystone.domain'),)), 'project': ('s', '', None, (('c', 'keystone.project'),)),
-                        'role': ('s', 'r', None, (('c', 'keystone.role'),)),
-                    },
-                ),
-            ),
-        },
-        {'default_project_id': 's', 'domain_id': 's', 'enabled': 'b', 'name': 's', 'password_expires_at': 's'},
-    ),
-    'OS::Keystone::UserRoleAssignment': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'roles': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'domain': ('s', '', None, (('c', 'keystone.domain'),)), 'project': ('s', '', None, (('c', 'keystone.project'),)),
-                        'role': ('s', 'r', None, (('c', 'keystone.role'),)),
-                    },
-                ),
-            ),
-            'user': ('s', 'ru', None, (('c', 'keystone.user'),)),
-        },
-        {},
-    ),
-    'OS::Magnum::Bay': ('HIDDEN', '11.0.0', 'na', {}, {}),
-    'OS::Magnum::BayModel': (
-        'HIDDEN', '11.0.0', '',
-        {
-            'coe': ('s', 'r', None, (('v', ('kubernetes', 'swarm', 'mesos')),)), 'dns_nameserver': ('s', '', None, (('c', 'ip_addr'),)),
-            'docker_storage_driver': ('s', '', 'devicemapper', (('v', ('devicemapper', 'overlay')),)),
-            'docker_volume_size': ('i', '', None, (('r', 1, None),)), 'external_network': ('s', 'r', None, (('c', 'neutron.network'),)),
-            'fixed_network': ('s', '', None, (('c', 'neutron.network'),)), 'fixed_subnet': ('s', '', None, (('c', 'neutron.subnet'),)),
-            'flavor': ('s', '', None, (('c', 'nova.flavor'),)), 'floating_ip_enabled': ('b', '', True), 'http_proxy': 's', 'https_proxy': 's',
-            'image': ('s', 'r', None, (('c', 'glance.image'),)), 'keypair': ('s', '', None, (('c', 'nova.keypair'),)), 'labels': 'm',
-            'master_flavor': ('s', '', None, (('c', 'nova.flavor'),)), 'master_lb_enabled': ('b', '', True), 'name': 's', 'network_driver': 's',
-            'no_proxy': 's', 'public': ('b', 'u', False), 'registry_enabled': ('b', '', False),
-            'server_type': ('s', '', 'vm', (('v', ('vm', 'bm')),)), 'tls_disabled': ('b', '', False),
-            'volume_driver': ('s', '', None, (('v', ('cinder', 'rexray')),)),
-        },
-        {},
-    ),
-    'OS::Magnum::Cluster': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'cluster_template': ('s', 'r', None, (('c', 'magnum.cluster_template'),)), 'create_timeout': ('i', 'u', 60, (('r', 0, None),)),
-            'discovery_url': ('s', 'u'), 'keypair': ('s', '', None, (('c', 'nova.keypair'),)), 'master_count': ('i', 'u', 1, (('r', 1, None),)),
-            'name': 's', 'node_count': ('i', 'u', 1, (('r', 1, None),)),
-        },
-        {
-            'api_address': 's', 'cluster_template_id': 's', 'coe_version': 's', 'container_version': 's', 'create_timeout': 'i', 'discovery_url': 's',
-            'keypair': 's', 'master_addresses': 'l', 'master_count': 'i', 'name': 's', 'node_addresses': 'l', 'node_count': 'i', 'stack_id': 's',
-            'status': 's', 'status_reason': 's',
-        },
-    ),
-    'OS::Magnum::ClusterTemplate': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'coe': ('s', 'r', None, (('v', ('kubernetes', 'swarm', 'mesos')),)), 'dns_nameserver': ('s', '', None, (('c', 'ip_addr'),)),
-            'docker_storage_driver': ('s', '', 'devicemapper', (('v', ('devicemapper', 'overlay')),)),
-            'docker_volume_size': ('i', '', None, (('r', 1, None),)), 'external_network': ('s', 'r', None, (('c', 'neutron.network'),)),
-            'fixed_network': ('s', '', None, (('c', 'neutron.network'),)), 'fixed_subnet': ('s', '', None, (('c', 'neutron.subnet'),)),
-            'flavor': ('s', '', None, (('c', 'nova.flavor'),)), 'floating_ip_enabled': ('b', '', True), 'http_proxy': 's', 'https_proxy': 's',
-            'image': ('s', 'r', None, (('c', 'glance.image'),)), 'keypair': ('s', '', None, (('c', 'nova.keypair'),)), 'labels': 'm',
-            'master_flavor': ('s', '', None, (('c', 'nova.flavor'),)), 'master_lb_enabled': ('b', '', True), 'name': 's', 'network_driver': 's',
-            'no_proxy': 's', 'public': ('b', 'u', False), 'registry_enabled': ('b', '', False),
-            'server_type': ('s', '', 'vm', (('v', ('vm', 'bm')),)), 'tls_disabled': ('b', '', False),
-            'volume_driver': ('s', '', None, (('v', ('cinder', 'rexray')),)),
-        },
-        {},
-    ),
-    'OS::Manila::SecurityService': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'description': ('s', 'u'), 'dns_ip': ('s', 'u'), 'domain': ('s', 'u'), 'name': ('s', 'u'), 'password': ('s', 'u'), 'server': ('s', 'u'),
-            'type': ('s', 'r', None, (('v', ('ldap', 'kerberos', 'active_directory')),)), 'user': ('s', 'u'),
-        },
-        {},
-    ),
-    'OS::Manila::Share': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'access_rules': (
-                'l', 'u', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'access_level': ('s', '', None, (('v', ('ro', 'rw')),)), 'access_to': ('s', 'r'),
-                        'access_type': ('s', 'r', None, (('v', ('ip', 'user', 'cert', 'cephx')),)),
-                    },
-                ),
-            ),
-            'description': ('s', 'u'), 'is_public': ('b', 'u', False), 'metadata': ('m', 'u'), 'name': ('s', 'u'),
-            'share_network': ('s', '', None, (('c', 'manila.share_network'),)),
-            'share_protocol': ('s', 'r', None, (('v', ('NFS', 'CIFS', 'GlusterFS', 'HDFS', 'CEPHFS')),)),
-            'share_type': ('s', '', None, (('c', 'manila.share_type'),)), 'size': ('i', 'r'),
-            'snapshot': ('s', '', None, (('c', 'manila.share_snapshot'),)),
-        },
-        {'availability_zone': 's', 'created_at': 's', 'export_locations': 'l', 'host': 's', 'project_id': 's', 'share_server_id': 's', 'status': 's'},
-    ),
-    'OS::Manila::ShareNetwork': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'description': ('s', 'u'), 'name': ('s', 'u'), 'neutron_network': ('s', 'u', None, (('c', 'neutron.network'),)),
-            'neutron_subnet': ('s', 'u', None, (('c', 'neutron.subnet'),)), 'nova_network': ('s', 'u', None, None, None, 'H'),
-            'security_services': ('l', 'u', [], None, 's'),
-        },
-        {'cidr': 's', 'ip_version': 's', 'network_type': 's', 'segmentation_id': 's'},
-    ),
-    'OS::Manila::ShareType': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'driver_handles_share_servers': ('b', 'r'), 'extra_specs': ('m', 'u'), 'is_public': ('b', '', True), 'name': ('s', 'r'),
-            'snapshot_support': ('b', '', True),
-        },
-        {},
-    ),
-    'OS::Mistral::CronTrigger': (
-        'SUPPORTED', '5.0.0', '',
-        {
-            'count': 'i', 'first_time': 's', 'name': 's', 'pattern': ('s', '', None, (('c', 'cron_expression'),)),
-            'workflow': ('m', 'r', None, None, {'input': 'm', 'name': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-        },
-        {'next_execution_time': 's', 'remaining_executions': 'i'},
-    ),
-    'OS::Mistral::ExternalResource': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'actions': (
-                'm', 'r', None, None,
-                {
-                    'CREATE': ('m', '', None, None, {'params': ('m', '', {}), 'workflow': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-                    'DELETE': ('m', '', None, None, {'params': ('m', '', {}), 'workflow': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-                    'RESUME': ('m', '', None, None, {'params': ('m', '', {}), 'workflow': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-                    'SUSPEND': ('m', '', None, None, {'params': ('m', '', {}), 'workflow': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-                    'UPDATE': ('m', '', None, None, {'params': ('m', '', {}), 'workflow': ('s', 'r', None, (('c', 'mistral.workflow'),))}),
-                },
-            ),
-            'always_update': ('b', '', False), 'description': ('s', '', 'Heat managed'), 'input': ('m', 'u', {}),
-            'replace_on_change_inputs': ('l', '', []),
-        },
-        {'output': 'm'},
-    ),
-    'OS::Mistral::Workflow': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'description': ('s', 'u'), 'input': ('m', 'u'), 'name': 's', 'output': ('m', 'u'), 'params': ('m', 'u'), 'tags': ('l', 'u'),
-            'task_defaults': (
-                'm', 'u', None, None,
-                {
-                    'concurrency': 'i', 'on_complete': 'l', 'on_error': 'l', 'on_success': 'l', 'pause_before': 'b', 'requires': 'l', 'retry': 'm',
-                    'timeout': 'i', 'wait_after': 'i', 'wait_before': 'i',
-                },
-            ),
-            'tasks': (
-                'l', 'ru', None, (('l', 1, None),),
-                (
-                    'm', '', None, None,
-                    {
-                        'action': 's', 'concurrency': 'i', 'description': 's', 'input': 'm', 'join': 's', 'keep_result': 'b', 'name': ('s', 'r'),
-                        'on_complete': 'l', 'on_error': 'l', 'on_success': 'l', 'pause_before': 'b', 'policies': ('m', '', None, None, None, 'H'),
-                        'publish': 'm', 'requires': 'l', 'retry': 'm', 'target': 's', 'timeout': 'i', 'wait_after': 'i', 'wait_before': 'i',
-                        'with_items': 's', 'workflow': ('s', '', None, (('c', 'mistral.workflow'),)),
-                    },
-                ),
-            ),
-            'type': ('s', 'ru', None, (('v', ('direct', 'reverse')),)), 'use_request_body_as_input': ('b', 'u'),
-        },
-        {'alarm_url': 's', 'data': 'm', 'executions': 'l'},
-        (
-            (('tasks', 'concurrency'), ('tasks', 'policies', 'concurrency')), (('tasks', 'pause_before'), ('tasks', 'policies', 'pause_before')),
-            (('tasks', 'policies'), None), (('tasks', 'retry'), ('tasks', 'policies', 'retry')),
-            (('tasks', 'timeout'), ('tasks', 'policies', 'timeout')), (('tasks', 'wait_after'), ('tasks', 'policies', 'wait_after')),
-            (('tasks', 'wait_before'), ('tasks', 'policies', 'wait_before')),
-        ),
-    ),
-    'OS::Monasca::AlarmDefinition': ('HIDDEN', '25.0.0', 'na', {}, {}),
-    'OS::Monasca::Notification': ('HIDDEN', '25.0.0', 'na', {}, {}),
-    'OS::Neutron::AddressScope': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'ip_version': ('i', '', 4, (('v', (4, 6)),)), 'name': ('s', 'u'), 'shared': ('b', 'u', False),
-            'tenant_id': ('s', '', None, (('c', 'keystone.project'),)),
-        },
-        {},
-    ),
-    'OS::Neutron::ExtraRoute': (
-        'UNSUPPORTED', None, '', {'destination': ('s', 'r'), 'nexthop': ('s', 'r'), 'router_id': ('s', 'r', None, (('c', 'neutron.router'),))}, {},
-    ),
-    'OS::Neutron::ExtraRouteSet': (
-        'SUPPORTED', '14.0.0', '',
-        {
-            'router': ('s', 'r', None, (('c', 'neutron.router'),)),
-            'routes': (
-                'l', 'u', [], None,
-                ('m', '', None, None, {'destination': ('s', 'r', None, (('c', 'net_cidr'),)), 'nexthop': ('s', 'r', None, (('c', 'ip_addr'),))}),
-            ),
-        },
-        {},
-    ),
-    'OS::Neutron::Firewall': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True), 'description': ('s', 'u'), 'firewall_policy_id': ('s', 'ru'), 'name': ('s', 'u'),
-            'shared': ('b', 'u', None, None, None, 'U'), 'value_specs': ('m', 'u', {}),
-        },
-        {'admin_state_up': 's', 'description': 's', 'firewall_policy_id': 's', 'name': 's', 'shared': ('s', 'U'), 'status': 's', 'tenant_id': 's'},
-    ),
-    'OS::Neutron::FirewallPolicy': (
-        'SUPPORTED', None, '',
-        {'audited': ('b', 'u', False), 'description': ('s', 'u'), 'firewall_rules': ('l', 'u'), 'name': ('s', 'u'), 'shared': ('b', 'u', False)},
-        {'audited': 's', 'description': 's', 'firewall_rules': 'l', 'name': 's', 'shared': 's', 'tenant_id': 's'},
-    ),
-    'OS::Neutron::FirewallRule': (
-        'SUPPORTED', None, '',
-        {
-            'action': ('s', 'u', 'deny', (('v', ('allow', 'deny')),)), 'description': ('s', 'u'),
-            'destination_ip_address': ('s', 'u', None, (('c', 'net_cidr'),)), 'destination_port': ('s', 'u'), 'enabled': ('b', 'u', True),
-            'ip_version': ('s', 'u', '4', (('v', ('4', '6')),)), 'name': ('s', 'u'),
-            'protocol': ('s', 'u', 'any', (('v', ('tcp', 'udp', 'icmp', 'any')),)), 'shared': ('b', 'u', False),
-            'source_ip_address': ('s', 'u', None, (('c', 'net_cidr'),)), 'source_port': ('s', 'u'),
-        },
-        {
-            'action': 's', 'description': 's', 'destination_ip_address': 's', 'destination_port': 's', 'enabled': 's', 'firewall_policy_id': 's',
-            'ip_version': 's', 'name': 's', 'position': 's', 'protocol': 's', 'shared': 's', 'source_ip_address': 's', 'source_port': 's',
-            'tenant_id': 's',
-        },
-    ),
-    'OS::Neutron::FloatingIP': (
-        'SUPPORTED', None, '',
-        {
-            'dns_domain': ('s', 'u', None, (('c', 'dns_domain'),)), 'dns_name': ('s', 'u', None, (('c', 'rel_dns_name'),)),
-            'fixed_ip_address': ('s', 'u', None, (('c', 'ip_addr'),)), 'floating_ip_address': ('s', '', None, (('c', 'ip_addr'),)),
-            'floating_network': ('s', 'r', None, (('c', 'neutron.network'),)),
-            'floating_network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'),
-            'floating_subnet': ('s', '', None, (('c', 'neutron.subnet'),)), 'port_id': ('s', 'u', None, (('c', 'neutron.port'),)),
-            'value_specs': ('m', '', {}),
-        },
-        {'fixed_ip_address': 's', 'floating_ip_address': 's', 'floating_network_id': 's', 'port_id': 's', 'router_id': 's', 'tenant_id': 's'},
-        ((('floating_network',), ('floating_network_id',)),),
-    ),
-    'OS::Neutron::FloatingIPAssociation': (
-        'SUPPORTED', None, '',
-        {
-            'fixed_ip_address': ('s', 'u', None, (('c', 'ip_addr'),)), 'floatingip_id': ('s', 'ru'),
-            'port_id': ('s', 'ru', None, (('c', 'neutron.port'),)),
-        },
-        {},
-    ),
-    'OS::Neutron::FloatingIPPortForward': (
-        'SUPPORTED', '19.0.0', '',
-        {
-            'external_port': ('i', 'ru', None, (('r', 1, 65535),)), 'floating_ip': ('s', 'r'),
-            'internal_ip_address': ('s', 'ru', None, (('c', 'ip_addr'),)), 'internal_port': ('s', 'ru', None, (('c', 'neutron.port'),)),
-            'internal_port_number': ('i', 'u', None, (('r', 1, 65535),)),
-            'protocol': ('s', 'ru', None, (('v', ('tcp', 'udp', 'icmp', 'icmp6', 'sctp', 'dccp')),)),
-        },
-        {},
-    ),
-    'OS::Neutron::FlowClassifier': (
-        'UNSUPPORTED', '8.0.0', '',
-        {
-            'description': ('s', 'u'), 'destination_ip_prefix': ('s', '', None, (('c', 'net_cidr'),)),
-            'destination_port_range_max': ('i', '', None, (('r', 1, 65535),)), 'destination_port_range_min': ('i', '', None, (('r', 1, 65535),)),
-            'ethertype': ('s', '', 'IPv4', (('v', ('IPv4', 'IPv6')),)), 'l7_parameters': ('m', '', None, None, None, 'U'),
-            'logical_destination_port': ('s', '', None, (('c', 'neutron.port'),)), 'logical_source_port': ('s', '', None, (('c', 'neutron.port'),)),
-            'name': ('s', 'u'), 'protocol': ('s', '', None, (('v', ('tcp', 'udp', 'icmp')),)),
-            'source_ip_prefix': ('s', '', None, (('c', 'net_cidr'),)), 'source_port_range_max': ('i', '', None, (('r', 1, 65535),)),
-            'source_port_range_min': ('i', '', None, (('r', 1, 65535),)),
-        },
-        {},
-    ),
-    'OS::Neutron::HealthMonitor': ('HIDDEN', '9.0.0', 'na', {}, {}),
-    'OS::Neutron::IKEPolicy': (
-        'SUPPORTED', None, '',
-        {
-            'auth_algorithm': ('s', 'u', 'sha1', (('v', ('sha1', 'sha256', 'sha384', 'sha512', 'aes-xcbc', 'aes-cmac')),)), 'description': ('s', 'u'),
-            'encryption_algorithm': (
-                's', 'u', 'aes-128',
-                (
-                    (
-                        'v',
-                        (
-                            '3des', 'aes-128', 'aes-192', 'aes-256', 'aes-128-ccm-8', 'aes-192-ccm-8', 'aes-256-ccm-8', 'aes-128-ccm-12',
-                            'aes-192-ccm-12', 'aes-256-ccm-12', 'aes-128-ccm-16', 'aes-192-ccm-16', 'aes-256-ccm-16', 'aes-128-gcm-8',
-                            'aes-192-gcm-8', 'aes-256-gcm-8', 'aes-128-gcm-12', 'aes-192-gcm-12', 'aes-256-gcm-12', 'aes-128-gcm-16',
-                            'aes-192-gcm-16', 'aes-256-gcm-16', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr',
-                        ),
-                    ),
-                ),
-            ),
-            'ike_version': ('s', 'u', 'v1', (('v', ('v1', 'v2')),)),
-            'lifetime': ('m', 'u', None, None, {'units': ('s', '', 'seconds', (('v', ('seconds', 'kilobytes')),)), 'value': ('i', '', 3600)}),
-            'name': ('s', 'u'),
-            'pfs': (
-                's', 'u', 'group5',
-                (
-                    (
-                        'v',
-                        (
-                            'group2', 'group5', 'group14', 'group15', 'group16', 'group17', 'group18', 'group19', 'group20', 'group21', 'group22',
-                            'group23', 'group24', 'group25', 'group26', 'group27', 'group28', 'group29', 'group30', 'group31',
-                        ),
-                    ),
-                ),
-            ),
-            'phase1_negotiation_mode': ('s', '', 'main', (('v', ('main',)),)),
-        },
-        {
-            'auth_algorithm': 's', 'description': 's', 'encryption_algorithm': 's', 'ike_version': 's', 'lifetime': 'm', 'name': 's', 'pfs': 's',
-            'phase1_negotiation_mode': 's', 'tenant_id': 's',
-        },
-    ),
-    'OS::Neutron::IPsecPolicy': (
-        'SUPPORTED', None, '',
-        {
-            'auth_algorithm': ('s', '', 'sha1', (('v', ('sha1', 'sha256', 'sha384', 'sha512', 'aes-xcbc', 'aes-cmac')),)), 'description': ('s', 'u'),
-            'encapsulation_mode': ('s', '', 'tunnel', (('v', ('tunnel', 'transport')),)),
-            'encryption_algorithm': (
-                's', '', 'aes-128',
-                (
-                    (
-                        'v',
-                        (
-                            '3des', 'aes-128', 'aes-192', 'aes-256', 'aes-128-ccm-8', 'aes-192-ccm-8', 'aes-256-ccm-8', 'aes-128-ccm-12',
-                            'aes-192-ccm-12', 'aes-256-ccm-12', 'aes-128-ccm-16', 'aes-192-ccm-16', 'aes-256-ccm-16', 'aes-128-gcm-8',
-                            'aes-192-gcm-8', 'aes-256-gcm-8', 'aes-128-gcm-12', 'aes-192-gcm-12', 'aes-256-gcm-12', 'aes-128-gcm-16',
-                            'aes-192-gcm-16', 'aes-256-gcm-16', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr',
-                        ),
-                    ),
-                ),
-            ),
-            'lifetime': ('m', '', None, None, {'units': ('s', '', 'seconds', (('v', ('seconds', 'kilobytes')),)), 'value': ('i', '', 3600)}),
-            'name': ('s', 'u'),
-            'pfs': (
-                's', '', 'group5',
-                (
-                    (
-                        'v',
-                        (
-                            'group2', 'group5', 'group14', 'group15', 'group16', 'group17', 'group18', 'group19', 'group20', 'group21', 'group22',
-                            'group23', 'group24', 'group25', 'group26', 'group27', 'group28', 'group29', 'group30', 'group31',
-                        ),
-                    ),
-                ),
-            ),
-            'transform_protocol': ('s', '', 'esp', (('v', ('esp', 'ah', 'ah-esp')),)),
-        },
-        {
-            'auth_algorithm': 's', 'description': 's', 'encapsulation_mode': 's', 'encryption_algorithm': 's', 'lifetime': 'm', 'name': 's',
-            'pfs': 's', 'tenant_id': 's', 'transform_protocol': 's',
-        },
-    ),
-    'OS::Neutron::IPsecSiteConnection': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True), 'description': ('s', 'u'),
-            'dpd': (
-                'm', '', None, None,
-                {
-                    'actions': ('s', '', 'hold', (('v', ('clear', 'disabled', 'hold', 'restart', 'restart-by-peer')),)), 'interval': ('i', '', 30),
-                    'timeout': ('i', '', 120),
-                },
-            ),
-            'ikepolicy_id': ('s', 'r'), 'initiator': ('s', '', 'bi-directional', (('v', ('bi-directional', 'response-only')),)),
-            'ipsecpolicy_id': ('s', 'r'), 'mtu': ('i', '', 1500), 'name': ('s', 'u'), 'peer_address': ('s', 'r'),
-            'peer_cidrs': ('l', 'r', None, None, ('s', '', None, (('c', 'net_cidr'),))), 'peer_id': ('s', 'r'), 'psk': ('s', 'r'),
-            'vpnservice_id': ('s', 'r'),
-        },
-        {
-            'admin_state_up': 's', 'auth_mode': 's', 'description': 's', 'dpd': 'm', 'ikepolicy_id': 's', 'initiator': 's', 'ipsecpolicy_id': 's',
-            'mtu': 's', 'name': 's', 'peer_address': 's', 'peer_cidrs': 'l', 'peer_id': 's', 'psk': 's', 'route_mode': 's', 'status': 's',
-            'tenant_id': 's', 'vpnservice_id': 's',
-        },
-    ),
-    'OS::Neutron::L2Gateway': (
-        'SUPPORTED', '12.0.0', '',
-        {
-            'devices': (
-                'l', 'ru', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'device_name': ('s', 'r'),
-                        'interfaces': ('l', 'r', None, None, ('m', '', None, None, {'name': ('s', 'r'), 'segmentation_id': 'l'})),
-                    },
-                ),
-            ),
-            'name': ('s', 'ru'),
-        },
-        {},
-    ),
-    'OS::Neutron::L2GatewayConnection': (
-        'SUPPORTED', '12.0.0', '', {'l2_gateway_id': ('s', 'r'), 'network_id': ('s', 'r', None, (('c', 'neutron.network'),)), 'segmentation_id': 's'},
-        {},
-    ),
-    'OS::Neutron::LBaaS::HealthMonitor': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::L7Policy': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::L7Rule': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::Listener': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::LoadBalancer': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::Pool': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LBaaS::PoolMember': ('HIDDEN', '21.0.0', 'na', {}, {}),
-    'OS::Neutron::LoadBalancer': ('HIDDEN', '9.0.0', 'na', {}, {}),
-    'OS::Neutron::MeteringLabel': (
-        'SUPPORTED', '2014.1', '', {'description': 's', 'name': 's', 'shared': ('b', '', False)}, {'description': 's', 'name': 's', 'shared': 's'},
-    ),
-    'OS::Neutron::MeteringRule': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'direction': ('s', '', 'ingress', (('v', ('ingress', 'egress')),)), 'excluded': ('b', '', 'False'), 'metering_label_id': ('s', 'r'),
-            'remote_ip_prefix': ('s', 'r'),
-        },
-        {'direction': 's', 'excluded': 's', 'metering_label_id': 's', 'remote_ip_prefix': 's'},
-    ),
-    'OS::Neutron::Net': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True), 'availability_zone_hints': 'l', 'dhcp_agent_ids': ('l', 'u'),
-            'dns_domain': ('s', 'u', None, (('c', 'dns_domain'),)), 'name': ('s', 'u'), 'port_security_enabled': ('b', 'u'),
-            'qos_policy': ('s', 'u', None, (('c', 'neutron.qos_policy'),)), 'shared': ('b', 'u', False), 'tags': ('l', 'u', None, None, 's'),
-            'tenant_id': 's', 'value_specs': ('m', 'u', {}),
-        },
-        {
-            'admin_state_up': 's', 'l2_adjacency': 'b', 'mtu': 'i', 'name': 's', 'port_security_enabled': 'b', 'qos_policy_id': 's', 'segments': 'l',
-            'status': 's', 'subnets': 'l', 'tenant_id': 's',
-        },
-    ),
-    'OS::Neutron::NetworkGateway': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'connections': (
-                'l', 'u', {}, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'network': ('s', 'r', None, (('c', 'neutron.network'),)),
-                        'network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'), 'segmentation_id': ('i', '', None, (('r', 0, 4094),)),
-                        'segmentation_type': ('s', '', 'flat', (('v', ('flat', 'vlan')),)),
-                    },
-                ),
-            ),
-            'devices': ('l', 'ru', None, (('l', 1, None),), ('m', '', None, None, {'id': ('s', 'r'), 'interface_name': ('s', 'r')})),
-            'name': ('s', 'u'),
-        },
-        {'default': 's'}, ((('connections', 'network'), ('connections', 'network_id')),),
-    ),
-    'OS::Neutron::Pool': ('HIDDEN', '9.0.0', 'na', {}, {}),
-    'OS::Neutron::PoolMember': ('HIDDEN', '9.0.0', 'na', {}, {}),
-    'OS::Neutron::Port': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True),
-            'allowed_address_pairs': (
-                'l', 'u', None, None,
-                ('m', '', None, None, {'ip_address': ('s', 'r', None, (('c', 'ip_or_cidr'),)), 'mac_address': ('s', '', None, (('c', 'mac_addr'),))}),
-            ),
-            'binding:vnic_type': (
-                's', 'u', 'normal', (('v', ('normal', 'direct', 'macvtap', 'direct-physical', 'baremetal', 'virtio-forwarder', 'smart-nic')),),
-            ),
-            'device_id': ('s', 'u', ''), 'device_owner': ('s', 'u', ''), 'dns_name': ('s', 'u', None, (('c', 'dns_name'),)),
-            'fixed_ips': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'ip_address': ('s', '', None, (('c', 'ip_addr'),)), 'subnet': ('s', '', None, (('c', 'neutron.subnet'),)),
-                        'subnet_id': ('s', '', None, (('c', 'neutron.subnet'),), None, 'H'),
-                    },
-                ),
-            ),
-            'mac_address': ('s', '', None, (('c', 'mac_addr'),)), 'name': ('s', 'u'), 'network': ('s', 'r', None, (('c', 'neutron.network'),)),
-            'network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'), 'no_fixed_ips': ('b', 'u', False),
-            'port_security_enabled': ('b', 'u'), 'propagate_uplink_status': ('b', 'u'),
-            'qos_policy': ('s', 'u', None, (('c', 'neutron.qos_policy'),)),
-            'replacement_policy': ('s', 'u', 'AUTO', (('v', ('REPLACE_ALWAYS', 'AUTO')),), None, 'H'), 'security_groups': ('l', 'u'),
-            'tags': ('l', 'u', None, None, 's'), 'value_specs': ('m', 'u', {}),
-        },
-        {
-            'admin_state_up': 's', 'allowed_address_pairs': 'l', 'device_id': 's', 'device_owner': 's', 'dns_assignment': 'm', 'fixed_ips': 'l',
-            'mac_address': 's', 'name': 's', 'network': 'm', 'network_id': 's', 'port_security_enabled': 'b', 'propagate_uplink_status': 'b',
-            'qos_policy_id': 's', 'security_groups': 'l', 'status': 's', 'subnets': 'l', 'tenant_id': 's',
-        },
-        ((('fixed_ips', 'subnet'), ('fixed_ips', 'subnet_id')), (('network',), ('network_id',))),
-    ),
-    'OS::Neutron::PortChain': (
-        'UNSUPPORTED', '8.0.0', '',
-        {
-            'chain_parameters': ('m', '', {'correlation': 'mpls'}), 'description': ('s', 'u'),
-            'flow_classifiers': ('l', 'u', [], None, ('s', '', None, (('c', 'neutron.flow_classifier'),))), 'name': ('s', 'u'),
-            'port_pair_groups': ('l', 'ru', None, None, ('s', '', None, (('c', 'neutron.port_pair_group'),))),
-        },
-        {},
-    ),
-    'OS::Neutron::PortPair': (
-        'UNSUPPORTED', '7.0.0', '',
-        {
-            'description': ('s', 'u'), 'egress': ('s', 'r', None, (('c', 'neutron.port'),)), 'ingress': ('s', 'r', None, (('c', 'neutron.port'),)),
-            'name': ('s', 'u'), 'service_function_parameters': ('m', '', {'correlation': None}),
-        },
-        {},
-    ),
-    'OS::Neutron::PortPairGroup': (
-        'UNSUPPORTED', '8.0.0', '',
-        {'description': ('s', 'u'), 'name': ('s', 'u'), 'port_pairs': ('l', 'ru', None, None, ('s', '', None, (('c', 'neutron.port_pair'),)))}, {},
-    ),
-    'OS::Neutron::ProviderNet': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'admin_state_up': ('b', 'u', True), 'availability_zone_hints': ('l', 'u'), 'dns_domain': ('s', 'u', None, (('c', 'dns_domain'),)),
-            'name': ('s', 'u'), 'network_type': ('s', 'ru', None, (('v', ('local', 'vlan', 'vxlan', 'gre', 'geneve', 'flat')),)),
-            'physical_network': ('s', 'u'), 'port_security_enabled': ('b', 'u'), 'router_external': ('b', 'u', False), 'segmentation_id': ('s', 'u'),
-            'shared': ('b', 'u', True), 'tags': ('l', 'u', None, None, 's'), 'tenant_id': 's',
-        },
-        {'segments': 'l', 'status': 's', 'subnets': 'l'},
-    ),
-    'OS::Neutron::QoSBandwidthLimitRule': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'direction': ('s', 'u', 'egress', (('v', ('egress', 'ingress')),)), 'max_burst_kbps': ('i', 'u', 0, (('r', 0, None),)),
-            'max_kbps': ('i', 'ru', None, (('r', 0, None),)), 'policy': ('s', 'r', None, (('c', 'neutron.qos_policy'),)), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::QoSDscpMarkingRule': (
-        'SUPPORTED', '7.0.0', '',
-        {
-            'dscp_mark': ('i', 'ru', None, (('v', (0, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 46, 48, 56)),)),
-            'policy': ('s', 'r', None, (('c', 'neutron.qos_policy'),)), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::QoSMinimumBandwidthRule': (
-        'SUPPORTED', '14.0.0', '',
-        {
-            'direction': ('s', 'u', 'egress', (('v', ('egress', 'ingress')),)), 'min_kbps': ('i', 'ru', None, (('r', 0, None),)),
-            'policy': ('s', 'r', None, (('c', 'neutron.qos_policy'),)), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::QoSMinimumPacketRateRule': (
-        'SUPPORTED', '19.0.0', '',
-        {
-            'direction': ('s', 'u', 'egress', (('v', ('any', 'egress', 'ingress')),)), 'min_kpps': ('i', 'ru', None, (('r', 0, None),)),
-            'policy': ('s', 'r', None, (('c', 'neutron.qos_policy'),)), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::QoSPolicy': (
-        'SUPPORTED', '6.0.0', '', {'description': ('s', 'u'), 'name': ('s', 'u'), 'shared': ('b', 'u', False), 'tenant_id': 's'}, {'rules': 'l'},
-    ),
-    'OS::Neutron::Quota': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'floatingip': ('i', 'u', None, (('r', -1, None),)), 'network': ('i', 'u', None, (('r', -1, None),)),
-            'port': ('i', 'u', None, (('r', -1, None),)), 'project': ('s', 'r', None, (('c', 'keystone.project'),)),
-            'rbac_policy': ('i', 'u', None, (('r', -1, None),)), 'router': ('i', 'u', None, (('r', -1, None),)),
-            'security_group': ('i', 'u', None, (('r', -1, None),)), 'security_group_rule': ('i', 'u', None, (('r', -1, None),)),
-            'subnet': ('i', 'u', None, (('r', -1, None),)), 'subnetpool': ('i', 'u', None, (('r', -1, None),)),
-        },
-        {},
-    ),
-    'OS::Neutron::RBACPolicy': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'action': ('s', 'r', None, (('v', ('access_as_shared', 'access_as_external')),)), 'object_id': ('s', 'r'),
-            'object_type': ('s', 'r', None, (('v', ('network', 'qos_policy', 'security_group', 'address_scope', 'subnetpool')),)),
-            'target_tenant': ('s', 'ru'), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::Router': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True), 'availability_zone_hints': ('l', 'u'), 'distributed': 'b',
-            'external_gateway_info': (
-                'm', 'u', None, None,
-                {
-                    'enable_snat': ('b', 'u'),
-                    'external_fixed_ips': (
-                        'l', 'u', None, None,
-                        (
-                            'm', '', None, None,
-                            {'ip_address': ('s', '', None, (('c', 'ip_addr'),)), 'subnet': ('s', '', None, (('c', 'neutron.subnet'),))},
-                        ),
-                    ),
-                    'network': ('s', 'ru'),
-                },
-            ),
-            'ha': 'b', 'l3_agent_id': ('s', 'u', None, None, None, 'H'), 'l3_agent_ids': ('l', 'u', None, None, 's'), 'name': ('s', 'u'),
-            'tags': ('l', 'u', None, None, 's'), 'tenant_id': 's', 'value_specs': ('m', 'u', {}),
-        },
-        {'admin_state_up': 's', 'external_gateway_info': 'm', 'name': 's', 'status': 's', 'tenant_id': 's'}, ((('l3_agent_id',), None),),
-    ),
-    'OS::Neutron::RouterGateway': (
-        'HIDDEN', '5.0.0', '',
-        {
-            'network': ('s', '', None, (('c', 'neutron.network'),)), 'network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'),
-            'router_id': ('s', 'r', None, (('c', 'neutron.router'),)),
-        },
-        {}, ((('network',), ('network_id',)),),
-    ),
-    'OS::Neutron::RouterInterface': (
-        'SUPPORTED', None, '',
-        {
-            'port': ('s', '', None, (('c', 'neutron.port'),)), 'port_id': ('s', '', None, (('c', 'neutron.port'),), None, 'H'),
-            'router': ('s', 'r', None, (('c', 'neutron.router'),)), 'router_id': ('s', '', None, (('c', 'neutron.router'),), None, 'H'),
-            'subnet': ('s', '', None, (('c', 'neutron.subnet'),)), 'subnet_id': ('s', '', None, (('c', 'neutron.subnet'),), None, 'H'),
-        },
-        {}, ((('port',), ('port_id',)), (('router',), ('router_id',)), (('subnet',), ('subnet_id',))),
-    ),
-    'OS::Neutron::SecurityGroup': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'description': ('s', 'u'), 'name': ('s', 'u'),
-            'rules': (
-                'l', 'u', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'description': 's', 'direction': ('s', '', 'ingress', (('v', ('ingress', 'egress')),)),
-                        'ethertype': ('s', '', 'IPv4', (('v', ('IPv4', 'IPv6')),)), 'port_range_max': ('i', '', None, (('r', 0, 65535),)),
-                        'port_range_min': ('i', '', None, (('r', 0, 65535),)),
-                        'protocol': (
-                            's', '', None,
-                            (
-                                (
-                                    'v',
-                                    (
-                                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-                                        30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
-                                        57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83,
-                                        84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108,
-                                        109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130,
-                                        131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152,
-                                        153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174,
-                                        175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196,
-                                        197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218,
-                                        219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240,
-                                        241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 'ah', 'dccp', 'egp', 'esp', 'gre',
-                                        'icmp', 'icmpv6', 'igmp', 'ipv6-encap', 'ipv6-frag', 'ipv6-icmp', 'ipv6-nonxt', 'ipv6-opts', 'ipv6-route',
-                                        'ospf', 'pgm', 'rsvp', 'sctp', 'tcp', 'udp', 'udplite', 'vrrp',
-                                    ),
-                                ),
-                            ),
-                        ),
-                        'remote_group_id': ('s', '', None, (('c', 'neutron.security_group'),)),
-                        'remote_ip_prefix': ('s', '', None, (('c', 'net_cidr'),)),
-                        'remote_mode': ('s', '', 'remote_ip_prefix', (('v', ('remote_ip_prefix', 'remote_group_id')),)),
-                    },
-                ),
-            ),
-            'stateful': ('b', 'u'),
-        },
-        {},
-    ),
-    'OS::Neutron::SecurityGroupRule': (
-        'SUPPORTED', '7.0.0', '',
-        {
-            'description': 's', 'direction': ('s', '', 'ingress', (('v', ('ingress', 'egress')),)),
-            'ethertype': ('s', '', 'IPv4', (('v', ('IPv4', 'IPv6')),)), 'port_range_max': ('i', '', None, (('r', 0, 65535),)),
-            'port_range_min': ('i', '', None, (('r', 0, 65535),)),
-            'protocol': (
-                's', '', 'tcp',
-                (
-                    (
-                        'v',
-                        (
-                            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
-                            33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
-                            63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92,
-                            93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118,
-                            119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142,
-                            143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166,
-                            167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190,
-                            191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214,
-                            215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238,
-                            239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 'ah', 'dccp', 'egp', 'esp', 'gre',
-                            'icmp', 'icmpv6', 'igmp', 'ipv6-encap', 'ipv6-frag', 'ipv6-icmp', 'ipv6-nonxt', 'ipv6-opts', 'ipv6-route', 'ospf', 'pgm',
-                            'rsvp', 'sctp', 'tcp', 'udp', 'udplite', 'vrrp',
-                        ),
-                    ),
-                ),
-            ),
-            'remote_group': ('s', '', None, (('c', 'neutron.security_group'),)), 'remote_ip_prefix': ('s', '', None, (('c', 'net_cidr'),)),
-            'security_group': ('s', 'r', None, (('c', 'neutron.security_group'),)),
-        },
-        {},
-    ),
-    'OS::Neutron::Segment': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'description': ('s', 'u'), 'name': ('s', 'u'), 'network': ('s', 'r', None, (('c', 'neutron.network'),)),
-            'network_type': ('s', 'r', None, (('v', ('local', 'vlan', 'vxlan', 'gre', 'geneve', 'flat')),)), 'physical_network': 's',
-            'segmentation_id': ('i', '', None, (('r', 1, None),)),
-        },
-        {},
-    ),
-    'OS::Neutron::Subnet': (
-        'SUPPORTED', None, '',
-        {
-            'allocation_pools': (
-                'l', 'u', None, None,
-                ('m', '', None, None, {'end': ('s', 'r', None, (('c', 'ip_addr'),)), 'start': ('s', 'r', None, (('c', 'ip_addr'),))}),
-            ),
-            'cidr': ('s', '', None, (('c', 'net_cidr'),)), 'dns_nameservers': ('l', 'u', []), 'enable_dhcp': ('b', 'u', True),
-            'gateway_ip': ('s', 'u'),
-            'host_routes': (
-                'l', 'u', None, None,
-                ('m', '', None, None, {'destination': ('s', 'r', None, (('c', 'net_cidr'),)), 'nexthop': ('s', 'r', None, (('c', 'ip_addr'),))}),
-            ),
-            'ip_version': ('i', '', 4, (('v', (4, 6)),)),
-            'ipv6_address_mode': ('s', '', None, (('v', ('dhcpv6-stateful', 'dhcpv6-stateless', 'slaac')),)),
-            'ipv6_ra_mode': ('s', '', None, (('v', ('dhcpv6-stateful', 'dhcpv6-stateless', 'slaac')),)), 'name': ('s', 'u'),
-            'network': ('s', 'r', None, (('c', 'neutron.network'),)), 'network_id': ('s', '', None, (('c', 'neutron.network'),), None, 'H'),
-            'prefixlen': ('i', '', None, (('r', 0, None),)), 'segment': ('s', 'u', None, (('c', 'neutron.segment'),)),
-            'subnetpool': ('s', '', None, (('c', 'neutron.subnetpool'),)), 'tags': ('l', 'u', None, None, 's'), 'tenant_id': 's',
-            'value_specs': ('m', 'u', {}),
-        },
-        {
-            'allocation_pools': 'l', 'cidr': 's', 'dns_nameservers': 'l', 'enable_dhcp': 's', 'gateway_ip': 's', 'host_routes': 'l',
-            'ip_version': 's', 'name': 's', 'network_id': 's', 'tenant_id': 's',
-        },
-        ((('network',), ('network_id',)),),
-    ),
-    'OS::Neutron::SubnetPool': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'address_scope': ('s', 'u', None, (('c', 'neutron.address_scope'),)), 'default_prefixlen': ('i', 'u', None, (('r', 0, None),)),
-            'default_quota': ('i', 'u', None, (('r', 0, None),)), 'is_default': ('b', 'u', False),
-            'max_prefixlen': ('i', 'u', None, (('r', 0, None),)), 'min_prefixlen': ('i', 'u', None, (('r', 0, None),)), 'name': ('s', 'u'),
-            'prefixes': ('l', 'ru', None, (('l', 1, None),), ('s', '', None, (('c', 'net_cidr'),))), 'shared': ('b', '', False),
-            'tags': ('l', 'u', None, None, 's'), 'tenant_id': 's',
-        },
-        {},
-    ),
-    'OS::Neutron::TaaS::TapFlow': (
-        'SUPPORTED', '12.0.0', '',
-        {
-            'description': ('s', 'u', ''), 'direction': ('s', '', 'BOTH', (('v', ('IN', 'OUT', 'BOTH')),)), 'name': ('s', 'u', ''),
-            'port': ('s', 'r', None, (('c', 'neutron.port'),)), 'tap_service': ('s', 'r', None, (('c', 'neutron.taas.tap_service'),)),
-            'vlan_filter': ('s', '', None, (('p', '^([0-9]+(-[0-9]+)?)(,([0-9]+(-[0-9]+)?))*$'),)),
-        },
-        {},
-    ),
-    'OS::Neutron::TaaS::TapService': (
-        'SUPPORTED', '12.0.0', '', {'description': ('s', 'u', ''), 'name': ('s', 'u', ''), 'port': ('s', 'r', None, (('c', 'neutron.port'),))}, {},
-    ),
-    'OS::Neutron::Trunk': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'admin_state_up': ('b', 'u'), 'description': ('s', 'u'), 'name': ('s', 'u'), 'port': ('s', 'rm', None, (('c', 'neutron.port'),)),
-            'sub_ports': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'port': ('s', 'r', None, (('c', 'neutron.port'),)), 'segmentation_id': ('i', 'r', None, (('r', 1, 4094),)),
-                        'segmentation_type': ('s', 'r', None, (('v', ('vlan',)),)),
-                    },
-                ),
-            ),
-        },
-        {'port_id': 's'},
-    ),
-    'OS::Neutron::VPNService': (
-        'SUPPORTED', None, '',
-        {
-            'admin_state_up': ('b', 'u', True), 'description': ('s', 'u'), 'name': ('s', 'u'), 'router': ('s', 'r', None, (('c', 'neutron.router'),)),
-            'router_id': ('s', '', None, (('c', 'neutron.router'),), None, 'H'), 'subnet': ('s', 'r', None, (('c', 'neutron.subnet'),)),
-            'subnet_id': ('s', '', None, (('c', 'neutron.subnet'),), None, 'H'),
-        },
-        {'admin_state_up': 's', 'description': 's', 'name': 's', 'router_id': 's', 'status': 's', 'subnet_id': 's', 'tenant_id': 's'},
-        ((('router',), ('router_id',)), (('subnet',), ('subnet_id',))),
-    ),
-    'OS::Nova::Flavor': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'disk': ('i', '', 0), 'ephemeral': ('i', '', 0), 'extra_specs': ('m', 'u'), 'flavorid': 's', 'is_public': ('b', '', True), 'name': 's',
-            'ram': ('i', 'r'), 'rxtx_factor': ('n', '', 1.0), 'swap': ('i', '', 0),
-            'tenants': ('l', 'u', [], None, ('s', '', None, (('c', 'keystone.project'),))), 'vcpus': ('i', 'r'),
-        },
-        {'extra_specs': 'm', 'is_public': 'b'},
-    ),
-    'OS::Nova::FloatingIP': ('HIDDEN', '11.0.0', '', {'pool': 's'}, {'ip': 's', 'pool': 's'}),
-    'OS::Nova::FloatingIPAssociation': (
-        'HIDDEN', '11.0.0', '', {'floating_ip': ('s', 'ru'), 'server_id': ('s', 'ru', None, (('c', 'nova.server'),))}, {},
-    ),
-    'OS::Nova::HostAggregate': (
-        'SUPPORTED', '6.0.0', '',
-        {
-            'availability_zone': ('s', 'u'), 'hosts': ('l', 'u', None, None, ('s', '', None, (('c', 'nova.host'),))), 'metadata': ('m', 'u', {}),
-            'name': ('s', 'ru'),
-        },
-        {},
-    ),
-    'OS::Nova::KeyPair': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'name': ('s', 'r', None, (('l', 1, 255),)), 'public_key': 's', 'save_private_key': ('b', '', False),
-            'type': ('s', '', None, (('v', ('ssh', 'x509')),)), 'user': ('s', '', None, (('c', 'keystone.user'),)),
-        },
-        {'private_key': 's', 'public_key': 's'},
-    ),
-    'OS::Nova::Quota': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'cores': ('i', 'u', None, (('r', -1, None),)), 'fixed_ips': ('i', 'u', None, (('r', -1, None),)),
-            'floating_ips': ('i', 'u', None, (('r', -1, None),)), 'injected_file_content_bytes': ('i', 'u', None, (('r', -1, None),), None, 'D'),
-            'injected_file_path_bytes': ('i', 'u', None, (('r', -1, None),), None, 'D'),
-            'injected_files': ('i', 'u', None, (('r', -1, None),), None, 'D'), 'instances': ('i', 'u', None, (('r', -1, None),)),
-            'key_pairs': ('i', 'u', None, (('r', -1, None),)), 'metadata_items': ('i', 'u', None, (('r', -1, None),)),
-            'project': ('s', 'r', None, (('c', 'keystone.project'),)), 'ram': ('i', 'u', None, (('r', -1, None),)),
-            'security_group_rules': ('i', 'u', None, (('r', -1, None),)), 'security_groups': ('i', 'u', None, (('r', -1, None),)),
-            'server_group_members': ('i', 'u', None, (('r', -1, None),)), 'server_groups': ('i', 'u', None, (('r', -1, None),)),
-        },
-        {},
-    ),
-    'OS::Nova::Server': (
-        'SUPPORTED', None, '',
-        {
-            'admin_pass': ('s', 'u'), 'admin_user': ('s', '', None, None, None, 'H'), 'availability_zone': 's',
-            'block_device_mapping': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'delete_on_termination': 'b', 'device_name': ('s', 'r'), 'snapshot_id': ('s', '', None, (('c', 'cinder.snapshot'),)),
-                        'volume_id': ('s', '', None, (('c', 'cinder.volume'),)), 'volume_size': 'i',
-                    },
-                ),
-            ),
-            'block_device_mapping_v2': (
-                'l', '', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'boot_index': 'i', 'delete_on_termination': 'b', 'device_name': 's',
-                        'device_type': ('s', '', None, (('v', ('cdrom', 'disk')),)),
-                        'disk_bus': ('s', '', None, (('v', ('ide', 'lame_bus', 'sata', 'scsi', 'usb', 'virtio')),)),
-                        'ephemeral_format': ('s', '', None, (('v', ('ext2', 'ext3', 'ext4', 'xfs', 'ntfs')),)),
-                        'ephemeral_size': ('i', '', None, (('r', 1, None),)), 'image': ('s', '', None, (('c', 'glance.image'),)),
-                        'image_id': ('s', '', None, (('c', 'glance.image'),), None, 'H'), 'snapshot_id': ('s', '', None, (('c', 'cinder.snapshot'),)),
-                        'swap_size': 'i', 'volume_id': ('s', '', None, (('c', 'cinder.volume'),)), 'volume_size': 'i',
-                        'volume_type': ('s', '', None, (('c', 'cinder.vtype'),)),
-                    },
-                ),
-            ),
-            'config_drive': 'b',
-            'deployment_swift_data': (
-                'm', 'u', {}, None, {'container': ('s', '', None, (('l', 1, None),)), 'object': ('s', '', None, (('l', 1, None),))},
-            ),
-            'diskConfig': ('s', '', None, (('v', ('AUTO', 'MANUAL')),)), 'flavor': ('s', 'ru', None, (('c', 'nova.flavor'),)),
-            'flavor_update_policy': ('s', 'u', 'RESIZE', (('v', ('RESIZE', 'REPLACE')),)), 'image': ('s', 'u', None, (('c', 'glance.image'),)),
-            'image_update_policy': ('s', 'u', 'REBUILD', (('v', ('REBUILD', 'REPLACE', 'REBUILD_PRESERVE_EPHEMERAL')),)),
-            'key_name': ('s', '', None, (('c', 'nova.keypair'),)), 'metadata': ('m', 'u', {}), 'name': ('s', 'u'),
-            'networks': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'allocate_network': ('s', 'u', None, (('v', ('none', 'auto')),)), 'fixed_ip': ('s', '', None, (('c', 'ip_addr'),)),
-                        'floating_ip': 's', 'network': ('s', '', None, (('c', 'neutron.network'),)),
-                        'port': ('s', '', None, (('c', 'neutron.port'),)),
-                        'port_extra_properties': (
-                            'm', 'u', None, None,
-                            {
-                                'admin_state_up': ('b', 'u', True),
-                                'allowed_address_pairs': (
-                                    'l', 'u', None, None,
-                                    (
-                                        'm', '', None, None,
-                                        {'ip_address': ('s', 'r', None, (('c', 'ip_or_cidr'),)), 'mac_address': ('s', '', None, (('c', 'mac_addr'),))},
-                                    ),
-                                ),
-                                'binding:vnic_type': (
-                                    's', 'u', 'normal',
-                                    (('v', ('normal', 'direct', 'macvtap', 'direct-physical', 'baremetal', 'virtio-forwarder', 'smart-nic')),),
-                                ),
-                                'mac_address': ('s', '', None, (('c', 'mac_addr'),)), 'no_fixed_ips': ('b', 'u', False),
-                                'port_security_enabled': ('b', 'u'), 'propagate_uplink_status': ('b', 'u'),
-                                'qos_policy': ('s', 'u', None, (('c', 'neutron.qos_policy'),)), 'value_specs': ('m', 'u', {}),
-                            },
-                        ),
-                        'subnet': 's', 'tag': 's', 'uuid': ('s', '', None, (('c', 'neutron.network'),), None, 'H'),
-                    },
-                ),
-            ),
-            'personality': ('m', '', {}, None, None, 'D'), 'reservation_id': 's', 'scheduler_hints': 'm', 'security_groups': ('l', '', []),
-            'software_config_transport': (
-                's', 'u', 'POLL_SERVER_CFN', (('v', ('POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'POLL_TEMP_URL', 'ZAQAR_MESSAGE')),),
-            ),
-            'tags': ('l', 'u', None, None, 's'), 'user_data': ('s', 'u', ''),
-            'user_data_format': ('s', '', 'HEAT_CFNTOOLS', (('v', ('HEAT_CFNTOOLS', 'RAW', 'SOFTWARE_CONFIG')),)),
-            'user_data_update_policy': ('s', 'u', 'REPLACE', (('v', ('REPLACE', 'IGNORE', 'REBUILD')),)),
-        },
-        {
-            'accessIPv4': ('s', 'D'), 'accessIPv6': ('s', 'D'), 'addresses': 'm', 'console_urls': 'm', 'first_address': ('', 'H'),
-            'instance_name': 's', 'name': 's', 'networks': 'm', 'os_collect_config': 'm', 'tags': 'l',
-        },
-        ((('block_device_mapping_v2', 'image'), ('block_device_mapping_v2', 'image_id')), (('networks', 'network'), ('networks', 'uuid'))),
-    ),
-    'OS::Nova::ServerGroup': (
-        'SUPPORTED', '2014.2', '',
-        {
-            'name': 's',
-            'policies': ('l', '', ['anti-affinity'], (('v', ('anti-affinity', 'affinity', 'soft-anti-affinity', 'soft-affinity')),), 's'),
-            'rules': ('m', '', None, None, {'max_server_per_host': 'n'}),
-        },
-        {},
-    ),
-    'OS::Octavia::AvailabilityZone': (
-        'SUPPORTED', '24.0.0', '',
-        {
-            'availability_zone_profile': ('s', 'r', None, (('c', 'octavia.availabilityzoneprofile'),)), 'description': ('s', 'u', ''),
-            'enabled': ('b', 'u', True), 'name': ('s', 'u'),
-        },
-        {'availability_zone_profile_id': 's'},
-    ),
-    'OS::Octavia::AvailabilityZoneProfile': (
-        'SUPPORTED', '24.0.0', '',
-        {'availability_zone_data': ('s', 'ru', None, (('c', 'json_string'),)), 'name': ('s', 'u'), 'provider_name': ('s', 'u')}, {},
-    ),
-    'OS::Octavia::Flavor': (
-        'SUPPORTED', '14.0.0', '',
-        {
-            'description': ('s', 'u', ''), 'enabled': ('b', 'u', True), 'flavor_profile': ('s', 'r', None, (('c', 'octavia.flavorprofile'),)),
-            'name': ('s', 'u'),
-        },
-        {'flavor_profile_id': 's'},
-    ),
-    'OS::Octavia::FlavorProfile': (
-        'SUPPORTED', '14.0.0', '', {'flavor_data': ('s', 'ru', None, (('c', 'json_string'),)), 'name': ('s', 'u'), 'provider_name': ('s', 'u')}, {},
-    ),
-    'OS::Octavia::HealthMonitor': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'admin_state_up': ('b', 'u', True), 'delay': ('i', 'ru', None, (('r', 0, None),)), 'expected_codes': ('s', 'u'),
-            'http_method': ('s', 'u', None, (('v', ('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH')),)),
-            'max_retries': ('i', 'ru', None, (('r', 1, 10),)), 'pool': ('s', 'r', None, (('c', 'octavia.pool'),)), 'tenant_id': 's',
-            'timeout': ('i', 'ru', None, (('r', 0, None),)), 'type': ('s', 'r', None, (('v', ('PING', 'TCP', 'HTTP', 'HTTPS', 'UDP-CONNECT')),)),
-            'url_path': ('s', 'u'),
-        },
-        {'pools': 'l'},
-    ),
-    'OS::Octavia::L7Policy': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'action': ('s', 'ru', None, (('v', ('REJECT', 'REDIRECT_TO_POOL', 'REDIRECT_TO_URL')),)), 'admin_state_up': ('b', 'u', True),
-            'description': ('s', 'u'), 'listener': ('s', 'r', None, (('c', 'octavia.listener'),)), 'name': ('s', 'u'),
-            'position': ('n', 'u', None, (('r', 1, None),)), 'redirect_pool': ('s', 'u', None, (('c', 'octavia.pool'),)), 'redirect_url': ('s', 'u'),
-        },
-        {'rules': 'l'},
-    ),
-    'OS::Octavia::L7Rule': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'admin_state_up': ('b', 'u', True),
-            'compare_type': ('s', 'ru', None, (('v', ('REGEX', 'STARTS_WITH', 'ENDS_WITH', 'CONTAINS', 'EQUAL_TO')),)), 'invert': ('b', 'u', False),
-            'key': ('s', 'u'), 'l7policy': ('s', 'r', None, (('c', 'octavia.l7policy'),)),
-            'type': ('s', 'ru', None, (('v', ('HOST_NAME', 'PATH', 'FILE_TYPE', 'HEADER', 'COOKIE')),)), 'value': ('s', 'ru'),
-        },
-        {},
-    ),
-    'OS::Octavia::Listener': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'admin_state_up': ('b', 'u', True), 'allowed_cidrs': ('l', 'u', None, None, ('s', '', None, (('c', 'net_cidr'),))),
-            'connection_limit': ('i', 'u', -1, (('r', -1, None),)), 'default_pool': ('s', 'u', None, (('c', 'octavia.pool'),)),
-            'default_tls_container_ref': ('s', 'u'), 'description': ('s', 'u', ''),
-            'loadbalancer': ('s', 'r', None, (('c', 'octavia.loadbalancer'),)), 'name': ('s', 'u'),
-            'protocol': ('s', 'r', None, (('v', ('TCP', 'HTTP', 'HTTPS', 'TERMINATED_HTTPS', 'PROXY', 'UDP')),)),
-            'protocol_port': ('i', 'r', None, (('r', 1, 65535),)), 'sni_container_refs': ('l', 'u'), 'tenant_id': 's',
-        },
-        {'default_pool_id': 's', 'loadbalancers': 'l'},
-    ),
-    'OS::Octavia::LoadBalancer': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'admin_state_up': ('b', 'u', True), 'availability_zone': ('s', '', None, (('c', 'octavia.availabilityzone'),)),
-            'description': ('s', 'u', ''), 'flavor': ('s', '', None, (('c', 'octavia.flavor'),)), 'name': ('s', 'u'), 'provider': 's',
-            'tenant_id': ('s', '', None, (('c', 'keystone.project'),)), 'vip_address': ('s', '', None, (('c', 'ip_addr'),)),
-            'vip_subnet': ('s', 'r', None, (('c', 'neutron.subnet'),)),
-        },
-        {'flavor_id': 's', 'pools': 'l', 'vip_address': 's', 'vip_port_id': 's', 'vip_subnet_id': 's'},
-    ),
-    'OS::Octavia::Pool': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'admin_state_up': ('b', 'u', True), 'description': ('s', 'u', ''),
-            'lb_algorithm': ('s', 'ru', None, (('v', ('ROUND_ROBIN', 'LEAST_CONNECTIONS', 'SOURCE_IP', 'SOURCE_IP_PORT')),)),
-            'listener': ('s', '', None, (('c', 'octavia.listener'),)), 'loadbalancer': ('s', '', None, (('c', 'octavia.loadbalancer'),)),
-            'name': ('s', 'u'), 'protocol': ('s', 'r', None, (('v', ('TCP', 'HTTP', 'HTTPS', 'TERMINATED_HTTPS', 'PROXY', 'UDP')),)),
-            'session_persistence': (
-                'm', 'u', None, None, {'cookie_name': 's', 'type': ('s', 'r', None, (('v', ('SOURCE_IP', 'HTTP_COOKIE', 'APP_COOKIE')),))},
-            ),
-            'tls_enabled': ('b', 'u', False),
-        },
-        {'healthmonitor_id': 's', 'listeners': 's', 'members': 'l'},
-    ),
-    'OS::Octavia::PoolMember': (
-        'SUPPORTED', '10.0.0', '',
-        {
-            'address': ('s', 'r', None, (('c', 'ip_addr'),)), 'admin_state_up': ('b', 'u', True),
-            'monitor_address': ('s', '', None, (('c', 'ip_addr'),)), 'monitor_port': ('i', '', None, (('r', 1, 65535),)),
-            'pool': ('s', 'r', None, (('c', 'octavia.pool'),)), 'protocol_port': ('i', 'r', None, (('r', 1, 65535),)),
-            'subnet': ('s', '', None, (('c', 'neutron.subnet'),)), 'tags': ('l', 'u'), 'weight': ('i', 'u', 1, (('r', 0, 256),)),
-        },
-        {},
-    ),
-    'OS::Octavia::Quota': (
-        'SUPPORTED', '14.0.0', '',
-        {
-            'healthmonitor': ('i', 'u', None, (('r', -1, None),)), 'listener': ('i', 'u', None, (('r', -1, None),)),
-            'loadbalancer': ('i', 'u', None, (('r', -1, None),)), 'member': ('i', 'u', None, (('r', -1, None),)),
-            'pool': ('i', 'u', None, (('r', -1, None),)), 'project': ('s', 'r', None, (('c', 'keystone.project'),)),
-        },
-        {},
-    ),
-    'OS::Sahara::Cluster': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::ClusterTemplate': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::DataSource': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::ImageRegistry': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::Job': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::JobBinary': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Sahara::NodeGroupTemplate': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Senlin::Cluster': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Senlin::Node': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Senlin::Policy': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Senlin::Profile': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Senlin::Receiver': ('HIDDEN', '23.0.0', 'na', {}, {}),
-    'OS::Swift::Container': (
-        'SUPPORTED', None, '',
-        {
-            'PurgeOnDelete': ('b', '', False), 'X-Account-Meta': ('m', '', {}), 'X-Container-Meta': ('m', '', {}), 'X-Container-Read': 's',
-            'X-Container-Write': 's', 'name': 's',
-        },
-        {'BytesUsed': 'i', 'DomainName': 's', 'HeadContainer': 'm', 'ObjectCount': 'i', 'RootURL': 's', 'WebsiteURL': 's'},
-    ),
-    'OS::Trove::Cluster': (
-        'SUPPORTED', '2015.1', '',
-        {
-            'datastore_type': ('s', 'r', None, (('l', None, 255),)), 'datastore_version': ('s', 'r', None, (('l', None, 255),)),
-            'instances': (
-                'l', 'r', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'availability_zone': 's', 'flavor': ('s', 'r', None, (('c', 'trove.flavor'),)),
-                        'networks': (
-                            'l', '', [], None,
-                            (
-                                'm', '', None, None,
-                                {
-                                    'fixed_ip': ('s', '', None, (('c', 'ip_addr'),)), 'network': ('s', '', None, (('c', 'neutron.network'),)),
-                                    'port': ('s', '', None, (('c', 'neutron.port'),)),
-                                },
-                            ),
-                        ),
-                        'volume_size': ('i', 'r', None, (('r', 1, 150),)),
-                    },
-                ),
-            ),
-            'name': ('s', '', None, (('l', None, 255),)),
-        },
-        {'instances': 'l', 'ip': 'l'},
-    ),
-    'OS::Trove::Instance': (
-        'SUPPORTED', '2014.1', '',
-        {
-            'availability_zone': 's',
-            'databases': (
-                'l', 'u', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'character_set': ('s', '', 'utf8'), 'collate': ('s', '', 'utf8_general_ci'),
-                        'name': ('s', 'r', None, (('l', None, 64), ('p', '[a-zA-Z0-9_\\-]+[a-zA-Z0-9_@?#\\s\\-]*[a-zA-Z0-9_\\-]+'))),
-                    },
-                ),
-            ),
-            'datastore_type': ('s', '', None, (('l', None, 255),)), 'datastore_version': ('s', '', None, (('l', None, 255),)),
-            'flavor': ('s', 'ru', None, (('c', 'trove.flavor'),)), 'name': ('s', 'u', None, (('l', None, 255),)),
-            'networks': (
-                'l', '', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'fixed_ip': ('s', '', None, (('c', 'ip_addr'),)), 'network': ('s', '', None, (('c', 'neutron.network'),)),
-                        'port': ('s', '', None, (('c', 'neutron.port'),)),
-                    },
-                ),
-            ),
-            'replica_count': 'i', 'replica_of': 's', 'restore_point': 's', 'size': ('i', 'ru', None, (('r', 1, 150),)),
-            'users': (
-                'l', 'u', [], None,
-                (
-                    'm', '', None, None,
-                    {
-                        'databases': ('l', 'ru', None, (('l', 1, None),), 's'), 'host': ('s', 'u', '%'),
-                        'name': ('s', 'ru', None, (('l', None, 16), ('p', '[a-zA-Z0-9_]+[a-zA-Z0-9_@?#\\s]*[a-zA-Z0-9_]+'))),
-                        'password': ('s', 'ru', None, (('p', '[a-zA-Z0-9_]+[a-zA-Z0-9_@?#\\s]*[a-zA-Z0-9_]+'),)),
-                    },
-                ),
-            ),
-        },
-        {'hostname': 's', 'href': 's'},
-    ),
-    'OS::Vitrage::Template': ('HIDDEN', '27.0.0', 'na', {}, {}),
-    'OS::Zaqar::MistralTrigger': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'input': ('m', 'u', {}), 'params': ('m', 'u', {}), 'queue_name': ('s', 'r', None, (('c', 'zaqar.queue'),)),
-            'ttl': ('i', 'u', 220367260800, (('r', 60, None),)), 'workflow_id': ('s', 'ru', None, (('c', 'mistral.workflow'),)),
-        },
-        {},
-    ),
-    'OS::Zaqar::Queue': (
-        'SUPPORTED', '2014.2', '', {'metadata': ('m', 'u'), 'name': ('s', '', None, (('l', None, 64),))}, {'href': '', 'queue_id': ('', 'H')},
-    ),
-    'OS::Zaqar::SignedQueueURL': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'methods': ('l', '', None, None, ('s', '', None, (('v', ('GET', 'DELETE', 'PATCH', 'POST', 'PUT')),))), 'paths': 'l', 'queue': ('s', 'r'),
-            'ttl': 'i',
-        },
-        {'expires': '', 'methods': '', 'paths': '', 'project': '', 'query_str': '', 'signature': ''},
-    ),
-    'OS::Zaqar::Subscription': (
-        'SUPPORTED', '8.0.0', '',
-        {
-            'options': ('m', 'u'), 'queue_name': ('s', 'r', None, (('c', 'zaqar.queue'),)), 'subscriber': ('s', 'ru'),
-            'ttl': ('i', 'u', 220367260800, (('r', 60, None),)),
-        },
-        {},
-    ),
-    'OS::Zun::Container': (
-        'SUPPORTED', '9.0.0', '',
-        {
-            'command': 's', 'cpu': ('n', 'u'), 'environment': 'm', 'hints': 'm', 'hostname': 's', 'image': ('s', 'r'),
-            'image_driver': ('s', '', None, (('v', ('docker', 'glance')),)),
-            'image_pull_policy': ('s', '', None, (('v', ('ifnotpresent', 'always', 'never')),)), 'interactive': 'b', 'labels': 'm',
-            'memory': ('i', 'u'),
-            'mounts': (
-                'l', '', None, None,
-                ('m', '', None, None, {'mount_path': ('s', 'r'), 'volume_id': ('s', '', None, (('c', 'cinder.volume'),)), 'volume_size': 'i'}),
-            ),
-            'name': ('s', 'u'),
-            'networks': (
-                'l', 'u', None, None,
-                (
-                    'm', '', None, None,
-                    {
-                        'fixed_ip': ('s', '', None, (('c', 'ip_addr'),)), 'network': ('s', '', None, (('c', 'neutron.network'),)),
-                        'port': ('s', '', None, (('c', 'neutron.port'),)),
-                    },
-                ),
-            ),
-            'restart_policy': 's', 'security_groups': ('l', '', []), 'tty': 'b', 'workdir': 's',
-        },
-        {'addresses': 'm', 'name': 's'},
-    ),
-}
-
-# name: update_policy schema (properties encoded as above), for the types
-# that have one; every other type refuses any update_policy key.
-UPDATE_POLICIES = {
-    'AWS::AutoScaling::AutoScalingGroup': {
-        'AutoScalingRollingUpdate': (
-            'm', '', None, None, {'MaxBatchSize': ('i', '', 1), 'MinInstancesInService': ('i', '', 0), 'PauseTime': ('s', '', 'PT0S')},
-        ),
-    },
-    'OS::Heat::InstanceGroup': {
-        'RollingUpdate': ('m', '', None, None, {'MaxBatchSize': ('i', '', 1), 'MinInstancesInService': ('i', '', 0), 'PauseTime': ('s', '', 'PT0S')}),
-    },
-    'OS::Heat::ResourceGroup': {
-        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-        'rolling_update': (
-            'm', '', None, None,
-            {
-                'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'min_in_service': ('i', '', 0, (('r', 0, None),)),
-                'pause_time': ('n', '', 0, (('r', 0, None),)),
-            },
-        ),
-    },
-    'OS::Heat::SoftwareDeploymentGroup': {
-        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-    },
-    'OS::Heat::SoftwareDeployments': {
-        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-    },
-    'OS::Heat::StructuredDeploymentGroup': {
-        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-    },
-    'OS::Heat::StructuredDeployments': {
-        'batch_create': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-        'rolling_update': ('m', '', None, None, {'max_batch_size': ('i', '', 1, (('r', 1, None),)), 'pause_time': ('n', '', 0, (('r', 0, None),))}),
-    },
-}
+# {"TYPES": {name: [status, status version, flags, properties, attributes[, translations]]},
+#  "UPDATE_POLICIES": {name: update_policy schema}} as JSON (see resource_types.py)
+DATA = (
+    '{"TYPES":{"AWS::AutoScaling::AutoScalingGroup":["SUPPORTED","2014.1","g",{"AvailabilityZones":["l","r"],"Cooldown":["i","u"],"DesiredCapacity":['
+    '"i","u"],"HealthCheckGracePeriod":["i","x"],"HealthCheckType":["s","x",null,[["v",["EC2","ELB"]]]],"InstanceId":["s","",null,[["c","nova.server"'
+    ']]],"LaunchConfigurationName":["s","u"],"LoadBalancerNames":"l","MaxSize":["i","ru"],"MinSize":["i","ru"],"Tags":["l","",null,null,["m","",null,'
+    'null,{"Key":["s","r"],"Value":["s","r"]}]],"VPCZoneIdentifier":["l","",null,null,"s"]},{"InstanceList":"s"}],"AWS::AutoScaling::LaunchConfigurat'
+    'ion":["SUPPORTED",null,"",{"BlockDeviceMappings":["l","",null,null,["m","",null,null,{"DeviceName":["s","r"],"Ebs":["m","",null,null,{"DeleteOnT'
+    'ermination":["b","",true],"Iops":["n","x"],"SnapshotId":["s","",null,[["c","cinder.snapshot"]]],"VolumeSize":"s","VolumeType":["s","x"]}],"NoDev'
+    'ice":["m","x"],"VirtualName":["s","x"]}]],"ImageId":["s","",null,[["c","glance.image"]]],"InstanceId":["s","",null,[["c","nova.server"]]],"Insta'
+    'nceType":["s","",null,[["c","nova.flavor"]]],"KernelId":["s","x"],"KeyName":["s","",null,[["c","nova.keypair"]]],"NovaSchedulerHints":["l","",nu'
+    'll,null,["m","",null,null,{"Key":["s","r"],"Value":["s","r"]}]],"RamDiskId":["s","x"],"SecurityGroups":"l","UserData":"s"},{}],"AWS::AutoScaling'
+    '::ScalingPolicy":["SUPPORTED",null,"",{"AdjustmentType":["s","ru",null,[["v",["ChangeInCapacity","ExactCapacity","PercentChangeInCapacity"]]]],"'
+    'AutoScalingGroupName":["s","r"],"Cooldown":["i","u"],"MinAdjustmentStep":["i","u",null,[["r",0,null]]],"ScalingAdjustment":["i","ru"]},{"AlarmUr'
+    'l":"s"}],"AWS::CloudFormation::Stack":["SUPPORTED",null,"ga",{"Parameters":["m","u"],"TemplateURL":["s","ru"],"TimeoutInMinutes":["i","u"]},{}],'
+    '"AWS::CloudFormation::WaitCondition":["SUPPORTED","2014.1","",{"Count":["i","u",1,[["r",1,null]]],"Handle":["s","r"],"Timeout":["i","r",null,[["'
+    'r",1,43200]]]},{"Data":"s"}],"AWS::CloudFormation::WaitConditionHandle":["SUPPORTED","2014.1","",{},{}],"AWS::EC2::EIP":["SUPPORTED",null,"",{"D'
+    'omain":["s","",null,[["v",["vpc"]]],null,"D"],"InstanceId":["s","u",null,[["c","nova.server"]]]},{"AllocationId":"s"}],"AWS::EC2::EIPAssociation'
+    '":["SUPPORTED",null,"",{"AllocationId":["s","u"],"EIP":["s","u",null,[["c","ip_addr"]]],"InstanceId":["s","u",null,[["c","nova.server"]]],"Netwo'
+    'rkInterfaceId":["s","u"]},{}],"AWS::EC2::Instance":["SUPPORTED",null,"",{"AvailabilityZone":"s","BlockDeviceMappings":["l","",null,null,["m","",'
+    'null,null,{"DeviceName":["s","r"],"Ebs":["m","",null,null,{"DeleteOnTermination":["b","",true],"Iops":["n","x"],"SnapshotId":["s","",null,[["c",'
+    '"cinder.snapshot"]]],"VolumeSize":"s","VolumeType":["s","x"]}],"NoDevice":["m","x"],"VirtualName":["s","x"]}]],"DisableApiTermination":["s","x"]'
+    ',"ImageId":["s","r",null,[["c","glance.image"]]],"InstanceType":["s","ru",null,[["c","nova.flavor"]]],"KernelId":["s","x"],"KeyName":["s","",nul'
+    'l,[["c","nova.keypair"]]],"Monitoring":["b","x"],"NetworkInterfaces":["l","u"],"NovaSchedulerHints":["l","",null,null,["m","",null,null,{"Key":['
+    '"s","r"],"Value":["s","r"]}]],"PlacementGroupName":["s","x"],"PrivateIpAddress":["s","x"],"RamDiskId":["s","x"],"SecurityGroupIds":"l","Security'
+    'Groups":"l","SourceDestCheck":["b","x"],"SubnetId":["s","u"],"Tags":["l","u",null,null,["m","",null,null,{"Key":["s","r"],"Value":["s","r"]}]],"'
+    'Tenancy":["s","x",null,[["v",["dedicated","default"]]]],"UserData":"s","Volumes":["l","",{"__list__":[]},null,["m","",null,null,{"Device":["s","'
+    'r"],"VolumeId":["s","r",null,[["c","cinder.volume"]]]}]]},{"AvailabilityZone":"s","PrivateDnsName":"s","PrivateIp":"s","PublicDnsName":"s","Publ'
+    'icIp":"s"}],"AWS::EC2::InternetGateway":["SUPPORTED",null,"",{"Tags":["l","",null,null,["m","x",null,null,{"Key":["s","r"],"Value":["s","r"]}]]}'
+    ',{}],"AWS::EC2::NetworkInterface":["SUPPORTED",null,"",{"Description":"s","GroupSet":["l","u"],"PrivateIpAddress":"s","SourceDestCheck":["b","x"'
+    '],"SubnetId":["s","r",null,[["c","neutron.subnet"]]],"Tags":["l","",null,null,["m","x",null,null,{"Key":["s","r"],"Value":["s","r"]}]]},{"Privat'
+    'eIpAddress":"s"}],"AWS::EC2::RouteTable":["SUPPORTED","2014.1","",{"Tags":["l","",null,null,["m","x",null,null,{"Key":["s","r"],"Value":["s","r"'
+    ']}]],"VpcId":["s","r"]},{}],"AWS::EC2::SecurityGroup":["SUPPORTED",null,"",{"GroupDescription":["s","r"],"SecurityGroupEgress":["l","u",null,nul'
+    'l,["m","",null,null,{"CidrIp":"s","FromPort":"s","IpProtocol":"s","SourceSecurityGroupId":"s","SourceSecurityGroupName":"s","SourceSecurityGroup'
+    'OwnerId":["s","x"],"ToPort":"s"}]],"SecurityGroupIngress":["l","u",null,null,["m","",null,null,{"CidrIp":"s","FromPort":"s","IpProtocol":"s","So'
+    'urceSecurityGroupId":"s","SourceSecurityGroupName":"s","SourceSecurityGroupOwnerId":["s","x"],"ToPort":"s"}]],"VpcId":"s"},{}],"AWS::EC2::Subnet'
+    '":["SUPPORTED",null,"",{"AvailabilityZone":"s","CidrBlock":["s","r"],"Tags":["l","",null,null,["m","x",null,null,{"Key":["s","r"],"Value":["s","'
+    'r"]}]],"VpcId":["s","r"]},{"AvailabilityZone":"s"}],"AWS::EC2::SubnetRouteTableAssociation":["SUPPORTED",null,"",{"RouteTableId":["s","r"],"Subn'
+    'etId":["s","r",null,[["c","neutron.subnet"]]]},{}],"AWS::EC2::VPC":["SUPPORTED",null,"",{"CidrBlock":"s","InstanceTenancy":["s","x","default",[['
+    '"v",["default","dedicated"]]]],"Tags":["l","",null,null,["m","x",null,null,{"Key":["s","r"],"Value":["s","r"]}]]},{}],"AWS::EC2::VPCGatewayAttac'
+    'hment":["SUPPORTED",null,"",{"InternetGatewayId":"s","VpcId":["s","r"],"VpnGatewayId":["s","x"]},{}],"AWS::EC2::Volume":["SUPPORTED",null,"",{"A'
+    'vailabilityZone":["s","rm"],"Size":["i","m",null,[["r",1,null]]],"SnapshotId":["s","m",null,[["c","cinder.backup"]]],"Tags":["l","m",null,null,['
+    '"m","",null,null,{"Key":["s","r"],"Value":["s","r"]}]]},{}],"AWS::EC2::VolumeAttachment":["SUPPORTED",null,"",{"Device":["s","rm",null,[["p","/d'
+    'ev/vd[b-z]"]]],"InstanceId":["s","rm",null,[["c","nova.server"]]],"VolumeId":["s","rm",null,[["c","cinder.volume"]]]},{}],"AWS::ElasticLoadBalan'
+    'cing::LoadBalancer":["SUPPORTED",null,"g",{"AppCookieStickinessPolicy":["s","x"],"AvailabilityZones":["l","r"],"HealthCheck":["m","",null,null,{'
+    '"HealthyThreshold":["i","r"],"Interval":["i","r"],"Target":["s","r"],"Timeout":["i","r"],"UnhealthyThreshold":["i","r"]}],"Instances":["l","u"],'
+    '"LBCookieStickinessPolicy":["s","x"],"Listeners":["l","r",null,null,["m","",null,null,{"InstancePort":["i","r"],"LoadBalancerPort":["i","r"],"Po'
+    'licyNames":["l","x"],"Protocol":["s","r",null,[["v",["TCP","HTTP"]]]],"SSLCertificateId":["s","x"]}]],"SecurityGroups":["l","u"],"Subnets":["l",'
+    '"x"]},{"CanonicalHostedZoneName":"s","CanonicalHostedZoneNameID":"s","DNSName":"s","SourceSecurityGroup.GroupName":"s","SourceSecurityGroup.Owne'
+    'rAlias":"s"}],"AWS::IAM::AccessKey":["SUPPORTED",null,"",{"Serial":["i","x"],"Status":["s","x",null,[["v",["Active","Inactive"]]]],"UserName":["'
+    's","r"]},{"SecretAccessKey":"s","UserName":"s"}],"AWS::IAM::User":["SUPPORTED",null,"",{"Groups":"l","LoginProfile":["m","",null,null,{"Password'
+    '":"s"}],"Path":"s","Policies":"l"},{}],"AWS::S3::Bucket":["SUPPORTED",null,"",{"AccessControl":["s","",null,[["v",["Private","PublicRead","Publi'
+    'cReadWrite","AuthenticatedRead","BucketOwnerRead","BucketOwnerFullControl"]]]],"Tags":["l","",null,null,["m","",null,null,{"Key":["s","r"],"Valu'
+    'e":["s","r"]}]],"WebsiteConfiguration":["m","",null,null,{"ErrorDocument":"s","IndexDocument":"s"}]},{"DomainName":"s","WebsiteURL":"s"}],"OS::A'
+    'odh::Alarm":["DEPRECATED","10.0.0","",{"alarm_actions":["l","u"],"alarm_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]'
+    ']],"comparison_operator":["s","u",null,[["v",["le","ge","eq","lt","gt","ne"]]]],"description":["s","u"],"enabled":["b","u","true"],"evaluation_p'
+    'eriods":["i","u"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue'
+    '"]]]],"matching_metadata":["m","u",{}],"meter_name":["s","r"],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null,[["c'
+    '","zaqar.queue"]]]],"period":["i","u"],"query":["l","u",null,null,["m","",null,null,{"field":"s","op":["s","",null,[["v",["le","ge","eq","lt","g'
+    't","ne"]]]],"type":["s","","string",[["v",["integer","float","string","boolean","datetime"]]]],"value":"s"}]],"repeat_actions":["b","u","true"],'
+    '"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"statistic":["s","u",null,[["v",["count","avg","sum","min","max"]]]],"threshold'
+    '":["n","ru"],"time_constraints":["l","",{"__list__":[]},null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name'
+    '":["s","r"],"start":["s","r",null,[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::CombinationAlarm":["'
+    'HIDDEN","9.0.0","na",{},{}],"OS::Aodh::CompositeAlarm":["SUPPORTED","8.0.0","",{"alarm_actions":["l","u"],"alarm_queues":["l","u",{"__list__":[]'
+    '},null,["s","",null,[["c","zaqar.queue"]]]],"composite_rule":["m","ru",null,null,{"operator":["s","ru",null,[["v",["or","and"]]]],"rules":["l","'
+    'ru",null,[["l",2,null]]]}],"description":["s","u"],"enabled":["b","u","true"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":['
+    '"l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null,'
+    '[["c","zaqar.queue"]]]],"repeat_actions":["b","u","true"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"time_constraints":["'
+    'l","",{"__list__":[]},null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"],"start":["s","r",null,'
+    '[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::EventAlarm":["SUPPORTED","8.0.0","",{"alarm_actions":['
+    '"l","u"],"alarm_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"description":["s","u"],"enabled":["b","u","true"],"e'
+    'vent_type":["s","u","*"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqa'
+    'r.queue"]]]],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"query":["l","u",null,null,["'
+    'm","",null,null,{"field":"s","op":["s","",null,[["v",["le","ge","eq","lt","gt","ne"]]]],"type":["s","","string",[["v",["integer","float","string'
+    '","boolean","datetime"]]]],"value":"s"}]],"repeat_actions":["b","u","true"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"ti'
+    'me_constraints":["l","",{"__list__":[]},null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"],"sta'
+    'rt":["s","r",null,[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::GnocchiAggregationByMetricsAlarm":["'
+    'SUPPORTED","2015.1","",{"aggregation_method":["s","u"],"alarm_actions":["l","u"],"alarm_queues":["l","u",{"__list__":[]},null,["s","",null,[["c"'
+    ',"zaqar.queue"]]]],"comparison_operator":["s","u",null,[["v",["le","ge","eq","lt","gt","ne"]]]],"description":["s","u"],"enabled":["b","u","true'
+    '"],"evaluation_periods":["i","u"],"granularity":["i","u"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__list__":'
+    '[]},null,["s","",null,[["c","zaqar.queue"]]]],"metrics":["l","ru"],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null'
+    ',[["c","zaqar.queue"]]]],"repeat_actions":["b","u","true"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"threshold":["n","ru'
+    '"],"time_constraints":["l","",{"__list__":[]},null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"'
+    '],"start":["s","r",null,[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::GnocchiAggregationByResourcesA'
+    'larm":["SUPPORTED","2015.1","",{"aggregation_method":["s","u"],"alarm_actions":["l","u"],"alarm_queues":["l","u",{"__list__":[]},null,["s","",nu'
+    'll,[["c","zaqar.queue"]]]],"comparison_operator":["s","u",null,[["v",["le","ge","eq","lt","gt","ne"]]]],"description":["s","u"],"enabled":["b","'
+    'u","true"],"evaluation_periods":["i","u"],"granularity":["i","u"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__'
+    'list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"metric":["s","ru"],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s",'
+    '"",null,[["c","zaqar.queue"]]]],"query":["s","ru"],"repeat_actions":["b","u","true"],"resource_type":["s","ru"],"severity":["s","u","low",[["v",'
+    '["low","moderate","critical"]]]],"threshold":["n","ru"],"time_constraints":["l","",{"__list__":[]},null,["m","",null,null,{"description":"s","du'
+    'ration":["i","r",null,[["r",0,null]]],"name":["s","r"],"start":["s","r",null,[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"'
+    ']]]}]]},{}],"OS::Aodh::GnocchiResourcesAlarm":["SUPPORTED","2015.1","",{"aggregation_method":["s","u"],"alarm_actions":["l","u"],"alarm_queues":'
+    '["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"comparison_operator":["s","u",null,[["v",["le","ge","eq","lt","gt","ne"]]]],'
+    '"description":["s","u"],"enabled":["b","u","true"],"evaluation_periods":["i","u"],"granularity":["i","u"],"insufficient_data_actions":["l","u"],'
+    '"insufficient_data_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"metric":["s","ru"],"ok_actions":["l","u"],"ok_que'
+    'ues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"repeat_actions":["b","u","true"],"resource_id":["s","ru"],"resource_typ'
+    'e":["s","ru"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"threshold":["n","ru"],"time_constraints":["l","",{"__list__":[]}'
+    ',null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"],"start":["s","r",null,[["c","cron_expressio'
+    'n"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::LBMemberHealthAlarm":["SUPPORTED","13.0.0","",{"alarm_actions":["l","u"],"a'
+    'larm_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"autoscaling_group_id":["s","ru"],"description":["s","u"],"enabl'
+    'ed":["b","u","true"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.qu'
+    'eue"]]]],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"pool":["s","ru"],"repeat_actions'
+    '":["b","u","true"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"stack":["s","r"],"time_constraints":["l","",{"__list__":[]}'
+    ',null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"],"start":["s","r",null,[["c","cron_expressio'
+    'n"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Aodh::PrometheusAlarm":["SUPPORTED","22.0.0","",{"alarm_actions":["l","u"],"alarm'
+    '_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue"]]]],"comparison_operator":["s","u",null,[["v",["le","ge","eq","lt","gt",'
+    '"ne"]]]],"description":["s","u"],"enabled":["b","u","true"],"insufficient_data_actions":["l","u"],"insufficient_data_queues":["l","u",{"__list__'
+    '":[]},null,["s","",null,[["c","zaqar.queue"]]]],"ok_actions":["l","u"],"ok_queues":["l","u",{"__list__":[]},null,["s","",null,[["c","zaqar.queue'
+    '"]]]],"query":["s","ru"],"repeat_actions":["b","u","true"],"severity":["s","u","low",[["v",["low","moderate","critical"]]]],"threshold":["n","ru'
+    '"],"time_constraints":["l","",{"__list__":[]},null,["m","",null,null,{"description":"s","duration":["i","r",null,[["r",0,null]]],"name":["s","r"'
+    '],"start":["s","r",null,[["c","cron_expression"]]],"timezone":["s","",null,[["c","timezone"]]]}]]},{}],"OS::Barbican::CertificateContainer":["SU'
+    'PPORTED","6.0.0","",{"certificate_ref":["s","",null,[["c","barbican.secret"]]],"intermediates_ref":["s","",null,[["c","barbican.secret"]]],"name'
+    '":"s","private_key_passphrase_ref":["s","",null,[["c","barbican.secret"]]],"private_key_ref":["s","",null,[["c","barbican.secret"]]]},{"consumer'
+    's":"l","container_ref":"s","secret_refs":"m","status":"s"}],"OS::Barbican::GenericContainer":["SUPPORTED","6.0.0","",{"name":"s","secrets":["l",'
+    '"",null,null,["m","",null,null,{"name":["s","r"],"ref":["s","r",null,[["c","barbican.secret"]]]}]]},{"consumers":"l","container_ref":"s","secret'
+    '_refs":"m","status":"s"}],"OS::Barbican::Order":["SUPPORTED","2014.2","",{"algorithm":"s","bit_length":"i","ca_id":"s","expiration":["s","",null'
+    ',[["c","expiration"]]],"mode":"s","name":"s","pass_phrase":"s","payload_content_type":"s","profile":"s","request_data":"s","request_type":["s","'
+    '",null,[["v",["stored-key","simple-cmc","custom"]]]],"source_container_ref":["s","",null,[["c","barbican.container"]]],"subject_dn":"s","type":['
+    '"s","r",null,[["v",["key","asymmetric","certificate"]]]]},{"certificate":"s","container_ref":"s","intermediates":"s","order_ref":"s","private_ke'
+    'y":"s","public_key":"s","secret_ref":"s","status":"s"}],"OS::Barbican::RSAContainer":["SUPPORTED","6.0.0","",{"name":"s","private_key_passphrase'
+    '_ref":["s","",null,[["c","barbican.secret"]]],"private_key_ref":["s","",null,[["c","barbican.secret"]]],"public_key_ref":["s","",null,[["c","bar'
+    'bican.secret"]]]},{"consumers":"l","container_ref":"s","secret_refs":"m","status":"s"}],"OS::Barbican::Secret":["SUPPORTED","2014.2","",{"algori'
+    'thm":"s","bit_length":["i","",null,[["r",0,null]]],"expiration":["s","",null,[["c","expiration"]]],"mode":"s","name":"s","payload":"s","payload_'
+    'content_encoding":["s","",null,[["v",["base64"]]]],"payload_content_type":["s","",null,[["v",["text/plain","application/octet-stream"]]]],"secre'
+    't_type":["s","","opaque",[["v",["symmetric","public","private","certificate","passphrase","opaque"]]]]},{"decrypted_payload":"s","status":"s"}],'
+    '"OS::Blazar::Host":["SUPPORTED","12.0.0","",{"extra_capability":"m","name":["s","r"]},{"cpu_info":"m","created_at":"s","extra_capability":"m","h'
+    'ypervisor_hostname":"s","hypervisor_type":"s","hypervisor_version":"i","local_gb":"i","memory_mb":"i","reservable":"b","service_name":"s","statu'
+    's":"s","trust_id":"s","updated_at":"s","vcpus":"i"}],"OS::Blazar::Lease":["SUPPORTED","12.0.0","",{"before_end_date":["s","",null,[["p","\\\\d{4'
+    '}-\\\\d{2}-\\\\d{2}\\\\s\\\\d{2}:\\\\d{2}"]]],"end_date":["s","r",null,[["p","\\\\d{4}-\\\\d{2}-\\\\d{2}\\\\s\\\\d{2}:\\\\d{2}"]]],"events":["l"'
+    ',"",{"__list__":[]},null,["m","",null,null,{"event_type":["s","r"],"time":["s","r"]}]],"name":["s","r"],"reservations":["l","r",null,null,["m","'
+    '",null,null,{"affinity":["b","",false],"amount":["i","",null,[["r",0,2147483647]]],"before_end":["s","","default",[["v",["default","snapshot"]]]'
+    '],"disk_gb":["i","",null,[["r",0,2147483647]]],"hypervisor_properties":"s","max":["i","",null,[["r",1,null]]],"memory_mb":["i","",null,[["r",0,2'
+    '147483647]]],"min":["i","",null,[["r",1,null]]],"resource_properties":"s","resource_type":["s","r",null,[["v",["virtual:instance","physical:host'
+    '"]]]],"vcpus":["i","",null,[["r",0,2147483647]]]}]],"start_date":["s","r",null,[["p","\\\\d{4}-\\\\d{2}-\\\\d{2}\\\\s\\\\d{2}:\\\\d{2}"]]]},{"cr'
+    'eated_at":"s","degraded":"b","end_date":"s","events":"l","name":"s","project_id":"s","reservations":"l","start_date":"s","status":"s","trust_id"'
+    ':"s","updated_at":"s","user_id":"s"}],"OS::Cinder::EncryptedVolumeType":["SUPPORTED","5.0.0","",{"cipher":["s","u",null,[["v",["aes-xts-plain64"'
+    ',"aes-cbc-essiv"]]]],"control_location":["s","u","front-end",[["v",["front-end","back-end"]]]],"key_size":["i","u"],"provider":["s","ru"],"volum'
+    'e_type":["s","r",null,[["c","cinder.vtype"]]]},{}],"OS::Cinder::QoSAssociation":["SUPPORTED","8.0.0","",{"qos_specs":["s","r",null,[["c","cinder'
+    '.qos_specs"]]],"volume_types":["l","ru",null,null,["s","",null,[["c","cinder.vtype"]]]]},{}],"OS::Cinder::QoSSpecs":["SUPPORTED","7.0.0","",{"na'
+    'me":"s","specs":["m","ru"]},{}],"OS::Cinder::Quota":["SUPPORTED","7.0.0","",{"backup_gigabytes":["i","u",null,[["r",-1,null]]],"backups":["i","u'
+    '",null,[["r",-1,null]]],"gigabytes":["i","u",null,[["r",-1,null]]],"project":["s","r",null,[["c","keystone.project"]]],"snapshots":["i","u",null'
+    ',[["r",-1,null]]],"volumes":["i","u",null,[["r",-1,null]]]},{}],"OS::Cinder::Volume":["SUPPORTED",null,"",{"availability_zone":"s","backup_id":['
+    '"s","u",null,[["c","cinder.backup"]]],"description":["s","u"],"image":["s","",null,[["c","glance.image"]]],"imageRef":["s","",null,null,null,"H"'
+    '],"metadata":["m","u",{}],"multiattach":["b","",false,null,null,"H"],"name":["s","u"],"read_only":["b","u"],"scheduler_hints":"m","size":["i","u'
+    '",null,[["r",1,null]]],"snapshot_id":["s","",null,[["c","cinder.snapshot"]]],"source_volid":["s","",null,[["c","cinder.volume"]]],"volume_type":'
+    '["s","u",null,[["c","cinder.vtype"]]]},{"attachments":["s","D"],"attachments_list":"l","availability_zone":"s","bootable":"s","created_at":"s","'
+    'display_description":"s","display_name":"s","encrypted":"s","metadata":"s","metadata_values":"m","multiattach":"b","size":"s","snapshot_id":"s",'
+    '"source_volid":"s","status":"s","volume_type":"s"},[[["image"],["imageRef"]]]],"OS::Cinder::VolumeAttachment":["SUPPORTED",null,"",{"instance_uu'
+    'id":["s","ru"],"mountpoint":["s","u"],"volume_id":["s","ru",null,[["c","cinder.volume"]]]},{}],"OS::Cinder::VolumeType":["SUPPORTED","2015.1",""'
+    ',{"description":["s","u"],"is_public":["b","u",true],"metadata":["m","u"],"name":["s","ru"],"projects":["l","u",{"__list__":[]},null,["s","",nul'
+    'l,[["c","keystone.project"]]]]},{}],"OS::Designate::Domain":["HIDDEN","10.0.0","na",{},{}],"OS::Designate::Record":["HIDDEN","10.0.0","na",{},{}'
+    '],"OS::Designate::RecordSet":["SUPPORTED","8.0.0","",{"description":["s","u",null,[["l",null,160]]],"name":["s","",null,[["l",null,255]]],"recor'
+    'ds":["l","ru"],"ttl":["i","u",null,[["r",1,2147483647]]],"type":["s","r",null,[["v",["A","AAAA","CNAME","MX","SRV","TXT","SPF","NS","PTR","SSHFP'
+    '","SOA","CAA","CERT","NAPTR"]]]],"zone":["s","r",null,[["c","designate.zone"]]]},{}],"OS::Designate::Zone":["SUPPORTED","8.0.0","",{"attributes"'
+    ':"m","description":["s","u",null,[["l",null,160]]],"email":["s","u"],"masters":["l","u",null,null,null,"D"],"name":["s","r",null,[["l",null,255]'
+    ']],"primaries":["l","u"],"ttl":["i","u",null,[["r",1,2147483647]]],"type":["s","","PRIMARY",[["v",["PRIMARY","SECONDARY"]]]]},{"serial":"s"},[[['
+    '"masters"],["primaries"]]]],"OS::Glance::Image":["HIDDEN","22.0.0","na",{},{}],"OS::Glance::WebImage":["SUPPORTED","12.0.0","",{"active":["b","u'
+    '",true],"architecture":["s","u"],"container_format":["s","r",null,[["v",["ami","ari","aki","bare","ovf","ova","docker"]]]],"disk_format":["s","r'
+    '",null,[["v",["ami","ari","aki","vhd","vhdx","vmdk","raw","qcow2","vdi","iso","ploop"]]]],"extra_properties":["m","u",{}],"id":"s","kernel_id":['
+    '"s","u",null,[["p","^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-9a-fA-F]){12}$"]]],"location":["s","r"],"members":['
+    '"l","u",null,null,"s"],"min_disk":["i","",0,[["r",0,null]]],"min_ram":["i","",0,[["r",0,null]]],"name":"s","os_distro":["s","u"],"os_version":["'
+    's","u"],"owner":["s","u"],"protected":["b","u",false],"ramdisk_id":["s","u",null,[["p","^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-([0-'
+    '9a-fA-F]){4}-([0-9a-fA-F]){12}$"]]],"tags":["l","u"],"visibility":["s","u","private",[["v",["public","private","community","shared"]]]]},{}],"OS'
+    '::Heat::AccessPolicy":["SUPPORTED",null,"",{"AllowedResources":["l","r"]},{}],"OS::Heat::AutoScalingGroup":["SUPPORTED","2014.1","ga",{"cooldown'
+    '":["i","u"],"desired_capacity":["i","u"],"max_size":["i","ru",null,[["r",0,null]]],"min_size":["i","ru",null,[["r",0,null]]],"resource":["m","ru'
+    '"],"rolling_updates":["m","u",{"min_in_service":0,"max_batch_size":1,"pause_time":0},null,{"max_batch_size":["i","",1,[["r",1,null]]],"min_in_se'
+    'rvice":["i","",0,[["r",0,null]]],"pause_time":["n","",0,[["r",0,null]]]}]},{"current_size":"i","outputs":"m","outputs_list":"l","refs":"l","refs'
+    '_map":"m"}],"OS::Heat::CloudConfig":["SUPPORTED","2014.1","",{"cloud_config":"m"},{"config":"s"}],"OS::Heat::Delay":["SUPPORTED","11.0.0","",{"a'
+    'ctions":["l","u",{"__list__":["CREATE"]},[["v",["CREATE","DELETE","SUSPEND","RESUME"]]]],"jitter_multiplier":["n","u",1.0,[["r",0,null]]],"max_j'
+    'itter":["n","u",0,[["r",0,null]]],"min_wait":["n","u",0,[["r",0,null]]]},{}],"OS::Heat::DeployedServer":["SUPPORTED",null,"",{"deployment_swift_'
+    'data":["m","u",{},null,{"container":["s","",null,[["l",1,null]]],"object":["s","",null,[["l",1,null]]]}],"metadata":["m","u",null,null,null,"D"]'
+    ',"name":["s","u"],"software_config_transport":["s","u","POLL_SERVER_CFN",[["v",["POLL_SERVER_CFN","POLL_SERVER_HEAT","POLL_TEMP_URL","ZAQAR_MESS'
+    'AGE"]]]]},{"name":"s","os_collect_config":"m"}],"OS::Heat::HARestarter":["HIDDEN","10.0.0","na",{},{}],"OS::Heat::InstanceGroup":["SUPPORTED",nu'
+    'll,"g",{"AvailabilityZones":["l","r"],"LaunchConfigurationName":["s","ru"],"LoadBalancerNames":"l","Size":["i","ru"],"Tags":["l","",null,null,["'
+    'm","",null,null,{"Key":["s","r"],"Value":["s","r"]}]]},{"InstanceList":"s"}],"OS::Heat::MultipartMime":["SUPPORTED","2014.1","",{"group":["s",""'
+    ',"Heat::Ungrouped"],"parts":["l","",{"__list__":[]},null,["m","",null,null,{"config":["s","r"],"filename":"s","subtype":"s","type":["s","","text'
+    '",[["v",["text","multipart"]]]]}]]},{"config":"s"}],"OS::Heat::None":["SUPPORTED","5.0.0","na",{},{}],"OS::Heat::RandomString":["SUPPORTED","201'
+    '4.1","",{"character_classes":["l","",{"__list__":[{"class":"lettersdigits","min":1}]},null,["m","",null,null,{"class":["s","","lettersdigits",[['
+    '"v",["lettersdigits","letters","lowercase","uppercase","digits","hexdigits","octdigits"]]]],"min":["i","",1,[["r",1,512]]]}]],"character_sequenc'
+    'es":["l","",null,null,["m","",null,null,{"min":["i","",1,[["r",1,512]]],"sequence":["s","r"]}]],"length":["i","",32,[["r",1,512]]],"salt":"s","s'
+    'equence":["s","",null,[["v",["lettersdigits","letters","lowercase","uppercase","digits","hexdigits","octdigits"]]],null,"H"]},{"value":"s"},[[["'
+    'sequence"],null]]],"OS::Heat::ResourceChain":["SUPPORTED","6.0.0","ga",{"concurrent":["b","",false],"resource_properties":"m","resources":["l","'
+    'ru"]},{"attributes":"m","refs":"l"}],"OS::Heat::ResourceGroup":["SUPPORTED","2014.1","ga",{"count":["i","u",1,[["r",0,null]]],"index_var":["s","'
+    '","%index%",[["l",3,null]]],"removal_policies":["l","u",{"__list__":[]},null,["m","",null,null,{"resource_list":["l","",{"__list__":[]}]}]],"rem'
+    'oval_policies_mode":["s","u","append",[["v",["append","update"]]]],"resource_def":["m","ru",null,null,{"metadata":"m","properties":"m","type":["'
+    's","r"]}]},{"attributes":"m","refs":"l","refs_map":"m","removed_rsrc_list":"l"}],"OS::Heat::ScalingPolicy":["SUPPORTED",null,"",{"adjustment_typ'
+    'e":["s","ru",null,[["v",["change_in_capacity","exact_capacity","percent_change_in_capacity"]]]],"auto_scaling_group_id":["s","r"],"cooldown":["n'
+    '","u"],"min_adjustment_step":["i","u",null,[["r",0,null]]],"scaling_adjustment":["n","ru"]},{"alarm_url":"s","signal_url":"s"}],"OS::Heat::Softw'
+    'areComponent":["SUPPORTED","2014.2","",{"configs":["l","r",null,[["l",1,null]],["m","",null,null,{"actions":["l","",{"__list__":["CREATE","UPDAT'
+    'E"]},[["l",1,null]],"s"],"config":"s","tool":["s","r"]}]],"inputs":["l","",null,null,["m","",null,null,{"default":"a","description":"s","name":['
+    '"s","r"],"replace_on_change":["b","",false],"type":["s","","String",[["v",["String","Number","CommaDelimitedList","Json","Boolean"]]]]}]],"optio'
+    'ns":"m","outputs":["l","",null,null,["m","",null,null,{"description":"s","error_output":["b","",false],"name":["s","r"],"type":["s","","String",'
+    '[["v",["String","Number","CommaDelimitedList","Json","Boolean"]]]]}]]},{"config":"s"}],"OS::Heat::SoftwareConfig":["SUPPORTED","2014.1","",{"con'
+    'fig":"s","group":["s","","Heat::Ungrouped"],"inputs":["l","",null,null,["m","",null,null,{"default":"a","description":"s","name":["s","r"],"repl'
+    'ace_on_change":["b","",false],"type":["s","","String",[["v",["String","Number","CommaDelimitedList","Json","Boolean"]]]]}]],"options":"m","outpu'
+    'ts":["l","",null,null,["m","",null,null,{"description":"s","error_output":["b","",false],"name":["s","r"],"type":["s","","String",[["v",["String'
+    '","Number","CommaDelimitedList","Json","Boolean"]]]]}]]},{"config":"s"}],"OS::Heat::SoftwareDeployment":["SUPPORTED","2014.1","a",{"actions":["l'
+    '","u",{"__list__":["CREATE","UPDATE"]},[["v",["CREATE","UPDATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_values":["m","u"],"nam'
+    'e":["s","u"],"server":["s","r"],"signal_transport":["s","","CFN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGNAL","NO_SIGNAL","ZAQAR_S'
+    'IGNAL"]]]]},{"deploy_status_code":"s","deploy_stderr":"s","deploy_stdout":"s"}],"OS::Heat::SoftwareDeploymentGroup":["SUPPORTED","5.0.0","ga",{"'
+    'actions":["l","u",{"__list__":["CREATE","UPDATE"]},[["v",["CREATE","UPDATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_values":["'
+    'm","u"],"name":["s","u"],"servers":["m","ru"],"signal_transport":["s","","CFN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGNAL","NO_SI'
+    'GNAL","ZAQAR_SIGNAL"]]]]},{"deploy_status_codes":"m","deploy_stderrs":"m","deploy_stdouts":"m"}],"OS::Heat::SoftwareDeployments":["HIDDEN","7.0.'
+    '0","ga",{"actions":["l","u",{"__list__":["CREATE","UPDATE"]},[["v",["CREATE","UPDATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_'
+    'values":["m","u"],"name":["s","u"],"servers":["m","ru"],"signal_transport":["s","","CFN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGN'
+    'AL","NO_SIGNAL","ZAQAR_SIGNAL"]]]]},{"deploy_status_codes":"m","deploy_stderrs":"m","deploy_stdouts":"m"}],"OS::Heat::Stack":["SUPPORTED",null,"'
+    '",{"context":["m","u",null,null,{"ca_cert":["s","u"],"credential_secret_id":["s","u"],"insecure":["b","u",false],"region_name":"s"}],"parameters'
+    '":["m","u",{}],"template":["s","ru"],"timeout":["i","u"]},{"outputs":"m","stack_name":"s"}],"OS::Heat::StructuredConfig":["SUPPORTED","2014.1","'
+    '",{"config":"m","group":["s","","Heat::Ungrouped"],"inputs":["l","",null,null,["m","",null,null,{"default":"a","description":"s","name":["s","r"'
+    '],"replace_on_change":["b","",false],"type":["s","","String",[["v",["String","Number","CommaDelimitedList","Json","Boolean"]]]]}]],"options":"m"'
+    ',"outputs":["l","",null,null,["m","",null,null,{"description":"s","error_output":["b","",false],"name":["s","r"],"type":["s","","String",[["v",['
+    '"String","Number","CommaDelimitedList","Json","Boolean"]]]]}]]},{"config":"s"}],"OS::Heat::StructuredDeployment":["SUPPORTED","2014.1","a",{"act'
+    'ions":["l","u",{"__list__":["CREATE","UPDATE"]},[["v",["CREATE","UPDATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_key":["s","",'
+    '"get_input"],"input_values":["m","u"],"input_values_validate":["s","","LAX",[["v",["LAX","STRICT"]]]],"name":["s","u"],"server":["s","r"],"signa'
+    'l_transport":["s","","CFN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGNAL","NO_SIGNAL","ZAQAR_SIGNAL"]]]]},{"deploy_status_code":"s",'
+    '"deploy_stderr":"s","deploy_stdout":"s"}],"OS::Heat::StructuredDeploymentGroup":["SUPPORTED","5.0.0","ga",{"actions":["l","u",{"__list__":["CREA'
+    'TE","UPDATE"]},[["v",["CREATE","UPDATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_key":["s","","get_input"],"input_values":["m",'
+    '"u"],"input_values_validate":["s","","LAX",[["v",["LAX","STRICT"]]]],"name":["s","u"],"servers":["m","ru"],"signal_transport":["s","","CFN_SIGNA'
+    'L",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGNAL","NO_SIGNAL","ZAQAR_SIGNAL"]]]]},{"deploy_status_codes":"m","deploy_stderrs":"m","deploy_s'
+    'tdouts":"m"}],"OS::Heat::StructuredDeployments":["HIDDEN","7.0.0","ga",{"actions":["l","u",{"__list__":["CREATE","UPDATE"]},[["v",["CREATE","UPD'
+    'ATE","DELETE","SUSPEND","RESUME"]]]],"config":["s","u"],"input_key":["s","","get_input"],"input_values":["m","u"],"input_values_validate":["s","'
+    '","LAX",[["v",["LAX","STRICT"]]]],"name":["s","u"],"servers":["m","ru"],"signal_transport":["s","","CFN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SI'
+    'GNAL","HEAT_SIGNAL","NO_SIGNAL","ZAQAR_SIGNAL"]]]]},{"deploy_status_codes":"m","deploy_stderrs":"m","deploy_stdouts":"m"}],"OS::Heat::SwiftSigna'
+    'l":["SUPPORTED","2014.2","",{"count":["i","",1,[["r",1,1000]]],"handle":["s","r"],"timeout":["n","r",null,[["r",1,43200]]]},{"data":"s"}],"OS::H'
+    'eat::SwiftSignalHandle":["SUPPORTED","2014.2","",{},{"curl_cli":"s","endpoint":"s","token":"s"}],"OS::Heat::TestResource":["SUPPORTED","5.0.0","'
+    '",{"action_wait_secs":["m","u",null,null,{"create":["n","u"],"delete":["n","u"],"update":["n","u"]}],"attr_wait_secs":["n","u",0],"client_name":'
+    '["s","u",""],"constraint_prop_secs":["n","u",0,[["c","test_constr"]]],"entity_name":["s","u",""],"fail":["b","u",false],"update_replace":["b","u'
+    '",false],"update_replace_value":"s","value":["s","u","test_string"],"wait_secs":["n","u",0]},{"output":""}],"OS::Heat::UpdateWaitConditionHandle'
+    '":["SUPPORTED","2014.1","",{},{}],"OS::Heat::Value":["SUPPORTED","7.0.0","",{"type":["s","u",null,[["v",["string","number","comma_delimited_list'
+    '","json","boolean"]]]],"value":["a","ru"]},{"value":""}],"OS::Heat::WaitCondition":["SUPPORTED","2014.2","",{"count":["i","u",1,[["r",1,null]]],'
+    '"handle":["s","r"],"timeout":["n","r",null,[["r",1,43200]]]},{"data":"s"}],"OS::Heat::WaitConditionHandle":["SUPPORTED","2014.2","",{"signal_tra'
+    'nsport":["s","","TOKEN_SIGNAL",[["v",["CFN_SIGNAL","TEMP_URL_SIGNAL","HEAT_SIGNAL","NO_SIGNAL","ZAQAR_SIGNAL","TOKEN_SIGNAL"]]]]},{"curl_cli":"s'
+    '","endpoint":"s","signal":"s","token":"s"}],"OS::Ironic::Port":["SUPPORTED","13.0.0","",{"address":["s","ru"],"extra":["m","u"],"is_smartnic":["'
+    'b","u"],"local_link_connection":["m","u"],"node":["s","ru",null,[["c","ironic.node"]]],"physical_network":["s","u"],"portgroup":["s","u",null,[['
+    '"c","ironic.portgroup"]]],"pxe_enabled":["b","u"]},{"address":"s","extra":"m","internal_info":"m","is_smartnic":"b","local_link_connection":"m",'
+    '"node_uuid":"s","physical_network":"s","portgroup_uuid":"s","pxe_enabled":"b"}],"OS::Keystone::Domain":["SUPPORTED","8.0.0","",{"description":["'
+    's","u"],"enabled":["b","u",true],"name":["s","u"]},{}],"OS::Keystone::Endpoint":["SUPPORTED","5.0.0","",{"enabled":["b","u",true],"interface":["'
+    's","ru",null,[["v",["public","internal","admin"]]]],"name":["s","u"],"region":["s","u",null,[["c","keystone.region"]]],"service":["s","ru",null,'
+    '[["c","keystone.service"]]],"url":["s","ru"]},{}],"OS::Keystone::Group":["SUPPORTED","2015.1","",{"description":["s","u",""],"domain":["s","u","'
+    'default",[["c","keystone.domain"]]],"name":["s","u"],"roles":["l","u",null,null,["m","",null,null,{"domain":["s","",null,[["c","keystone.domain"'
+    ']]],"project":["s","",null,[["c","keystone.project"]]],"role":["s","r",null,[["c","keystone.role"]]]}]]},{}],"OS::Keystone::GroupRoleAssignment"'
+    ':["SUPPORTED","5.0.0","",{"group":["s","ru",null,[["c","keystone.group"]]],"roles":["l","u",null,null,["m","",null,null,{"domain":["s","",null,['
+    '["c","keystone.domain"]]],"project":["s","",null,[["c","keystone.project"]]],"role":["s","r",null,[["c","keystone.role"]]]}]]},{}],"OS::Keystone'
+    '::Project":["SUPPORTED","2015.1","",{"description":["s","u",""],"domain":["s","u","default",[["c","keystone.domain"]]],"enabled":["b","u",true],'
+    '"name":["s","u"],"parent":["s","",null,[["c","keystone.project"]]],"tags":["l","u",{"__list__":[]}]},{"domain_id":"s","enabled":"b","is_domain":'
+    '"b","name":"s","parent_id":"s"}],"OS::Keystone::Region":["SUPPORTED","6.0.0","",{"description":["s","u"],"enabled":["b","u",true],"id":"s","pare'
+    'nt_region":["s","u",null,[["c","keystone.region"]]]},{}],"OS::Keystone::Role":["SUPPORTED","2015.1","",{"domain":["s","",null,[["c","keystone.do'
+    'main"]]],"name":["s","u"]},{}],"OS::Keystone::Service":["SUPPORTED","5.0.0","",{"description":["s","u"],"enabled":["b","u",true],"name":["s","u"'
+    '],"type":["s","ru"]},{}],"OS::Keystone::User":["SUPPORTED","2015.1","",{"default_project":["s","u",null,[["c","keystone.project"]]],"description'
+    '":["s","u",""],"domain":["s","u","default",[["c","keystone.domain"]]],"email":["s","u"],"enabled":["b","u",true],"groups":["l","u",null,null,["s'
+    '","",null,[["c","keystone.group"]]]],"name":["s","u"],"password":["s","u"],"roles":["l","u",null,null,["m","",null,null,{"domain":["s","",null,['
+    '["c","keystone.domain"]]],"project":["s","",null,[["c","keystone.project"]]],"role":["s","r",null,[["c","keystone.role"]]]}]]},{"default_project'
+    '_id":"s","domain_id":"s","enabled":"b","name":"s","password_expires_at":"s"}],"OS::Keystone::UserRoleAssignment":["SUPPORTED","5.0.0","",{"roles'
+    '":["l","u",null,null,["m","",null,null,{"domain":["s","",null,[["c","keystone.domain"]]],"project":["s","",null,[["c","keystone.project"]]],"rol'
+    'e":["s","r",null,[["c","keystone.role"]]]}]],"user":["s","ru",null,[["c","keystone.user"]]]},{}],"OS::Magnum::Bay":["HIDDEN","11.0.0","na",{},{}'
+    '],"OS::Magnum::BayModel":["HIDDEN","11.0.0","",{"coe":["s","r",null,[["v",["kubernetes","swarm","mesos"]]]],"dns_nameserver":["s","",null,[["c",'
+    '"ip_addr"]]],"docker_storage_driver":["s","","devicemapper",[["v",["devicemapper","overlay"]]]],"docker_volume_size":["i","",null,[["r",1,null]]'
+    '],"external_network":["s","r",null,[["c","neutron.network"]]],"fixed_network":["s","",null,[["c","neutron.network"]]],"fixed_subnet":["s","",nul'
+    'l,[["c","neutron.subnet"]]],"flavor":["s","",null,[["c","nova.flavor"]]],"floating_ip_enabled":["b","",true],"http_proxy":"s","https_proxy":"s",'
+    '"image":["s","r",null,[["c","glance.image"]]],"keypair":["s","",null,[["c","nova.keypair"]]],"labels":"m","master_flavor":["s","",null,[["c","no'
+    'va.flavor"]]],"master_lb_enabled":["b","",true],"name":"s","network_driver":"s","no_proxy":"s","public":["b","u",false],"registry_enabled":["b",'
+    '"",false],"server_type":["s","","vm",[["v",["vm","bm"]]]],"tls_disabled":["b","",false],"volume_driver":["s","",null,[["v",["cinder","rexray"]]]'
+    ']},{}],"OS::Magnum::Cluster":["SUPPORTED","9.0.0","",{"cluster_template":["s","r",null,[["c","magnum.cluster_template"]]],"create_timeout":["i",'
+    '"u",60,[["r",0,null]]],"discovery_url":["s","u"],"keypair":["s","",null,[["c","nova.keypair"]]],"master_count":["i","u",1,[["r",1,null]]],"name"'
+    ':"s","node_count":["i","u",1,[["r",1,null]]]},{"api_address":"s","cluster_template_id":"s","coe_version":"s","container_version":"s","create_tim'
+    'eout":"i","discovery_url":"s","keypair":"s","master_addresses":"l","master_count":"i","name":"s","node_addresses":"l","node_count":"i","stack_id'
+    '":"s","status":"s","status_reason":"s"}],"OS::Magnum::ClusterTemplate":["SUPPORTED","9.0.0","",{"coe":["s","r",null,[["v",["kubernetes","swarm",'
+    '"mesos"]]]],"dns_nameserver":["s","",null,[["c","ip_addr"]]],"docker_storage_driver":["s","","devicemapper",[["v",["devicemapper","overlay"]]]],'
+    '"docker_volume_size":["i","",null,[["r",1,null]]],"external_network":["s","r",null,[["c","neutron.network"]]],"fixed_network":["s","",null,[["c"'
+    ',"neutron.network"]]],"fixed_subnet":["s","",null,[["c","neutron.subnet"]]],"flavor":["s","",null,[["c","nova.flavor"]]],"floating_ip_enabled":['
+    '"b","",true],"http_proxy":"s","https_proxy":"s","image":["s","r",null,[["c","glance.image"]]],"keypair":["s","",null,[["c","nova.keypair"]]],"la'
+    'bels":"m","master_flavor":["s","",null,[["c","nova.flavor"]]],"master_lb_enabled":["b","",true],"name":"s","network_driver":"s","no_proxy":"s","'
+    'public":["b","u",false],"registry_enabled":["b","",false],"server_type":["s","","vm",[["v",["vm","bm"]]]],"tls_disabled":["b","",false],"volume_'
+    'driver":["s","",null,[["v",["cinder","rexray"]]]]},{}],"OS::Manila::SecurityService":["SUPPORTED","5.0.0","",{"description":["s","u"],"dns_ip":['
+    '"s","u"],"domain":["s","u"],"name":["s","u"],"password":["s","u"],"server":["s","u"],"type":["s","r",null,[["v",["ldap","kerberos","active_direc'
+    'tory"]]]],"user":["s","u"]},{}],"OS::Manila::Share":["SUPPORTED","5.0.0","",{"access_rules":["l","u",{"__list__":[]},null,["m","",null,null,{"ac'
+    'cess_level":["s","",null,[["v",["ro","rw"]]]],"access_to":["s","r"],"access_type":["s","r",null,[["v",["ip","user","cert","cephx"]]]]}]],"descri'
+    'ption":["s","u"],"is_public":["b","u",false],"metadata":["m","u"],"name":["s","u"],"share_network":["s","",null,[["c","manila.share_network"]]],'
+    '"share_protocol":["s","r",null,[["v",["NFS","CIFS","GlusterFS","HDFS","CEPHFS"]]]],"share_type":["s","",null,[["c","manila.share_type"]]],"size"'
+    ':["i","r"],"snapshot":["s","",null,[["c","manila.share_snapshot"]]]},{"availability_zone":"s","created_at":"s","export_locations":"l","host":"s"'
+    ',"project_id":"s","share_server_id":"s","status":"s"}],"OS::Manila::ShareNetwork":["SUPPORTED","5.0.0","",{"description":["s","u"],"name":["s","'
+    'u"],"neutron_network":["s","u",null,[["c","neutron.network"]]],"neutron_subnet":["s","u",null,[["c","neutron.subnet"]]],"nova_network":["s","u",'
+    'null,null,null,"H"],"security_services":["l","u",{"__list__":[]},null,"s"]},{"cidr":"s","ip_version":"s","network_type":"s","segmentation_id":"s'
+    '"}],"OS::Manila::ShareType":["SUPPORTED","5.0.0","",{"driver_handles_share_servers":["b","r"],"extra_specs":["m","u"],"is_public":["b","",true],'
+    '"name":["s","r"],"snapshot_support":["b","",true]},{}],"OS::Mistral::CronTrigger":["SUPPORTED","5.0.0","",{"count":"i","first_time":"s","name":"'
+    's","pattern":["s","",null,[["c","cron_expression"]]],"workflow":["m","r",null,null,{"input":"m","name":["s","r",null,[["c","mistral.workflow"]]]'
+    '}]},{"next_execution_time":"s","remaining_executions":"i"}],"OS::Mistral::ExternalResource":["SUPPORTED","9.0.0","",{"actions":["m","r",null,nul'
+    'l,{"CREATE":["m","",null,null,{"params":["m","",{}],"workflow":["s","r",null,[["c","mistral.workflow"]]]}],"DELETE":["m","",null,null,{"params":'
+    '["m","",{}],"workflow":["s","r",null,[["c","mistral.workflow"]]]}],"RESUME":["m","",null,null,{"params":["m","",{}],"workflow":["s","r",null,[["'
+    'c","mistral.workflow"]]]}],"SUSPEND":["m","",null,null,{"params":["m","",{}],"workflow":["s","r",null,[["c","mistral.workflow"]]]}],"UPDATE":["m'
+    '","",null,null,{"params":["m","",{}],"workflow":["s","r",null,[["c","mistral.workflow"]]]}]}],"always_update":["b","",false],"description":["s",'
+    '"","Heat managed"],"input":["m","u",{}],"replace_on_change_inputs":["l","",{"__list__":[]}]},{"output":"m"}],"OS::Mistral::Workflow":["SUPPORTED'
+    '","2015.1","",{"description":["s","u"],"input":["m","u"],"name":"s","output":["m","u"],"params":["m","u"],"tags":["l","u"],"task_defaults":["m",'
+    '"u",null,null,{"concurrency":"i","on_complete":"l","on_error":"l","on_success":"l","pause_before":"b","requires":"l","retry":"m","timeout":"i","'
+    'wait_after":"i","wait_before":"i"}],"tasks":["l","ru",null,[["l",1,null]],["m","",null,null,{"action":"s","concurrency":"i","description":"s","i'
+    'nput":"m","join":"s","keep_result":"b","name":["s","r"],"on_complete":"l","on_error":"l","on_success":"l","pause_before":"b","policies":["m","",'
+    'null,null,null,"H"],"publish":"m","requires":"l","retry":"m","target":"s","timeout":"i","wait_after":"i","wait_before":"i","with_items":"s","wor'
+    'kflow":["s","",null,[["c","mistral.workflow"]]]}]],"type":["s","ru",null,[["v",["direct","reverse"]]]],"use_request_body_as_input":["b","u"]},{"'
+    'alarm_url":"s","data":"m","executions":"l"},[[["tasks","concurrency"],["tasks","policies","concurrency"]],[["tasks","pause_before"],["tasks","po'
+    'licies","pause_before"]],[["tasks","policies"],null],[["tasks","retry"],["tasks","policies","retry"]],[["tasks","timeout"],["tasks","policies","'
+    'timeout"]],[["tasks","wait_after"],["tasks","policies","wait_after"]],[["tasks","wait_before"],["tasks","policies","wait_before"]]]],"OS::Monasc'
+    'a::AlarmDefinition":["HIDDEN","25.0.0","na",{},{}],"OS::Monasca::Notification":["HIDDEN","25.0.0","na",{},{}],"OS::Neutron::AddressScope":["SUPP'
+    'ORTED","6.0.0","",{"ip_version":["i","",4,[["v",[4,6]]]],"name":["s","u"],"shared":["b","u",false],"tenant_id":["s","",null,[["c","keystone.proj'
+    'ect"]]]},{}],"OS::Neutron::ExtraRoute":["UNSUPPORTED",null,"",{"destination":["s","r"],"nexthop":["s","r"],"router_id":["s","r",null,[["c","neut'
+    'ron.router"]]]},{}],"OS::Neutron::ExtraRouteSet":["SUPPORTED","14.0.0","",{"router":["s","r",null,[["c","neutron.router"]]],"routes":["l","u",{"'
+    '__list__":[]},null,["m","",null,null,{"destination":["s","r",null,[["c","net_cidr"]]],"nexthop":["s","r",null,[["c","ip_addr"]]]}]]},{}],"OS::Ne'
+    'utron::Firewall":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"description":["s","u"],"firewall_policy_id":["s","ru"],"name":["s","u"],'
+    '"shared":["b","u",null,null,null,"U"],"value_specs":["m","u",{}]},{"admin_state_up":"s","description":"s","firewall_policy_id":"s","name":"s","s'
+    'hared":["s","U"],"status":"s","tenant_id":"s"}],"OS::Neutron::FirewallPolicy":["SUPPORTED",null,"",{"audited":["b","u",false],"description":["s"'
+    ',"u"],"firewall_rules":["l","u"],"name":["s","u"],"shared":["b","u",false]},{"audited":"s","description":"s","firewall_rules":"l","name":"s","sh'
+    'ared":"s","tenant_id":"s"}],"OS::Neutron::FirewallRule":["SUPPORTED",null,"",{"action":["s","u","deny",[["v",["allow","deny"]]]],"description":['
+    '"s","u"],"destination_ip_address":["s","u",null,[["c","net_cidr"]]],"destination_port":["s","u"],"enabled":["b","u",true],"ip_version":["s","u",'
+    '"4",[["v",["4","6"]]]],"name":["s","u"],"protocol":["s","u","any",[["v",["tcp","udp","icmp","any"]]]],"shared":["b","u",false],"source_ip_addres'
+    's":["s","u",null,[["c","net_cidr"]]],"source_port":["s","u"]},{"action":"s","description":"s","destination_ip_address":"s","destination_port":"s'
+    '","enabled":"s","firewall_policy_id":"s","ip_version":"s","name":"s","position":"s","protocol":"s","shared":"s","source_ip_address":"s","source_'
+    'port":"s","tenant_id":"s"}],"OS::Neutron::FloatingIP":["SUPPORTED",null,"",{"dns_domain":["s","u",null,[["c","dns_domain"]]],"dns_name":["s","u"'
+    ',null,[["c","rel_dns_name"]]],"fixed_ip_address":["s","u",null,[["c","ip_addr"]]],"floating_ip_address":["s","",null,[["c","ip_addr"]]],"floatin'
+    'g_network":["s","r",null,[["c","neutron.network"]]],"floating_network_id":["s","",null,[["c","neutron.network"]],null,"H"],"floating_subnet":["s'
+    '","",null,[["c","neutron.subnet"]]],"port_id":["s","u",null,[["c","neutron.port"]]],"value_specs":["m","",{}]},{"fixed_ip_address":"s","floating'
+    '_ip_address":"s","floating_network_id":"s","port_id":"s","router_id":"s","tenant_id":"s"},[[["floating_network"],["floating_network_id"]]]],"OS:'
+    ':Neutron::FloatingIPAssociation":["SUPPORTED",null,"",{"fixed_ip_address":["s","u",null,[["c","ip_addr"]]],"floatingip_id":["s","ru"],"port_id":'
+    '["s","ru",null,[["c","neutron.port"]]]},{}],"OS::Neutron::FloatingIPPortForward":["SUPPORTED","19.0.0","",{"external_port":["i","ru",null,[["r",'
+    '1,65535]]],"floating_ip":["s","r"],"internal_ip_address":["s","ru",null,[["c","ip_addr"]]],"internal_port":["s","ru",null,[["c","neutron.port"]]'
+    '],"internal_port_number":["i","u",null,[["r",1,65535]]],"protocol":["s","ru",null,[["v",["tcp","udp","icmp","icmp6","sctp","dccp"]]]]},{}],"OS::'
+    'Neutron::FlowClassifier":["UNSUPPORTED","8.0.0","",{"description":["s","u"],"destination_ip_prefix":["s","",null,[["c","net_cidr"]]],"destinatio'
+    'n_port_range_max":["i","",null,[["r",1,65535]]],"destination_port_range_min":["i","",null,[["r",1,65535]]],"ethertype":["s","","IPv4",[["v",["IP'
+    'v4","IPv6"]]]],"l7_parameters":["m","",null,null,null,"U"],"logical_destination_port":["s","",null,[["c","neutron.port"]]],"logical_source_port"'
+    ':["s","",null,[["c","neutron.port"]]],"name":["s","u"],"protocol":["s","",null,[["v",["tcp","udp","icmp"]]]],"source_ip_prefix":["s","",null,[["'
+    'c","net_cidr"]]],"source_port_range_max":["i","",null,[["r",1,65535]]],"source_port_range_min":["i","",null,[["r",1,65535]]]},{}],"OS::Neutron::'
+    'HealthMonitor":["HIDDEN","9.0.0","na",{},{}],"OS::Neutron::IKEPolicy":["SUPPORTED",null,"",{"auth_algorithm":["s","u","sha1",[["v",["sha1","sha2'
+    '56","sha384","sha512","aes-xcbc","aes-cmac"]]]],"description":["s","u"],"encryption_algorithm":["s","u","aes-128",[["v",["3des","aes-128","aes-1'
+    '92","aes-256","aes-128-ccm-8","aes-192-ccm-8","aes-256-ccm-8","aes-128-ccm-12","aes-192-ccm-12","aes-256-ccm-12","aes-128-ccm-16","aes-192-ccm-1'
+    '6","aes-256-ccm-16","aes-128-gcm-8","aes-192-gcm-8","aes-256-gcm-8","aes-128-gcm-12","aes-192-gcm-12","aes-256-gcm-12","aes-128-gcm-16","aes-192'
+    '-gcm-16","aes-256-gcm-16","aes-128-ctr","aes-192-ctr","aes-256-ctr"]]]],"ike_version":["s","u","v1",[["v",["v1","v2"]]]],"lifetime":["m","u",nul'
+    'l,null,{"units":["s","","seconds",[["v",["seconds","kilobytes"]]]],"value":["i","",3600]}],"name":["s","u"],"pfs":["s","u","group5",[["v",["grou'
+    'p2","group5","group14","group15","group16","group17","group18","group19","group20","group21","group22","group23","group24","group25","group26","'
+    'group27","group28","group29","group30","group31"]]]],"phase1_negotiation_mode":["s","","main",[["v",["main"]]]]},{"auth_algorithm":"s","descript'
+    'ion":"s","encryption_algorithm":"s","ike_version":"s","lifetime":"m","name":"s","pfs":"s","phase1_negotiation_mode":"s","tenant_id":"s"}],"OS::N'
+    'eutron::IPsecPolicy":["SUPPORTED",null,"",{"auth_algorithm":["s","","sha1",[["v",["sha1","sha256","sha384","sha512","aes-xcbc","aes-cmac"]]]],"d'
+    'escription":["s","u"],"encapsulation_mode":["s","","tunnel",[["v",["tunnel","transport"]]]],"encryption_algorithm":["s","","aes-128",[["v",["3de'
+    's","aes-128","aes-192","aes-256","aes-128-ccm-8","aes-192-ccm-8","aes-256-ccm-8","aes-128-ccm-12","aes-192-ccm-12","aes-256-ccm-12","aes-128-ccm'
+    '-16","aes-192-ccm-16","aes-256-ccm-16","aes-128-gcm-8","aes-192-gcm-8","aes-256-gcm-8","aes-128-gcm-12","aes-192-gcm-12","aes-256-gcm-12","aes-1'
+    '28-gcm-16","aes-192-gcm-16","aes-256-gcm-16","aes-128-ctr","aes-192-ctr","aes-256-ctr"]]]],"lifetime":["m","",null,null,{"units":["s","","second'
+    's",[["v",["seconds","kilobytes"]]]],"value":["i","",3600]}],"name":["s","u"],"pfs":["s","","group5",[["v",["group2","group5","group14","group15"'
+    ',"group16","group17","group18","group19","group20","group21","group22","group23","group24","group25","group26","group27","group28","group29","gr'
+    'oup30","group31"]]]],"transform_protocol":["s","","esp",[["v",["esp","ah","ah-esp"]]]]},{"auth_algorithm":"s","description":"s","encapsulation_m'
+    'ode":"s","encryption_algorithm":"s","lifetime":"m","name":"s","pfs":"s","tenant_id":"s","transform_protocol":"s"}],"OS::Neutron::IPsecSiteConnec'
+    'tion":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"description":["s","u"],"dpd":["m","",null,null,{"actions":["s","","hold",[["v",["cl'
+    'ear","disabled","hold","restart","restart-by-peer"]]]],"interval":["i","",30],"timeout":["i","",120]}],"ikepolicy_id":["s","r"],"initiator":["s"'
+    ',"","bi-directional",[["v",["bi-directional","response-only"]]]],"ipsecpolicy_id":["s","r"],"mtu":["i","",1500],"name":["s","u"],"peer_address":'
+    '["s","r"],"peer_cidrs":["l","r",null,null,["s","",null,[["c","net_cidr"]]]],"peer_id":["s","r"],"psk":["s","r"],"vpnservice_id":["s","r"]},{"adm'
+    'in_state_up":"s","auth_mode":"s","description":"s","dpd":"m","ikepolicy_id":"s","initiator":"s","ipsecpolicy_id":"s","mtu":"s","name":"s","peer_'
+    'address":"s","peer_cidrs":"l","peer_id":"s","psk":"s","route_mode":"s","status":"s","tenant_id":"s","vpnservice_id":"s"}],"OS::Neutron::L2Gatewa'
+    'y":["SUPPORTED","12.0.0","",{"devices":["l","ru",null,null,["m","",null,null,{"device_name":["s","r"],"interfaces":["l","r",null,null,["m","",nu'
+    'll,null,{"name":["s","r"],"segmentation_id":"l"}]]}]],"name":["s","ru"]},{}],"OS::Neutron::L2GatewayConnection":["SUPPORTED","12.0.0","",{"l2_ga'
+    'teway_id":["s","r"],"network_id":["s","r",null,[["c","neutron.network"]]],"segmentation_id":"s"},{}],"OS::Neutron::LBaaS::HealthMonitor":["HIDDE'
+    'N","21.0.0","na",{},{}],"OS::Neutron::LBaaS::L7Policy":["HIDDEN","21.0.0","na",{},{}],"OS::Neutron::LBaaS::L7Rule":["HIDDEN","21.0.0","na",{},{}'
+    '],"OS::Neutron::LBaaS::Listener":["HIDDEN","21.0.0","na",{},{}],"OS::Neutron::LBaaS::LoadBalancer":["HIDDEN","21.0.0","na",{},{}],"OS::Neutron::'
+    'LBaaS::Pool":["HIDDEN","21.0.0","na",{},{}],"OS::Neutron::LBaaS::PoolMember":["HIDDEN","21.0.0","na",{},{}],"OS::Neutron::LoadBalancer":["HIDDEN'
+    '","9.0.0","na",{},{}],"OS::Neutron::MeteringLabel":["SUPPORTED","2014.1","",{"description":"s","name":"s","shared":["b","",false]},{"description'
+    '":"s","name":"s","shared":"s"}],"OS::Neutron::MeteringRule":["SUPPORTED","2014.1","",{"direction":["s","","ingress",[["v",["ingress","egress"]]]'
+    '],"excluded":["b","","False"],"metering_label_id":["s","r"],"remote_ip_prefix":["s","r"]},{"direction":"s","excluded":"s","metering_label_id":"s'
+    '","remote_ip_prefix":"s"}],"OS::Neutron::Net":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"availability_zone_hints":"l","dhcp_agent_id'
+    's":["l","u"],"dns_domain":["s","u",null,[["c","dns_domain"]]],"name":["s","u"],"port_security_enabled":["b","u"],"qos_policy":["s","u",null,[["c'
+    '","neutron.qos_policy"]]],"shared":["b","u",false],"tags":["l","u",null,null,"s"],"tenant_id":"s","value_specs":["m","u",{}]},{"admin_state_up":'
+    '"s","l2_adjacency":"b","mtu":"i","name":"s","port_security_enabled":"b","qos_policy_id":"s","segments":"l","status":"s","subnets":"l","tenant_id'
+    '":"s"}],"OS::Neutron::NetworkGateway":["SUPPORTED","2014.1","",{"connections":["l","u",{},null,["m","",null,null,{"network":["s","r",null,[["c",'
+    '"neutron.network"]]],"network_id":["s","",null,[["c","neutron.network"]],null,"H"],"segmentation_id":["i","",null,[["r",0,4094]]],"segmentation_'
+    'type":["s","","flat",[["v",["flat","vlan"]]]]}]],"devices":["l","ru",null,[["l",1,null]],["m","",null,null,{"id":["s","r"],"interface_name":["s"'
+    ',"r"]}]],"name":["s","u"]},{"default":"s"},[[["connections","network"],["connections","network_id"]]]],"OS::Neutron::Pool":["HIDDEN","9.0.0","na'
+    '",{},{}],"OS::Neutron::PoolMember":["HIDDEN","9.0.0","na",{},{}],"OS::Neutron::Port":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"allo'
+    'wed_address_pairs":["l","u",null,null,["m","",null,null,{"ip_address":["s","r",null,[["c","ip_or_cidr"]]],"mac_address":["s","",null,[["c","mac_'
+    'addr"]]]}]],"binding:vnic_type":["s","u","normal",[["v",["normal","direct","macvtap","direct-physical","baremetal","virtio-forwarder","smart-nic'
+    '"]]]],"device_id":["s","u",""],"device_owner":["s","u",""],"dns_name":["s","u",null,[["c","dns_name"]]],"fixed_ips":["l","u",null,null,["m","",n'
+    'ull,null,{"ip_address":["s","",null,[["c","ip_addr"]]],"subnet":["s","",null,[["c","neutron.subnet"]]],"subnet_id":["s","",null,[["c","neutron.s'
+    'ubnet"]],null,"H"]}]],"mac_address":["s","",null,[["c","mac_addr"]]],"name":["s","u"],"network":["s","r",null,[["c","neutron.network"]]],"networ'
+    'k_id":["s","",null,[["c","neutron.network"]],null,"H"],"no_fixed_ips":["b","u",false],"port_security_enabled":["b","u"],"propagate_uplink_status'
+    '":["b","u"],"qos_policy":["s","u",null,[["c","neutron.qos_policy"]]],"replacement_policy":["s","u","AUTO",[["v",["REPLACE_ALWAYS","AUTO"]]],null'
+    ',"H"],"security_groups":["l","u"],"tags":["l","u",null,null,"s"],"value_specs":["m","u",{}]},{"admin_state_up":"s","allowed_address_pairs":"l","'
+    'device_id":"s","device_owner":"s","dns_assignment":"m","fixed_ips":"l","mac_address":"s","name":"s","network":"m","network_id":"s","port_securit'
+    'y_enabled":"b","propagate_uplink_status":"b","qos_policy_id":"s","security_groups":"l","status":"s","subnets":"l","tenant_id":"s"},[[["fixed_ips'
+    '","subnet"],["fixed_ips","subnet_id"]],[["network"],["network_id"]]]],"OS::Neutron::PortChain":["UNSUPPORTED","8.0.0","",{"chain_parameters":["m'
+    '","",{"correlation":"mpls"}],"description":["s","u"],"flow_classifiers":["l","u",{"__list__":[]},null,["s","",null,[["c","neutron.flow_classifie'
+    'r"]]]],"name":["s","u"],"port_pair_groups":["l","ru",null,null,["s","",null,[["c","neutron.port_pair_group"]]]]},{}],"OS::Neutron::PortPair":["U'
+    'NSUPPORTED","7.0.0","",{"description":["s","u"],"egress":["s","r",null,[["c","neutron.port"]]],"ingress":["s","r",null,[["c","neutron.port"]]],"'
+    'name":["s","u"],"service_function_parameters":["m","",{"correlation":null}]},{}],"OS::Neutron::PortPairGroup":["UNSUPPORTED","8.0.0","",{"descri'
+    'ption":["s","u"],"name":["s","u"],"port_pairs":["l","ru",null,null,["s","",null,[["c","neutron.port_pair"]]]]},{}],"OS::Neutron::ProviderNet":["'
+    'SUPPORTED","2014.1","",{"admin_state_up":["b","u",true],"availability_zone_hints":["l","u"],"dns_domain":["s","u",null,[["c","dns_domain"]]],"na'
+    'me":["s","u"],"network_type":["s","ru",null,[["v",["local","vlan","vxlan","gre","geneve","flat"]]]],"physical_network":["s","u"],"port_security_'
+    'enabled":["b","u"],"router_external":["b","u",false],"segmentation_id":["s","u"],"shared":["b","u",true],"tags":["l","u",null,null,"s"],"tenant_'
+    'id":"s"},{"segments":"l","status":"s","subnets":"l"}],"OS::Neutron::QoSBandwidthLimitRule":["SUPPORTED","6.0.0","",{"direction":["s","u","egress'
+    '",[["v",["egress","ingress"]]]],"max_burst_kbps":["i","u",0,[["r",0,null]]],"max_kbps":["i","ru",null,[["r",0,null]]],"policy":["s","r",null,[["'
+    'c","neutron.qos_policy"]]],"tenant_id":"s"},{}],"OS::Neutron::QoSDscpMarkingRule":["SUPPORTED","7.0.0","",{"dscp_mark":["i","ru",null,[["v",[0,8'
+    ',10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,46,48,56]]]],"policy":["s","r",null,[["c","neutron.qos_policy"]]],"tenant_id":"s"},{}],"OS::Neu'
+    'tron::QoSMinimumBandwidthRule":["SUPPORTED","14.0.0","",{"direction":["s","u","egress",[["v",["egress","ingress"]]]],"min_kbps":["i","ru",null,['
+    '["r",0,null]]],"policy":["s","r",null,[["c","neutron.qos_policy"]]],"tenant_id":"s"},{}],"OS::Neutron::QoSMinimumPacketRateRule":["SUPPORTED","1'
+    '9.0.0","",{"direction":["s","u","egress",[["v",["any","egress","ingress"]]]],"min_kpps":["i","ru",null,[["r",0,null]]],"policy":["s","r",null,[['
+    '"c","neutron.qos_policy"]]],"tenant_id":"s"},{}],"OS::Neutron::QoSPolicy":["SUPPORTED","6.0.0","",{"description":["s","u"],"name":["s","u"],"sha'
+    'red":["b","u",false],"tenant_id":"s"},{"rules":"l"}],"OS::Neutron::Quota":["SUPPORTED","8.0.0","",{"floatingip":["i","u",null,[["r",-1,null]]],"'
+    'network":["i","u",null,[["r",-1,null]]],"port":["i","u",null,[["r",-1,null]]],"project":["s","r",null,[["c","keystone.project"]]],"rbac_policy":'
+    '["i","u",null,[["r",-1,null]]],"router":["i","u",null,[["r",-1,null]]],"security_group":["i","u",null,[["r",-1,null]]],"security_group_rule":["i'
+    '","u",null,[["r",-1,null]]],"subnet":["i","u",null,[["r",-1,null]]],"subnetpool":["i","u",null,[["r",-1,null]]]},{}],"OS::Neutron::RBACPolicy":['
+    '"SUPPORTED","6.0.0","",{"action":["s","r",null,[["v",["access_as_shared","access_as_external"]]]],"object_id":["s","r"],"object_type":["s","r",n'
+    'ull,[["v",["network","qos_policy","security_group","address_scope","subnetpool"]]]],"target_tenant":["s","ru"],"tenant_id":"s"},{}],"OS::Neutron'
+    '::Router":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"availability_zone_hints":["l","u"],"distributed":"b","external_gateway_info":["'
+    'm","u",null,null,{"enable_snat":["b","u"],"external_fixed_ips":["l","u",null,null,["m","",null,null,{"ip_address":["s","",null,[["c","ip_addr"]]'
+    '],"subnet":["s","",null,[["c","neutron.subnet"]]]}]],"network":["s","ru"]}],"ha":"b","l3_agent_id":["s","u",null,null,null,"H"],"l3_agent_ids":['
+    '"l","u",null,null,"s"],"name":["s","u"],"tags":["l","u",null,null,"s"],"tenant_id":"s","value_specs":["m","u",{}]},{"admin_state_up":"s","extern'
+    'al_gateway_info":"m","name":"s","status":"s","tenant_id":"s"},[[["l3_agent_id"],null]]],"OS::Neutron::RouterGateway":["HIDDEN","5.0.0","",{"netw'
+    'ork":["s","",null,[["c","neutron.network"]]],"network_id":["s","",null,[["c","neutron.network"]],null,"H"],"router_id":["s","r",null,[["c","neut'
+    'ron.router"]]]},{},[[["network"],["network_id"]]]],"OS::Neutron::RouterInterface":["SUPPORTED",null,"",{"port":["s","",null,[["c","neutron.port"'
+    ']]],"port_id":["s","",null,[["c","neutron.port"]],null,"H"],"router":["s","r",null,[["c","neutron.router"]]],"router_id":["s","",null,[["c","neu'
+    'tron.router"]],null,"H"],"subnet":["s","",null,[["c","neutron.subnet"]]],"subnet_id":["s","",null,[["c","neutron.subnet"]],null,"H"]},{},[[["por'
+    't"],["port_id"]],[["router"],["router_id"]],[["subnet"],["subnet_id"]]]],"OS::Neutron::SecurityGroup":["SUPPORTED","2014.1","",{"description":["'
+    's","u"],"name":["s","u"],"rules":["l","u",{"__list__":[]},null,["m","",null,null,{"description":"s","direction":["s","","ingress",[["v",["ingres'
+    's","egress"]]]],"ethertype":["s","","IPv4",[["v",["IPv4","IPv6"]]]],"port_range_max":["i","",null,[["r",0,65535]]],"port_range_min":["i","",null'
+    ',[["r",0,65535]]],"protocol":["s","",null,[["v",[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,'
+    '35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,'
+    '83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,1'
+    '23,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,142,143,144,145,146,147,148,149,150,151,152,153,154,155,156,157,158,1'
+    '59,160,161,162,163,164,165,166,167,168,169,170,171,172,173,174,175,176,177,178,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,194,1'
+    '95,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,214,215,216,217,218,219,220,221,222,223,224,225,226,227,228,229,230,2'
+    '31,232,233,234,235,236,237,238,239,240,241,242,243,244,245,246,247,248,249,250,251,252,253,254,255,"ah","dccp","egp","esp","gre","icmp","icmpv6"'
+    ',"igmp","ipv6-encap","ipv6-frag","ipv6-icmp","ipv6-nonxt","ipv6-opts","ipv6-route","ospf","pgm","rsvp","sctp","tcp","udp","udplite","vrrp"]]]],"'
+    'remote_group_id":["s","",null,[["c","neutron.security_group"]]],"remote_ip_prefix":["s","",null,[["c","net_cidr"]]],"remote_mode":["s","","remot'
+    'e_ip_prefix",[["v",["remote_ip_prefix","remote_group_id"]]]]}]],"stateful":["b","u"]},{}],"OS::Neutron::SecurityGroupRule":["SUPPORTED","7.0.0",'
+    '"",{"description":"s","direction":["s","","ingress",[["v",["ingress","egress"]]]],"ethertype":["s","","IPv4",[["v",["IPv4","IPv6"]]]],"port_rang'
+    'e_max":["i","",null,[["r",0,65535]]],"port_range_min":["i","",null,[["r",0,65535]]],"protocol":["s","","tcp",[["v",[0,1,2,3,4,5,6,7,8,9,10,11,12'
+    ',13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60'
+    ',61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,10'
+    '6,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,14'
+    '2,143,144,145,146,147,148,149,150,151,152,153,154,155,156,157,158,159,160,161,162,163,164,165,166,167,168,169,170,171,172,173,174,175,176,177,17'
+    '8,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,21'
+    '4,215,216,217,218,219,220,221,222,223,224,225,226,227,228,229,230,231,232,233,234,235,236,237,238,239,240,241,242,243,244,245,246,247,248,249,25'
+    '0,251,252,253,254,255,"ah","dccp","egp","esp","gre","icmp","icmpv6","igmp","ipv6-encap","ipv6-frag","ipv6-icmp","ipv6-nonxt","ipv6-opts","ipv6-r'
+    'oute","ospf","pgm","rsvp","sctp","tcp","udp","udplite","vrrp"]]]],"remote_group":["s","",null,[["c","neutron.security_group"]]],"remote_ip_prefi'
+    'x":["s","",null,[["c","net_cidr"]]],"security_group":["s","r",null,[["c","neutron.security_group"]]]},{}],"OS::Neutron::Segment":["SUPPORTED","9'
+    '.0.0","",{"description":["s","u"],"name":["s","u"],"network":["s","r",null,[["c","neutron.network"]]],"network_type":["s","r",null,[["v",["local'
+    '","vlan","vxlan","gre","geneve","flat"]]]],"physical_network":"s","segmentation_id":["i","",null,[["r",1,null]]]},{}],"OS::Neutron::Subnet":["SU'
+    'PPORTED",null,"",{"allocation_pools":["l","u",null,null,["m","",null,null,{"end":["s","r",null,[["c","ip_addr"]]],"start":["s","r",null,[["c","i'
+    'p_addr"]]]}]],"cidr":["s","",null,[["c","net_cidr"]]],"dns_nameservers":["l","u",{"__list__":[]}],"enable_dhcp":["b","u",true],"gateway_ip":["s"'
+    ',"u"],"host_routes":["l","u",null,null,["m","",null,null,{"destination":["s","r",null,[["c","net_cidr"]]],"nexthop":["s","r",null,[["c","ip_addr'
+    '"]]]}]],"ip_version":["i","",4,[["v",[4,6]]]],"ipv6_address_mode":["s","",null,[["v",["dhcpv6-stateful","dhcpv6-stateless","slaac"]]]],"ipv6_ra_'
+    'mode":["s","",null,[["v",["dhcpv6-stateful","dhcpv6-stateless","slaac"]]]],"name":["s","u"],"network":["s","r",null,[["c","neutron.network"]]],"'
+    'network_id":["s","",null,[["c","neutron.network"]],null,"H"],"prefixlen":["i","",null,[["r",0,null]]],"segment":["s","u",null,[["c","neutron.seg'
+    'ment"]]],"subnetpool":["s","",null,[["c","neutron.subnetpool"]]],"tags":["l","u",null,null,"s"],"tenant_id":"s","value_specs":["m","u",{}]},{"al'
+    'location_pools":"l","cidr":"s","dns_nameservers":"l","enable_dhcp":"s","gateway_ip":"s","host_routes":"l","ip_version":"s","name":"s","network_i'
+    'd":"s","tenant_id":"s"},[[["network"],["network_id"]]]],"OS::Neutron::SubnetPool":["SUPPORTED","6.0.0","",{"address_scope":["s","u",null,[["c","'
+    'neutron.address_scope"]]],"default_prefixlen":["i","u",null,[["r",0,null]]],"default_quota":["i","u",null,[["r",0,null]]],"is_default":["b","u",'
+    'false],"max_prefixlen":["i","u",null,[["r",0,null]]],"min_prefixlen":["i","u",null,[["r",0,null]]],"name":["s","u"],"prefixes":["l","ru",null,[['
+    '"l",1,null]],["s","",null,[["c","net_cidr"]]]],"shared":["b","",false],"tags":["l","u",null,null,"s"],"tenant_id":"s"},{}],"OS::Neutron::TaaS::T'
+    'apFlow":["SUPPORTED","12.0.0","",{"description":["s","u",""],"direction":["s","","BOTH",[["v",["IN","OUT","BOTH"]]]],"name":["s","u",""],"port":'
+    '["s","r",null,[["c","neutron.port"]]],"tap_service":["s","r",null,[["c","neutron.taas.tap_service"]]],"vlan_filter":["s","",null,[["p","^([0-9]+'
+    '(-[0-9]+)?)(,([0-9]+(-[0-9]+)?))*$"]]]},{}],"OS::Neutron::TaaS::TapService":["SUPPORTED","12.0.0","",{"description":["s","u",""],"name":["s","u"'
+    ',""],"port":["s","r",null,[["c","neutron.port"]]]},{}],"OS::Neutron::Trunk":["SUPPORTED","9.0.0","",{"admin_state_up":["b","u"],"description":["'
+    's","u"],"name":["s","u"],"port":["s","rm",null,[["c","neutron.port"]]],"sub_ports":["l","u",null,null,["m","",null,null,{"port":["s","r",null,[['
+    '"c","neutron.port"]]],"segmentation_id":["i","r",null,[["r",1,4094]]],"segmentation_type":["s","r",null,[["v",["vlan"]]]]}]]},{"port_id":"s"}],"'
+    'OS::Neutron::VPNService":["SUPPORTED",null,"",{"admin_state_up":["b","u",true],"description":["s","u"],"name":["s","u"],"router":["s","r",null,['
+    '["c","neutron.router"]]],"router_id":["s","",null,[["c","neutron.router"]],null,"H"],"subnet":["s","r",null,[["c","neutron.subnet"]]],"subnet_id'
+    '":["s","",null,[["c","neutron.subnet"]],null,"H"]},{"admin_state_up":"s","description":"s","name":"s","router_id":"s","status":"s","subnet_id":"'
+    's","tenant_id":"s"},[[["router"],["router_id"]],[["subnet"],["subnet_id"]]]],"OS::Nova::Flavor":["SUPPORTED","2014.2","",{"disk":["i","",0],"eph'
+    'emeral":["i","",0],"extra_specs":["m","u"],"flavorid":"s","is_public":["b","",true],"name":"s","ram":["i","r"],"rxtx_factor":["n","",1.0],"swap"'
+    ':["i","",0],"tenants":["l","u",{"__list__":[]},null,["s","",null,[["c","keystone.project"]]]],"vcpus":["i","r"]},{"extra_specs":"m","is_public":'
+    '"b"}],"OS::Nova::FloatingIP":["HIDDEN","11.0.0","",{"pool":"s"},{"ip":"s","pool":"s"}],"OS::Nova::FloatingIPAssociation":["HIDDEN","11.0.0","",{'
+    '"floating_ip":["s","ru"],"server_id":["s","ru",null,[["c","nova.server"]]]},{}],"OS::Nova::HostAggregate":["SUPPORTED","6.0.0","",{"availability'
+    '_zone":["s","u"],"hosts":["l","u",null,null,["s","",null,[["c","nova.host"]]]],"metadata":["m","u",{}],"name":["s","ru"]},{}],"OS::Nova::KeyPair'
+    '":["SUPPORTED","2014.1","",{"name":["s","r",null,[["l",1,255]]],"public_key":"s","save_private_key":["b","",false],"type":["s","",null,[["v",["s'
+    'sh","x509"]]]],"user":["s","",null,[["c","keystone.user"]]]},{"private_key":"s","public_key":"s"}],"OS::Nova::Quota":["SUPPORTED","8.0.0","",{"c'
+    'ores":["i","u",null,[["r",-1,null]]],"fixed_ips":["i","u",null,[["r",-1,null]]],"floating_ips":["i","u",null,[["r",-1,null]]],"injected_file_con'
+    'tent_bytes":["i","u",null,[["r",-1,null]],null,"D"],"injected_file_path_bytes":["i","u",null,[["r",-1,null]],null,"D"],"injected_files":["i","u"'
+    ',null,[["r",-1,null]],null,"D"],"instances":["i","u",null,[["r",-1,null]]],"key_pairs":["i","u",null,[["r",-1,null]]],"metadata_items":["i","u",'
+    'null,[["r",-1,null]]],"project":["s","r",null,[["c","keystone.project"]]],"ram":["i","u",null,[["r",-1,null]]],"security_group_rules":["i","u",n'
+    'ull,[["r",-1,null]]],"security_groups":["i","u",null,[["r",-1,null]]],"server_group_members":["i","u",null,[["r",-1,null]]],"server_groups":["i"'
+    ',"u",null,[["r",-1,null]]]},{}],"OS::Nova::Server":["SUPPORTED",null,"",{"admin_pass":["s","u"],"admin_user":["s","",null,null,null,"H"],"availa'
+    'bility_zone":"s","block_device_mapping":["l","",null,null,["m","",null,null,{"delete_on_termination":"b","device_name":["s","r"],"snapshot_id":['
+    '"s","",null,[["c","cinder.snapshot"]]],"volume_id":["s","",null,[["c","cinder.volume"]]],"volume_size":"i"}]],"block_device_mapping_v2":["l","",'
+    'null,null,["m","",null,null,{"boot_index":"i","delete_on_termination":"b","device_name":"s","device_type":["s","",null,[["v",["cdrom","disk"]]]]'
+    ',"disk_bus":["s","",null,[["v",["ide","lame_bus","sata","scsi","usb","virtio"]]]],"ephemeral_format":["s","",null,[["v",["ext2","ext3","ext4","x'
+    'fs","ntfs"]]]],"ephemeral_size":["i","",null,[["r",1,null]]],"image":["s","",null,[["c","glance.image"]]],"image_id":["s","",null,[["c","glance.'
+    'image"]],null,"H"],"snapshot_id":["s","",null,[["c","cinder.snapshot"]]],"swap_size":"i","volume_id":["s","",null,[["c","cinder.volume"]]],"volu'
+    'me_size":"i","volume_type":["s","",null,[["c","cinder.vtype"]]]}]],"config_drive":"b","deployment_swift_data":["m","u",{},null,{"container":["s"'
+    ',"",null,[["l",1,null]]],"object":["s","",null,[["l",1,null]]]}],"diskConfig":["s","",null,[["v",["AUTO","MANUAL"]]]],"flavor":["s","ru",null,[['
+    '"c","nova.flavor"]]],"flavor_update_policy":["s","u","RESIZE",[["v",["RESIZE","REPLACE"]]]],"image":["s","u",null,[["c","glance.image"]]],"image'
+    '_update_policy":["s","u","REBUILD",[["v",["REBUILD","REPLACE","REBUILD_PRESERVE_EPHEMERAL"]]]],"key_name":["s","",null,[["c","nova.keypair"]]],"'
+    'metadata":["m","u",{}],"name":["s","u"],"networks":["l","u",null,null,["m","",null,null,{"allocate_network":["s","u",null,[["v",["none","auto"]]'
+    ']],"fixed_ip":["s","",null,[["c","ip_addr"]]],"floating_ip":"s","network":["s","",null,[["c","neutron.network"]]],"port":["s","",null,[["c","neu'
+    'tron.port"]]],"port_extra_properties":["m","u",null,null,{"admin_state_up":["b","u",true],"allowed_address_pairs":["l","u",null,null,["m","",nul'
+    'l,null,{"ip_address":["s","r",null,[["c","ip_or_cidr"]]],"mac_address":["s","",null,[["c","mac_addr"]]]}]],"binding:vnic_type":["s","u","normal"'
+    ',[["v",["normal","direct","macvtap","direct-physical","baremetal","virtio-forwarder","smart-nic"]]]],"mac_address":["s","",null,[["c","mac_addr"'
+    ']]],"no_fixed_ips":["b","u",false],"port_security_enabled":["b","u"],"propagate_uplink_status":["b","u"],"qos_policy":["s","u",null,[["c","neutr'
+    'on.qos_policy"]]],"value_specs":["m","u",{}]}],"subnet":"s","tag":"s","uuid":["s","",null,[["c","neutron.network"]],null,"H"]}]],"personality":['
+    '"m","",{},null,null,"D"],"reservation_id":"s","scheduler_hints":"m","security_groups":["l","",{"__list__":[]}],"software_config_transport":["s",'
+    '"u","POLL_SERVER_CFN",[["v",["POLL_SERVER_CFN","POLL_SERVER_HEAT","POLL_TEMP_URL","ZAQAR_MESSAGE"]]]],"tags":["l","u",null,null,"s"],"user_data"'
+    ':["s","u",""],"user_data_format":["s","","HEAT_CFNTOOLS",[["v",["HEAT_CFNTOOLS","RAW","SOFTWARE_CONFIG"]]]],"user_data_update_policy":["s","u","'
+    'REPLACE",[["v",["REPLACE","IGNORE","REBUILD"]]]]},{"accessIPv4":["s","D"],"accessIPv6":["s","D"],"addresses":"m","console_urls":"m","first_addre'
+    'ss":["","H"],"instance_name":"s","name":"s","networks":"m","os_collect_config":"m","tags":"l"},[[["block_device_mapping_v2","image"],["block_dev'
+    'ice_mapping_v2","image_id"]],[["networks","network"],["networks","uuid"]]]],"OS::Nova::ServerGroup":["SUPPORTED","2014.2","",{"name":"s","polici'
+    'es":["l","",{"__list__":["anti-affinity"]},[["v",["anti-affinity","affinity","soft-anti-affinity","soft-affinity"]]],"s"],"rules":["m","",null,n'
+    'ull,{"max_server_per_host":"n"}]},{}],"OS::Octavia::AvailabilityZone":["SUPPORTED","24.0.0","",{"availability_zone_profile":["s","r",null,[["c",'
+    '"octavia.availabilityzoneprofile"]]],"description":["s","u",""],"enabled":["b","u",true],"name":["s","u"]},{"availability_zone_profile_id":"s"}]'
+    ',"OS::Octavia::AvailabilityZoneProfile":["SUPPORTED","24.0.0","",{"availability_zone_data":["s","ru",null,[["c","json_string"]]],"name":["s","u"'
+    '],"provider_name":["s","u"]},{}],"OS::Octavia::Flavor":["SUPPORTED","14.0.0","",{"description":["s","u",""],"enabled":["b","u",true],"flavor_pro'
+    'file":["s","r",null,[["c","octavia.flavorprofile"]]],"name":["s","u"]},{"flavor_profile_id":"s"}],"OS::Octavia::FlavorProfile":["SUPPORTED","14.'
+    '0.0","",{"flavor_data":["s","ru",null,[["c","json_string"]]],"name":["s","u"],"provider_name":["s","u"]},{}],"OS::Octavia::HealthMonitor":["SUPP'
+    'ORTED","10.0.0","",{"admin_state_up":["b","u",true],"delay":["i","ru",null,[["r",0,null]]],"expected_codes":["s","u"],"http_method":["s","u",nul'
+    'l,[["v",["GET","HEAD","POST","PUT","DELETE","TRACE","OPTIONS","CONNECT","PATCH"]]]],"max_retries":["i","ru",null,[["r",1,10]]],"pool":["s","r",n'
+    'ull,[["c","octavia.pool"]]],"tenant_id":"s","timeout":["i","ru",null,[["r",0,null]]],"type":["s","r",null,[["v",["PING","TCP","HTTP","HTTPS","UD'
+    'P-CONNECT"]]]],"url_path":["s","u"]},{"pools":"l"}],"OS::Octavia::L7Policy":["SUPPORTED","10.0.0","",{"action":["s","ru",null,[["v",["REJECT","R'
+    'EDIRECT_TO_POOL","REDIRECT_TO_URL"]]]],"admin_state_up":["b","u",true],"description":["s","u"],"listener":["s","r",null,[["c","octavia.listener"'
+    ']]],"name":["s","u"],"position":["n","u",null,[["r",1,null]]],"redirect_pool":["s","u",null,[["c","octavia.pool"]]],"redirect_url":["s","u"]},{"'
+    'rules":"l"}],"OS::Octavia::L7Rule":["SUPPORTED","10.0.0","",{"admin_state_up":["b","u",true],"compare_type":["s","ru",null,[["v",["REGEX","START'
+    'S_WITH","ENDS_WITH","CONTAINS","EQUAL_TO"]]]],"invert":["b","u",false],"key":["s","u"],"l7policy":["s","r",null,[["c","octavia.l7policy"]]],"typ'
+    'e":["s","ru",null,[["v",["HOST_NAME","PATH","FILE_TYPE","HEADER","COOKIE"]]]],"value":["s","ru"]},{}],"OS::Octavia::Listener":["SUPPORTED","10.0'
+    '.0","",{"admin_state_up":["b","u",true],"allowed_cidrs":["l","u",null,null,["s","",null,[["c","net_cidr"]]]],"connection_limit":["i","u",-1,[["r'
+    '",-1,null]]],"default_pool":["s","u",null,[["c","octavia.pool"]]],"default_tls_container_ref":["s","u"],"description":["s","u",""],"loadbalancer'
+    '":["s","r",null,[["c","octavia.loadbalancer"]]],"name":["s","u"],"protocol":["s","r",null,[["v",["TCP","HTTP","HTTPS","TERMINATED_HTTPS","PROXY"'
+    ',"UDP"]]]],"protocol_port":["i","r",null,[["r",1,65535]]],"sni_container_refs":["l","u"],"tenant_id":"s"},{"default_pool_id":"s","loadbalancers"'
+    ':"l"}],"OS::Octavia::LoadBalancer":["SUPPORTED","10.0.0","",{"admin_state_up":["b","u",true],"availability_zone":["s","",null,[["c","octavia.ava'
+    'ilabilityzone"]]],"description":["s","u",""],"flavor":["s","",null,[["c","octavia.flavor"]]],"name":["s","u"],"provider":"s","tenant_id":["s",""'
+    ',null,[["c","keystone.project"]]],"vip_address":["s","",null,[["c","ip_addr"]]],"vip_subnet":["s","r",null,[["c","neutron.subnet"]]]},{"flavor_i'
+    'd":"s","pools":"l","vip_address":"s","vip_port_id":"s","vip_subnet_id":"s"}],"OS::Octavia::Pool":["SUPPORTED","10.0.0","",{"admin_state_up":["b"'
+    ',"u",true],"description":["s","u",""],"lb_algorithm":["s","ru",null,[["v",["ROUND_ROBIN","LEAST_CONNECTIONS","SOURCE_IP","SOURCE_IP_PORT"]]]],"l'
+    'istener":["s","",null,[["c","octavia.listener"]]],"loadbalancer":["s","",null,[["c","octavia.loadbalancer"]]],"name":["s","u"],"protocol":["s","'
+    'r",null,[["v",["TCP","HTTP","HTTPS","TERMINATED_HTTPS","PROXY","UDP"]]]],"session_persistence":["m","u",null,null,{"cookie_name":"s","type":["s"'
+    ',"r",null,[["v",["SOURCE_IP","HTTP_COOKIE","APP_COOKIE"]]]]}],"tls_enabled":["b","u",false]},{"healthmonitor_id":"s","listeners":"s","members":"'
+    'l"}],"OS::Octavia::PoolMember":["SUPPORTED","10.0.0","",{"address":["s","r",null,[["c","ip_addr"]]],"admin_state_up":["b","u",true],"monitor_add'
+    'ress":["s","",null,[["c","ip_addr"]]],"monitor_port":["i","",null,[["r",1,65535]]],"pool":["s","r",null,[["c","octavia.pool"]]],"protocol_port":'
+    '["i","r",null,[["r",1,65535]]],"subnet":["s","",null,[["c","neutron.subnet"]]],"tags":["l","u"],"weight":["i","u",1,[["r",0,256]]]},{}],"OS::Oct'
+    'avia::Quota":["SUPPORTED","14.0.0","",{"healthmonitor":["i","u",null,[["r",-1,null]]],"listener":["i","u",null,[["r",-1,null]]],"loadbalancer":['
+    '"i","u",null,[["r",-1,null]]],"member":["i","u",null,[["r",-1,null]]],"pool":["i","u",null,[["r",-1,null]]],"project":["s","r",null,[["c","keyst'
+    'one.project"]]]},{}],"OS::Sahara::Cluster":["HIDDEN","23.0.0","na",{},{}],"OS::Sahara::ClusterTemplate":["HIDDEN","23.0.0","na",{},{}],"OS::Saha'
+    'ra::DataSource":["HIDDEN","23.0.0","na",{},{}],"OS::Sahara::ImageRegistry":["HIDDEN","23.0.0","na",{},{}],"OS::Sahara::Job":["HIDDEN","23.0.0","'
+    'na",{},{}],"OS::Sahara::JobBinary":["HIDDEN","23.0.0","na",{},{}],"OS::Sahara::NodeGroupTemplate":["HIDDEN","23.0.0","na",{},{}],"OS::Senlin::Cl'
+    'uster":["HIDDEN","23.0.0","na",{},{}],"OS::Senlin::Node":["HIDDEN","23.0.0","na",{},{}],"OS::Senlin::Policy":["HIDDEN","23.0.0","na",{},{}],"OS:'
+    ':Senlin::Profile":["HIDDEN","23.0.0","na",{},{}],"OS::Senlin::Receiver":["HIDDEN","23.0.0","na",{},{}],"OS::Swift::Container":["SUPPORTED",null,'
+    '"",{"PurgeOnDelete":["b","",false],"X-Account-Meta":["m","",{}],"X-Container-Meta":["m","",{}],"X-Container-Read":"s","X-Container-Write":"s","n'
+    'ame":"s"},{"BytesUsed":"i","DomainName":"s","HeadContainer":"m","ObjectCount":"i","RootURL":"s","WebsiteURL":"s"}],"OS::Trove::Cluster":["SUPPOR'
+    'TED","2015.1","",{"datastore_type":["s","r",null,[["l",null,255]]],"datastore_version":["s","r",null,[["l",null,255]]],"instances":["l","r",null'
+    ',null,["m","",null,null,{"availability_zone":"s","flavor":["s","r",null,[["c","trove.flavor"]]],"networks":["l","",{"__list__":[]},null,["m","",'
+    'null,null,{"fixed_ip":["s","",null,[["c","ip_addr"]]],"network":["s","",null,[["c","neutron.network"]]],"port":["s","",null,[["c","neutron.port"'
+    ']]]}]],"volume_size":["i","r",null,[["r",1,150]]]}]],"name":["s","",null,[["l",null,255]]]},{"instances":"l","ip":"l"}],"OS::Trove::Instance":["'
+    'SUPPORTED","2014.1","",{"availability_zone":"s","databases":["l","u",{"__list__":[]},null,["m","",null,null,{"character_set":["s","","utf8"],"co'
+    'llate":["s","","utf8_general_ci"],"name":["s","r",null,[["l",null,64],["p","[a-zA-Z0-9_\\\\-]+[a-zA-Z0-9_@?#\\\\s\\\\-]*[a-zA-Z0-9_\\\\-]+"]]]}]'
+    '],"datastore_type":["s","",null,[["l",null,255]]],"datastore_version":["s","",null,[["l",null,255]]],"flavor":["s","ru",null,[["c","trove.flavor'
+    '"]]],"name":["s","u",null,[["l",null,255]]],"networks":["l","",{"__list__":[]},null,["m","",null,null,{"fixed_ip":["s","",null,[["c","ip_addr"]]'
+    '],"network":["s","",null,[["c","neutron.network"]]],"port":["s","",null,[["c","neutron.port"]]]}]],"replica_count":"i","replica_of":"s","restore'
+    '_point":"s","size":["i","ru",null,[["r",1,150]]],"users":["l","u",{"__list__":[]},null,["m","",null,null,{"databases":["l","ru",null,[["l",1,nul'
+    'l]],"s"],"host":["s","u","%"],"name":["s","ru",null,[["l",null,16],["p","[a-zA-Z0-9_]+[a-zA-Z0-9_@?#\\\\s]*[a-zA-Z0-9_]+"]]],"password":["s","ru'
+    '",null,[["p","[a-zA-Z0-9_]+[a-zA-Z0-9_@?#\\\\s]*[a-zA-Z0-9_]+"]]]}]]},{"hostname":"s","href":"s"}],"OS::Vitrage::Template":["HIDDEN","27.0.0","n'
+    'a",{},{}],"OS::Zaqar::MistralTrigger":["SUPPORTED","8.0.0","",{"input":["m","u",{}],"params":["m","u",{}],"queue_name":["s","r",null,[["c","zaqa'
+    'r.queue"]]],"ttl":["i","u",220367260800,[["r",60,null]]],"workflow_id":["s","ru",null,[["c","mistral.workflow"]]]},{}],"OS::Zaqar::Queue":["SUPP'
+    'ORTED","2014.2","",{"metadata":["m","u"],"name":["s","",null,[["l",null,64]]]},{"href":"","queue_id":["","H"]}],"OS::Zaqar::SignedQueueURL":["SU'
+    'PPORTED","8.0.0","",{"methods":["l","",null,null,["s","",null,[["v",["GET","DELETE","PATCH","POST","PUT"]]]]],"paths":"l","queue":["s","r"],"ttl'
+    '":"i"},{"expires":"","methods":"","paths":"","project":"","query_str":"","signature":""}],"OS::Zaqar::Subscription":["SUPPORTED","8.0.0","",{"op'
+    'tions":["m","u"],"queue_name":["s","r",null,[["c","zaqar.queue"]]],"subscriber":["s","ru"],"ttl":["i","u",220367260800,[["r",60,null]]]},{}],"OS'
+    '::Zun::Container":["SUPPORTED","9.0.0","",{"command":"s","cpu":["n","u"],"environment":"m","hints":"m","hostname":"s","image":["s","r"],"image_d'
+    'river":["s","",null,[["v",["docker","glance"]]]],"image_pull_policy":["s","",null,[["v",["ifnotpresent","always","never"]]]],"interactive":"b","'
+    'labels":"m","memory":["i","u"],"mounts":["l","",null,null,["m","",null,null,{"mount_path":["s","r"],"volume_id":["s","",null,[["c","cinder.volum'
+    'e"]]],"volume_size":"i"}]],"name":["s","u"],"networks":["l","u",null,null,["m","",null,null,{"fixed_ip":["s","",null,[["c","ip_addr"]]],"network'
+    '":["s","",null,[["c","neutron.network"]]],"port":["s","",null,[["c","neutron.port"]]]}]],"restart_policy":"s","security_groups":["l","",{"__list'
+    '__":[]}],"tty":"b","workdir":"s"},{"addresses":"m","name":"s"}]},"UPDATE_POLICIES":{"AWS::AutoScaling::AutoScalingGroup":{"AutoScalingRollingUpd'
+    'ate":["m","",null,null,{"MaxBatchSize":["i","",1],"MinInstancesInService":["i","",0],"PauseTime":["s","","PT0S"]}]},"OS::Heat::InstanceGroup":{"'
+    'RollingUpdate":["m","",null,null,{"MaxBatchSize":["i","",1],"MinInstancesInService":["i","",0],"PauseTime":["s","","PT0S"]}]},"OS::Heat::Resourc'
+    'eGroup":{"batch_create":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}],"rolling_update":'
+    '["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"min_in_service":["i","",0,[["r",0,null]]],"pause_time":["n","",0,[["r",0,null]]]}'
+    ']},"OS::Heat::SoftwareDeploymentGroup":{"batch_create":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r'
+    '",0,null]]]}],"rolling_update":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}]},"OS::Heat'
+    '::SoftwareDeployments":{"batch_create":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}],"r'
+    'olling_update":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}]},"OS::Heat::StructuredDepl'
+    'oymentGroup":{"batch_create":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}],"rolling_upd'
+    'ate":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}]},"OS::Heat::StructuredDeployments":{'
+    '"batch_create":["m","",null,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}],"rolling_update":["m","",n'
+    'ull,null,{"max_batch_size":["i","",1,[["r",1,null]]],"pause_time":["n","",0,[["r",0,null]]]}]}}}'
+)

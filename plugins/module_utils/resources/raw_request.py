@@ -22,11 +22,6 @@ from urllib.parse import quote
 
 from . import sdk
 
-try:
-    from openstack.exceptions import raise_from_response
-except ImportError:  # pragma: no cover - openstacksdk is a runtime requirement
-    raise_from_response = None
-
 
 def path(*parts):
     """A URL path below the proxy's endpoint from names, each quoted whole
@@ -55,7 +50,7 @@ def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writ
     def once():
         response = getattr(proxy, method.lower())(url, **kwargs)
         if response.status_code >= 400:
-            raise_from_response(response)
+            sdk.raise_from_response(response)
         return response
     return sdk.call(once, retry_writes=retry_writes)
 

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The one layer that knows openstacksdk's exceptions.
+"""The one layer that knows openstacksdk's exceptions, and the one place
+that loads the cloud's libraries.
 
 Plugins call the cloud through ``call(fn, *args, **kwargs)`` (or wrap a
 block in ``translated()``): SDK and keystoneauth exceptions become the
@@ -9,6 +10,19 @@ engine's typed CloudError family, and transient faults (5xx, 429, a dropped
 connection) are retried with backoff, since a stack of a hundred resources
 meets the odd 503 on any real cloud and Heat retries too.  Nothing else in
 the engine catches SDK exceptions.
+
+openstacksdk, keystoneauth1 and requests are loaded by ``libraries()`` when
+first needed (a connection is made, an answer is checked, an exception
+translated), not when this module is imported.  heat_stack_info and the
+inventory plugin must ship this module (AnsiballZ ships only what a module
+imports at its top, and a Swift store's requests go through ``call``), but on
+an SQLite store they never connect: importing openstacksdk there would be
+most of their run.  No structure can avoid it: whatever a module ships, it
+imports when it starts.  So this function is the one place under plugins/
+that imports a library on demand; every other file that needs these
+libraries (transport.py, raw_request.py, connection.py) asks it.  An
+exception of theirs can only exist once they are loaded, so loading them on
+the first error costs nothing that was not already paid.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -16,10 +30,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import importlib
 import os
 import random
 import threading
 import time
+import traceback
 import weakref
 
 try:
@@ -29,22 +45,44 @@ except ImportError:  # pragma: no cover - Python 2 has no such module path
 
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 
-try:
-    from openstack import exceptions as _sdk
-except ImportError:  # pragma: no cover - openstacksdk is a runtime requirement
-    _sdk = None
-try:
-    from keystoneauth1 import exceptions as _ksa
-except ImportError:  # pragma: no cover
-    _ksa = None
-try:
-    from keystoneauth1 import adapter as _ksa_adapter
-except ImportError:  # pragma: no cover - keystoneauth1 comes with openstacksdk
-    _ksa_adapter = None
-try:
-    from requests import exceptions as _requests
-except ImportError:  # pragma: no cover - requests comes with openstacksdk
-    _requests = None
+
+class Libraries(object):
+    """The cloud's libraries as this collection uses them; an attribute is
+    None when its distribution is missing (openstacksdk brings the others),
+    and ``errors`` then holds the import's traceback under its name."""
+
+    def __init__(self):
+        self.errors = {}
+        self.openstack = self._load('openstack', 'openstack')
+        self.sdk = self._load('sdk', 'openstack.exceptions')
+        self.ksa = self._load('ksa', 'keystoneauth1.exceptions')
+        self.ksa_adapter = self._load('ksa_adapter', 'keystoneauth1.adapter')
+        self.ksa_session = self._load('ksa_session', 'keystoneauth1.session')
+        self.requests = self._load('requests', 'requests.exceptions')
+        self.http_adapter = self._load('http_adapter', 'requests.adapters', 'HTTPAdapter')
+        self.retry = self._load('retry', 'urllib3.util.retry', 'Retry')
+
+    def _load(self, attr, module, name=None):
+        try:
+            found = importlib.import_module(module)
+        except ImportError:
+            self.errors[attr] = traceback.format_exc()
+            return None
+        return getattr(found, name) if name else found
+
+
+_LIBRARIES = []
+_LIBRARIES_LOCK = threading.Lock()
+
+
+def libraries():
+    """The cloud's libraries (``Libraries``), imported on the first call."""
+    if not _LIBRARIES:
+        with _LIBRARIES_LOCK:
+            if not _LIBRARIES:
+                _LIBRARIES.append(Libraries())
+    return _LIBRARIES[0]
+
 
 # A write the cloud may have done before the fault is only retried when the
 # caller says it is safe (idempotent) — see call(retry_writes=...).
@@ -73,24 +111,26 @@ def _message(exc):
 def translate(exc):
     """The engine error for an SDK/keystoneauth exception, or None when the
     exception is not one of theirs."""
-    if _ksa is not None and isinstance(exc, _ksa.ConnectionError):
+    libs = libraries()
+    sdk_exc, ksa, req = libs.sdk, libs.ksa, libs.requests
+    if ksa is not None and isinstance(exc, ksa.ConnectionError):
         return CloudTransient('Connection to the cloud failed: %s' % exc)
-    if _ksa is not None and isinstance(exc, _ksa.HttpError) and not (
-            _sdk is not None and isinstance(exc, _sdk.SDKException)):
+    if ksa is not None and isinstance(exc, ksa.HttpError) and not (
+            sdk_exc is not None and isinstance(exc, sdk_exc.SDKException)):
         return _by_status(_status(exc), _message(exc))
-    if _sdk is None or not isinstance(exc, _sdk.SDKException):
+    if sdk_exc is None or not isinstance(exc, sdk_exc.SDKException):
         # (the SDK's HttpException is a requests HTTPError too: theirs first);
         # keystoneauth wraps requests' transport errors in its own, so what
         # is left here is an answer read as JSON that is not (requests'
         # JSONDecodeError)
-        if _requests is not None and isinstance(exc, _requests.RequestException):
+        if req is not None and isinstance(exc, req.RequestException):
             return CloudError('Request to the cloud failed: %s' % exc)
         return None
-    if isinstance(exc, (_sdk.NotFoundException, _sdk.ResourceNotFound)):
+    if isinstance(exc, (sdk_exc.NotFoundException, sdk_exc.ResourceNotFound)):
         return CloudNotFound(_message(exc), status=404)
-    if isinstance(exc, _sdk.ConflictException):
+    if isinstance(exc, sdk_exc.ConflictException):
         return CloudConflict(_message(exc), status=409)
-    if isinstance(exc, _sdk.HttpException):
+    if isinstance(exc, sdk_exc.HttpException):
         return _by_status(_status(exc), _message(exc))
     return CloudError(_message(exc))
 
@@ -105,11 +145,27 @@ def _by_status(status, message):
     return CloudError(message, status=status)
 
 
-# The exception types ``translated`` catches: openstacksdk's, keystoneauth's
-# and requests' (the last for an answer that is not the JSON it claims).
-CLOUD_EXCEPTIONS = (((_sdk.SDKException,) if _sdk is not None else ())
-                    + ((_ksa.ClientException,) if _ksa is not None else ())
-                    + ((_requests.RequestException,) if _requests is not None else ()))
+def cloud_exceptions():
+    """The exception types ``translated`` catches: openstacksdk's,
+    keystoneauth's and requests' (the last for an answer that is not the
+    JSON it claims)."""
+    libs = libraries()
+    return (((libs.sdk.SDKException,) if libs.sdk is not None else ())
+            + ((libs.ksa.ClientException,) if libs.ksa is not None else ())
+            + ((libs.requests.RequestException,) if libs.requests is not None else ()))
+
+
+def ksa_errors():
+    """keystoneauth's own errors (discovery, auth), caught where a call may
+    raise them unwrapped."""
+    ksa = libraries().ksa
+    return (ksa.ClientException,) if ksa is not None else ()
+
+
+def raise_from_response(response):
+    """The SDK's public ``raise_from_response``: an HTTP error answer raised
+    as the SDK's exception (``call`` translates it)."""
+    libraries().sdk.raise_from_response(response)
 
 
 @contextlib.contextmanager
@@ -117,7 +173,7 @@ def translated():
     """Run a block, turning SDK exceptions into engine errors."""
     try:
         yield
-    except CLOUD_EXCEPTIONS as exc:
+    except cloud_exceptions() as exc:
         mapped = translate(exc)
         if mapped is None:
             raise
@@ -162,7 +218,7 @@ def request_json(proxy, method, path, body=None, retry_writes=True):
     def once():
         response = send(path, **kwargs)
         if response.status_code >= 400:
-            _sdk.raise_from_response(response)
+            raise_from_response(response)
         if response.status_code == 204 or not response.content:
             return None
         return response.json()
@@ -208,8 +264,6 @@ _ADAPTER_SETTINGS = ('service_type', 'service_name', 'interface', 'region_name',
                      'connect_retry_delay', 'status_code_retries', 'status_code_retry_delay',
                      'retriable_status_codes')
 _JSON_ADAPTERS = weakref.WeakKeyDictionary()   # proxy -> its service's JSON Adapter
-# keystoneauth's own errors (discovery, auth), caught where a call may raise them unwrapped
-KSA_ERRORS = (_ksa.ClientException,) if _ksa is not None else ()
 _REMEMBERED = weakref.WeakKeyDictionary()   # connection -> {key: value}
 _REMEMBER_LOCKS = weakref.WeakKeyDictionary()
 _REMEMBER_LOCK = threading.Lock()
@@ -271,7 +325,7 @@ def max_microversion(conn, service):
         return tuple(found) if found else None
     try:
         return remembered(conn, ('max-microversion', service), read)
-    except KSA_ERRORS as exc:   # discovery failures keystoneauth raises as its own
+    except ksa_errors() as exc:   # discovery failures keystoneauth raises as its own
         mapped = translate(exc)
         raise mapped if mapped is not None else CloudError(str(exc)) from exc
 
@@ -362,7 +416,7 @@ def warm_service(conn, service):
                         _JSON_ADAPTERS[proxy] = adapter
         except CloudError:
             pass   # the handler's own call meets it again and fails with it
-        except KSA_ERRORS:
+        except ksa_errors():
             pass   # a discovery failure: the same, the handler's call reports it
         return True
     remembered(conn, ('service', service), make)
@@ -384,7 +438,8 @@ def json_adapter(conn, proxy):
     concurrency the cloud's configuration sets for the service is the
     proxy's (a semaphore of its own): then there is no JSON Adapter and the
     requests go through the proxy."""
-    if _ksa_adapter is None or not isinstance(proxy, _ksa_adapter.Adapter):
+    ksa_adapter = libraries().ksa_adapter
+    if ksa_adapter is None or not isinstance(proxy, ksa_adapter.Adapter):
         return None
     config = getattr(conn, 'config', None)
     for limit in ('get_rate_limit', 'get_concurrency'):
@@ -393,7 +448,7 @@ def json_adapter(conn, proxy):
             return None
     settings = dict((name, getattr(proxy, name)) for name in _ADAPTER_SETTINGS
                     if getattr(proxy, name, None) is not None)
-    return _ksa_adapter.Adapter(proxy.session, endpoint_override=proxy.get_endpoint(), **settings)
+    return ksa_adapter.Adapter(proxy.session, endpoint_override=proxy.get_endpoint(), **settings)
 
 
 def _json_adapter_of(proxy):

@@ -34,20 +34,7 @@ __metaclass__ = type
 import re
 
 from ..errors import CloudError, CloudTransient
-from .sdk import KSA_ERRORS, call, remembered
-
-try:
-    from keystoneauth1 import session as _ks_session
-except ImportError:  # pragma: no cover - keystoneauth1 comes with openstacksdk
-    _ks_session = None
-try:
-    from requests.adapters import HTTPAdapter
-except ImportError:  # pragma: no cover - requests comes with openstacksdk
-    HTTPAdapter = None
-try:
-    from urllib3.util.retry import Retry
-except ImportError:  # pragma: no cover - urllib3 comes with requests
-    Retry = None
+from .sdk import call, ksa_errors, libraries, remembered
 
 # The transport's own retries (``set_transport_retries``): what a request
 # that never reached the service, or an idempotent one that met a 5xx or lost
@@ -71,19 +58,29 @@ def _action_put(method, url):
     return method == 'PUT' and bool(url) and ACTION_PUT.search(url) is not None
 
 
-if Retry is not None:
-    class StackRetry(Retry):
-        """urllib3's Retry, with an action PUT's lost answer treated as a
-        POST's (never sent again).  Subclassed through its public
-        ``increment``; urllib3 builds each next state with ``new``, which
-        keeps the class."""
+_RETRY_CLASSES = []
 
-        def increment(self, method=None, url=None, *args, **kwargs):
-            if _action_put(method, url):
-                method = 'POST'
-            return super(StackRetry, self).increment(method, url, *args, **kwargs)
-else:  # pragma: no cover - urllib3 comes with requests
-    StackRetry = None
+
+def stack_retry_class():
+    """urllib3's Retry, with an action PUT's lost answer treated as a POST's
+    (never sent again); made on first use, as urllib3 is loaded then
+    (``sdk.libraries``).  Subclassed through its public ``increment``;
+    urllib3 builds each next state with ``new``, which keeps the class.
+    None without urllib3."""
+    if not _RETRY_CLASSES:
+        retry = libraries().retry
+        if retry is None:  # pragma: no cover - urllib3 comes with requests
+            return None
+
+        class StackRetry(retry):
+            """urllib3's Retry that never sends an action PUT twice."""
+
+            def increment(self, method=None, url=None, *args, **kwargs):
+                if _action_put(method, url):
+                    method = 'POST'
+                return super(StackRetry, self).increment(method, url, *args, **kwargs)
+        _RETRY_CLASSES.append(StackRetry)
+    return _RETRY_CLASSES[0]
 
 
 def transport_retry():
@@ -94,12 +91,13 @@ def transport_retry():
     answer or a 429/5xx status only for the idempotent methods.  After the
     last try the last answer is handed up as it came (``raise_on_status``
     off), so the SDK turns it into its usual exception and ``call`` decides."""
-    return StackRetry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
-                      status=TRANSPORT_RETRIES, other=0, redirect=False,
-                      allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
-                      backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
-                      respect_retry_after_header=True, raise_on_status=False,
-                      raise_on_redirect=False)
+    retry = stack_retry_class()
+    return retry(total=TRANSPORT_RETRIES, connect=TRANSPORT_RETRIES, read=TRANSPORT_RETRIES,
+                 status=TRANSPORT_RETRIES, other=0, redirect=False,
+                 allowed_methods=IDEMPOTENT, status_forcelist=RETRIED_STATUSES,
+                 backoff_factor=TRANSPORT_BACKOFF, backoff_max=4.0,
+                 respect_retry_after_header=True, raise_on_status=False,
+                 raise_on_redirect=False)
 
 
 def set_transport_retries(conn):
@@ -111,12 +109,15 @@ def set_transport_retries(conn):
     keystone = getattr(conn, 'session', None)
     session = getattr(keystone, 'session', None)
     adapters = getattr(session, 'adapters', None)
-    if HTTPAdapter is None or Retry is None or not adapters:
+    if not adapters:
+        return False
+    libs = libraries()
+    if libs.http_adapter is None or libs.retry is None:
         return False
     changed = False
     for adapter in list(adapters.values()):
         current = getattr(adapter, 'max_retries', None)
-        if isinstance(adapter, HTTPAdapter) and isinstance(current, Retry) and not current.total:
+        if isinstance(adapter, libs.http_adapter) and isinstance(current, libs.retry) and not current.total:
             adapter.max_retries = transport_retry()
             changed = True
     return changed
@@ -135,7 +136,10 @@ def fetch_first_token(conn):
     request to meet and report; a transient one retried to the end is
     raised here."""
     keystone = getattr(conn, 'session', None)
-    if _ks_session is None or not isinstance(keystone, _ks_session.Session) or not keystone.auth:
+    if keystone is None:
+        return False
+    ks_session = libraries().ksa_session
+    if ks_session is None or not isinstance(keystone, ks_session.Session) or not keystone.auth:
         return False
     return remembered(conn, ('token',), lambda: _token(keystone))
 
@@ -147,6 +151,6 @@ def _token(keystone):
         raise
     except CloudError:
         return False
-    except KSA_ERRORS:
+    except ksa_errors():
         return False
     return True

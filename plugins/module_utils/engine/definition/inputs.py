@@ -23,7 +23,6 @@ from ...hot import loader
 from ...hot.limits import DEFAULT as DEFAULT_LIMITS, check_body
 from ...hot.validate import _definition
 from . import remote_files
-from ... import resources as _registry
 
 ENV_SECTIONS = ('parameters', 'parameter_defaults')
 
@@ -98,11 +97,12 @@ def merge_existing(stored, given, clear_parameters=()):
 
 
 def build(inputs, stack_name, stack_id=None, project_id=None, checker=None, *, limits=None,
-          allowed_paths=()):
+          allowed_paths=(), type_rules=None):
     """The StackDefinition of a record's inputs, under ``limits`` (Heat's
     request limits; the template's size is not checked again: the record
     holds what was accepted), get_file reading beneath the template's
-    directory and ``allowed_paths``."""
+    directory and ``allowed_paths``; ``type_rules`` as StackDefinition's (the
+    registry's for a stack create: the readers need none, and load no plugin)."""
     tdoc = inputs.get('_template_doc') or loader.load_text(
         inputs['template'], filename=inputs.get('template_file'), max_size=None)
     envs = inputs.get('_docs')
@@ -115,7 +115,7 @@ def build(inputs, stack_name, stack_id=None, project_id=None, checker=None, *, l
         root = ([own] if own else []) + list(allowed_paths)
     return _definition(tdoc, envs, inputs.get('parameters') or {}, inputs.get('files') or None,
                        root, checker=checker, stack_name=stack_name, stack_id=stack_id,
-                       project_id=project_id, limits=limits, type_rules=_registry.type_rule)
+                       project_id=project_id, limits=limits, type_rules=type_rules)
 
 
 def hidden_values(sd):

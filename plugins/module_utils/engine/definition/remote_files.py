@@ -20,7 +20,7 @@ their own URLs no deeper than ``max_nested_stack_depth``.
 
 The engine never imports Ansible, and does not open URLs on its own: the
 caller gives ``opener(url, timeout)`` (the modules: Ansible's ``open_url``
-with the task's TLS options, base.url_opener), answering a response with
+with the task's TLS options, url_opener.py), answering a response with
 ``geturl()`` and ``read(n)`` or raising OSError.
 """
 

@@ -15,7 +15,7 @@ __metaclass__ = type
 import os
 from collections.abc import Mapping
 
-from ... import resources as _registry
+from ...resources import registry as _registry
 from ...hot import validate as _hot
 from ...hot.limits import DEFAULT as DEFAULT_LIMITS
 from ..graph import dependencies as _graph

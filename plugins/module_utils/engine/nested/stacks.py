@@ -44,7 +44,7 @@ from ...hot.functions.params import GetParam
 from ...hot.limits import DEFAULT as DEFAULT_LIMITS
 from ...hot.nested import child_definition, in_nested, nested_parameters
 from ...hot.stack_inputs import provider_template
-from ... import resources as registry
+from ...resources import registry
 from ...resources.base import physical_name
 from ...resources.heat.template_resource import NESTED_STACK
 from ..graph import dependencies as _graph

@@ -25,7 +25,7 @@ __metaclass__ = type
 import time
 import uuid
 
-from ... import resources as registry
+from ...resources import registry
 from ...errors import ParameterError, StackLocked, StackersError
 from ...hot import loader
 from ...resources.sdk import note_secret
@@ -106,7 +106,7 @@ def load(request, inputs, stack_id):
     is, every resource type supported."""
     sd = defs.build(inputs, request.name, stack_id=stack_id, project_id=request.project_id,
                     checker=request.checker, limits=request.limits,
-                    allowed_paths=request.files_allowed_paths)
+                    allowed_paths=request.files_allowed_paths, type_rules=registry.type_rule)
     # Heat's max_nested_stack_depth, which the nested definitions inherit
     sd.max_nested_depth = request.max_nested_depth
     # the stack's timeout as Heat keeps it (whole minutes), which an

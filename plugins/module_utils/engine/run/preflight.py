@@ -22,7 +22,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ... import resources as registry
+from ...resources import registry
 from ...errors import TemplateError
 from ...resources.base import effective_properties
 

@@ -29,7 +29,7 @@ __metaclass__ = type
 
 from typing import Any, NamedTuple, Tuple
 
-from ... import resources as registry
+from ...resources import registry
 from ..graph import dependencies as _graph
 from ..store.records import CURRENT, OLD
 from .resource_tasks import action_row, apply_resource, delete_row

@@ -21,7 +21,7 @@ __metaclass__ = type
 
 import threading
 
-from ... import resources as registry
+from ...resources import registry
 from ...resources.base import Peer, ResourceContext
 from ...resources.heat.template_resource import NESTED_STACK, TemplateResource
 from ...resources.sdk import note_secret

@@ -1,15 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The cinder resource plugins: each module imported by name (AnsiballZ ships
-only what is imported), each class registered in PLUGINS."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-from .volume import Volume
-from .volume_attachment import VolumeAttachment
-from .volume_type import VolumeType
-
-PLUGINS = dict((cls.type_name, cls) for cls in (Volume, VolumeAttachment, VolumeType))
+"""The Cinder resource plugins, one module per type family (``registry.py`` lists
+their classes; this file stays empty: importing one module of the package
+loads only that one)."""

@@ -1,16 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The nova resource plugins: each module imported by name (AnsiballZ ships
-only what is imported), each class registered in PLUGINS."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-from .flavor import Flavor
-from .keypair import KeyPair
-from .server import Server
-from .server_group import ServerGroup
-
-PLUGINS = dict((cls.type_name, cls) for cls in (Server, KeyPair, ServerGroup, Flavor))
+"""The Nova resource plugins, one module per type family (``registry.py`` lists
+their classes; this file stays empty: importing one module of the package
+loads only that one)."""

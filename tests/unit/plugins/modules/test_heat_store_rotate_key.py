@@ -10,7 +10,7 @@ __metaclass__ = type
 import json
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
-from ansible_collections.stackers.orchestration.plugins.module_utils import base
+from ansible_collections.stackers.orchestration.plugins.module_utils import connection
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.modules import heat_store_rotate_key as module
 
@@ -52,7 +52,7 @@ def test_a_swift_store_through_the_cloud_the_auth_options_name(capsys, tmp_path,
     monkeypatch.delenv('STACKERS_STORE_KEY', raising=False)
     conn, _swift, _proxy = swift_fake.cloud()
     opened = []
-    monkeypatch.setattr(base, 'openstack_connection', lambda params: opened.append(params['cloud']) or conn)
+    monkeypatch.setattr(connection, 'openstack_connection', lambda params: opened.append(params['cloud']) or conn)
     path = tmp_path / 't.yaml'
     path.write_text(TEMPLATE)
     made = runner.run(runner.StackRequest('web', template=str(path), store_url='swift://state/p',

@@ -18,7 +18,7 @@ import os
 import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
-from ansible_collections.stackers.orchestration.plugins.module_utils import base
+from ansible_collections.stackers.orchestration.plugins.module_utils import base, connection
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ParameterError,
     StackersError,
@@ -96,7 +96,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
     assert rc == 0, result
     (called_template, kwargs), = recorder.calls
     assert called_template == template
-    assert callable(kwargs.pop('opener'))      # base.url_opener: Ansible's open_url
+    assert callable(kwargs.pop('opener'))      # url_opener.py: Ansible's open_url
     assert kwargs == {
         'environment': [env],
         'parameters': {'flavor': 'm1.small', 'count': 2},
@@ -202,13 +202,13 @@ def test_a_missing_engine_is_reported(capsys, monkeypatch, template):
 ])
 def test_connects_only_when_a_cloud_is_given(capsys, monkeypatch, recorder, template, args, connects):
     opened = []
-    monkeypatch.setattr(base, 'openstack_connection', lambda params: opened.append(params) or 'conn')
+    monkeypatch.setattr(connection, 'openstack_connection', lambda params: opened.append(params) or 'conn')
     rc, result = run_module(capsys, dict(args, template=template))
     assert rc == 0, result
     checker = recorder.calls[0][1]['checker']
     assert bool(opened) is connects
     if connects:
-        assert isinstance(checker, base.CloudChecker) and checker.conn == 'conn'
+        assert isinstance(checker, connection.CloudChecker) and checker.conn == 'conn'
     else:
         assert checker is None
 

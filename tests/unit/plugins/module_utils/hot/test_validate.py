@@ -12,7 +12,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
     DependencyCycle, EnvironmentError_, ParameterError, StackersError, TemplateError)
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.validation import dependencies
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import validate as hot_validate
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 
 
 class validate(object):

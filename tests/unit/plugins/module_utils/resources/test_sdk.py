@@ -59,7 +59,7 @@ def test_translated_catches_the_cloud_libraries_exceptions_by_type_only():
     with pytest.raises(KeyError):
         with sdk.translated():
             raise KeyError('a bug of ours')
-    assert not any(issubclass(Exception, kind) for kind in sdk.CLOUD_EXCEPTIONS)
+    assert not any(issubclass(Exception, kind) for kind in sdk.cloud_exceptions())
 
 
 def test_call_retries_transient_faults_unless_a_create_says_no(monkeypatch):

@@ -2,7 +2,7 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """engine/definition/remote_files.py: files named by URL, fetched only beneath the allowed prefixes (a
-server on 127.0.0.1 stands for the web), with the modules' opener (base.url_opener: Ansible's
+server on 127.0.0.1 stands for the web), with the modules' opener (url_opener.py: Ansible's
 open_url)."""
 from __future__ import absolute_import, division, print_function
 
@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.base import url_opener
+from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
     remote_files as rf)
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import StackersError, TemplateError

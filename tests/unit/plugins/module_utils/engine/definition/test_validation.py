@@ -12,7 +12,7 @@ import inspect as pyinspect
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.graph import dependencies as graph
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import validation
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import DependencyCycle

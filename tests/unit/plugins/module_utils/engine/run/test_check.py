@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import os
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import check
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value

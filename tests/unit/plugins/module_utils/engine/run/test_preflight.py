@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources as registry
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import inputs as defs
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run.preflight import preflight

@@ -9,7 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import CloudConflict
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 

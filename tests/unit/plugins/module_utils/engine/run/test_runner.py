@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ParameterError, ResourceFailure
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 

@@ -7,7 +7,7 @@ __metaclass__ = type
 
 import uuid
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import converge
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.converge import StepKey
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import DONE, Scheduler

@@ -117,7 +117,7 @@ def test_a_lost_answer_takes_the_found_object_only_when_the_plugin_says_it_is_wh
 
 
 def test_the_plugins_say_which_found_objects_are_whole():
-    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 
     def whole(type_name, **props):
         ctx = ResourceContext(conn=None, stack_id='s', stack_name='st', name='r', type_name=type_name,

@@ -81,7 +81,7 @@ class _Growing(object):
 
 
 def test_outputs_read_the_attributes_again_after_a_changing_run(stacks, monkeypatch):
-    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Growing)
     _Growing.shows = []
     text = "resources:\n  a: {type: OS::Heat::TestResource}\n  b: {type: OS::Heat::TestResource}\n" \
@@ -120,7 +120,7 @@ class _Asked(_Growing):
 
 
 def test_outputs_read_again_only_the_attributes_they_name(stacks, monkeypatch):
-    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Asked)
     _Growing.shows, _Asked.asked = [], []
     text = "resources:\n  a: {type: OS::Heat::TestResource}\n  b: {type: OS::Heat::TestResource}\n" \
@@ -179,7 +179,7 @@ outputs:
 
 
 def test_outputs_read_a_resource_again_once_what_may_move_it_is_made(stacks, monkeypatch):
-    from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
     monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', _Timed)
     _Timed.log = []
     first = stacks.run(TIMED % ('b1', 'c1'))

@@ -7,7 +7,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import resource_tasks as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.planner import UNFINISHED
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow

@@ -11,7 +11,7 @@ import pytest
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.cinder import cinder_fakes as fakes  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 
 T = 'OS::Cinder::VolumeType'
 VolumeType = PLUGINS[T]

@@ -9,7 +9,7 @@ import uuid
 from unittest import mock
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import validation
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext
 
 T = 'OS::Glance::Image'

@@ -14,7 +14,7 @@ import yaml
 
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.http_fakes import ctx as make_ctx  # noqa: E402
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import Peer  # noqa: E402
 
 REF = '6f1c2b1e-7d9a-4c1b-9a37-2d6e0b7c5a10'

@@ -16,7 +16,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.nested import child_definition
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.template import Template
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS, type_rule
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS, type_rule
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext, effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.delay import Delay, wait_secs
 

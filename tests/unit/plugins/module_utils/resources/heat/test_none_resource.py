@@ -7,7 +7,7 @@ __metaclass__ = type
 
 import uuid
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext, effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.none_resource import NoneResource
 

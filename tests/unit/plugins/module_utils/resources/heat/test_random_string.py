@@ -8,7 +8,7 @@ __metaclass__ = type
 import random
 import string
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext, effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.random_string import RandomString, char_pools, generate
 

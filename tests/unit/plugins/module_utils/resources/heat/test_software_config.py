@@ -10,7 +10,7 @@ __metaclass__ = type
 
 import uuid
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import software_config as mod  # noqa: E402
 
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.http_fakes import ctx as make_ctx  # noqa: E402

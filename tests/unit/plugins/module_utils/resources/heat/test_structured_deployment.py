@@ -15,7 +15,7 @@ import pytest
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.heat import swift_fake  # noqa: E402
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import Peer  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import _deploy_document as doc  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import structured_deployment as mod  # noqa: E402

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext, effective_properties
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import _waiting
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource

@@ -19,7 +19,7 @@ from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import failure_reason  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import wait_conditions as mod  # noqa: E402
 
 OBJ = 's-h-abcdefghijkl'    # <stack>-<handle>-<12 random>

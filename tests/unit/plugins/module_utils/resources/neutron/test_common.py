@@ -12,19 +12,21 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     CloudNotFound, ResourceFailure)
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import neutron
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron import common
+
+NEUTRON_PLUGINS = dict((cls.type_name, cls) for cls in registry.NEUTRON)
 
 UUID = 'aaaaaaaa-0000-0000-0000-000000000001'
 
 
 def test_every_type_is_registered():
-    assert sorted(neutron.PLUGINS) == sorted([
+    assert sorted(NEUTRON_PLUGINS) == sorted([
         'OS::Neutron::Net', 'OS::Neutron::ProviderNet', 'OS::Neutron::Subnet', 'OS::Neutron::Router',
         'OS::Neutron::RouterInterface', 'OS::Neutron::ExtraRouteSet', 'OS::Neutron::Port',
         'OS::Neutron::FloatingIP', 'OS::Neutron::FloatingIPAssociation', 'OS::Neutron::SecurityGroup',
         'OS::Neutron::SecurityGroupRule', 'OS::Neutron::Trunk', 'OS::Neutron::QoSPolicy'])
-    for name, cls in neutron.PLUGINS.items():
+    for name, cls in NEUTRON_PLUGINS.items():
         assert cls.type_name == name
 
 
@@ -103,7 +105,7 @@ def test_extensions_asked_together_are_read_once(conn, obj):
 
 
 def test_show_gone_is_none_and_check_fails(make_ctx, conn):
-    plugin = neutron.PLUGINS['OS::Neutron::Net']()
+    plugin = NEUTRON_PLUGINS['OS::Neutron::Net']()
     ctx = make_ctx('OS::Neutron::Net', physical_id=UUID)
     conn.network.get_network.side_effect = CloudNotFound('gone')
     assert plugin.show(ctx) is None
@@ -113,7 +115,7 @@ def test_show_gone_is_none_and_check_fails(make_ctx, conn):
 
 
 def test_find_by_marks_newest_first_then_by_generated_name(make_ctx, conn, obj, marks):
-    plugin = neutron.PLUGINS['OS::Neutron::Net']()
+    plugin = NEUTRON_PLUGINS['OS::Neutron::Net']()
     ctx = make_ctx('OS::Neutron::Net')
     conn.network.networks.return_value = [obj(id='old', created_at='2026-01-01T00:00:00Z'),
                                           obj(id='new', created_at='2026-02-01T00:00:00Z')]
@@ -126,7 +128,7 @@ def test_find_by_marks_newest_first_then_by_generated_name(make_ctx, conn, obj, 
 
 
 def test_attributes_hide_the_marks_and_compute_costly_ones_only_on_demand(make_ctx, conn, obj, marks):
-    plugin = neutron.PLUGINS['OS::Neutron::Net']()
+    plugin = NEUTRON_PLUGINS['OS::Neutron::Net']()
     ctx = make_ctx('OS::Neutron::Net', physical_id=UUID)
     live = {'id': UUID, 'name': 'n', 'status': 'ACTIVE', 'mtu': 1450, 'tags': ['u'] + marks, 'subnets': []}
     conn.network.segments.return_value = [obj(name='b'), obj(name=None)]

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.octavia import octavia_fakes as fakes  # noqa: E402
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 
 FLAVOR = 'OS::Octavia::Flavor'
 PROFILE = 'OS::Octavia::FlavorProfile'

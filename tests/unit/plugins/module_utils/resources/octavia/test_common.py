@@ -13,7 +13,7 @@ from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (  # noqa: E402
     CloudError, ResourceFailure)
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.octavia import (  # noqa: E402
     _common)
 

@@ -11,7 +11,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.octavia import octavia_fakes as fakes  # noqa: E402
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 
 POLICY = 'OS::Octavia::L7Policy'
 RULE = 'OS::Octavia::L7Rule'

@@ -15,7 +15,7 @@ from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.resource_tasks import failure_reason  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (  # noqa: E402
     CloudConflict, CloudError, ResourceActionNotSupported, ResourceFailure)
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.swift import container as mod  # noqa: E402
 
 T = 'OS::Swift::Container'

@@ -7,7 +7,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils import resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import UnsupportedResourceType
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import (
     validation as validate)
