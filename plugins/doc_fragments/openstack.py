@@ -10,9 +10,9 @@ __metaclass__ = type
 class ModuleDocFragment(object):
 
     # The connection options, named as in openstack.cloud so playbooks and
-    # module_defaults written for that collection carry over. CONNECTION alone
-    # is for plugins that ask the cloud but wait for nothing (the inventory).
-    CONNECTION = r'''
+    # module_defaults written for that collection carry over; alone, for
+    # plugins that ask the cloud but wait for nothing (the inventory).
+    DOCUMENTATION = r'''
 requirements:
   - python >= 3.11
   - openstacksdk >= 4.0.0
@@ -74,9 +74,11 @@ options:
     type: int
 '''
 
-    # The modules' fragment: the connection options and openstack.cloud's
-    # wait and timeout.
-    DOCUMENTATION = CONNECTION + r'''  wait:
+    # openstack.cloud's wait and timeout, which the modules add (each
+    # fragment a literal: ansible-test reads them without running Python).
+    WAIT = r'''
+options:
+  wait:
     description:
       - Whether the module waits for the cloud to finish what it asked (modules that change nothing ignore it).
     type: bool

@@ -26,7 +26,7 @@ description:
 extends_documentation_fragment:
   - constructed
   - inventory_cache
-  - stackers.orchestration.openstack.connection
+  - stackers.orchestration.openstack
   - stackers.orchestration.store
 options:
   plugin:

@@ -121,6 +121,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.wait
   - stackers.orchestration.store
 notes:
   - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called

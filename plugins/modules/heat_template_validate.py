@@ -36,6 +36,7 @@ author:
 extends_documentation_fragment:
   - stackers.orchestration.template
   - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.wait
   - stackers.orchestration.limits
 attributes:
   check_mode:

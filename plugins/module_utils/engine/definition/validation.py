@@ -82,8 +82,9 @@ def validate_template(template, environment=(), parameters=None, files=None, roo
 
 def inspect(template, environment=(), parameters=None, files=None, root=None, *, checker=None,
             resource_data=None, stack_name='oracle_stack', stack_id=None, project_id=None):
-    """What the Heat oracle reports for the same inputs; see hot/validate.py."""
+    """What the Heat oracle reports for the same inputs; see hot/validate.py.
+    As the oracle's default, the types' own rules (Heat's resource
+    validate()) are not applied: test_type_rules.py compares those."""
     return _hot.inspect(template, environment, parameters, files, root, checker=checker,
                         resource_data=resource_data, stack_name=stack_name, stack_id=stack_id,
-                        project_id=project_id, dependencies=dependencies,
-                        type_rules=_registry.type_rule)
+                        project_id=project_id, dependencies=dependencies)
