@@ -59,16 +59,16 @@ class Books(object):
         return [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), os.path.join(ROOT, 'playbooks', book),
                 '-e', json.dumps(variables)] + (['-v'] if verbose else [])
 
-    def run(self, book, extra=None):
-        """The heat_stack task's result, printed at -v."""
+    def run(self, book, task, extra=None):
+        """The result of the heat_stack task named ``task``, printed at -v."""
         proc = subprocess.run(self.command(book, extra, verbose=True), cwd=ROOT, env=self.env(),
                               capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
         assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
-        part = proc.stdout.split('TASK [', 2)[1]
+        part = proc.stdout.split('TASK [%s]' % task, 1)[1]
         return json.JSONDecoder().raw_decode(part[part.index('=> ') + 3:])[0]
 
     def stack(self, parameters=None):
-        return self.run('stack.yml', {'heat_template': self.template, 'heat_parameters': parameters or {}})
+        return self.run('stack.yml', 'Converge the stack to the template', {'heat_template': self.template, 'heat_parameters': parameters or {}})
 
     def record(self):
         """The store's rows of the stack: stacks, resources, events, as stored."""
@@ -153,7 +153,7 @@ def test_follow_an_update_then_a_delete_each_to_its_end(cloud, tmp_path):
     # started before the delete: the stack leaves the store, and its last events are printed all the same
     follower = Follower(books)
     follower.wait_for(len(history))
-    deleted = books.run('delete.yml')
+    deleted = books.run('delete.yml', 'Delete the stack')
     follower.end()
     assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
     assert [i for i, _line in follower.printed] == history + [e['id'] for e in deleted['events']]

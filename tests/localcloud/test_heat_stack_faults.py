@@ -496,7 +496,8 @@ def test_awx_jobs_on_the_swift_store_across_nodes_and_a_sigkill(cloud, tmp_path)
                                           store_key='awx-store-rotated'), conn)
     assert gone['changed'] is True
     names = [o.name for o in conn.object_store.objects(container)]
-    assert names and all(n.startswith('jobs/versions/awx/') or n.startswith('jobs/awx.lock.claims/')
+    # the deleted stack's status and events, kept for a day for a follower (deleted/<id>.json)
+    assert names and all(n.startswith(('jobs/versions/awx/', 'jobs/awx.lock.claims/', 'jobs/deleted/'))
                          for n in names), names
     for name in names:
         conn.object_store.delete_object(name, container=container)

@@ -26,8 +26,7 @@ if _BUILD not in sys.path:
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import (  # noqa: E402
     ResourceContext, effective_properties, physical_name)
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources.cinder import (  # noqa: E402
-    PLUGINS)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
 
 TIMEOUT = 120
 
