@@ -12,7 +12,7 @@ __metaclass__ = type
 
 import textwrap
 
-from type_rules import HEADER, RuleCase, rule
+from type_rules import HEADER, rule
 
 NET = 'OS::Neutron::Net'
 PROVIDER_NET = 'OS::Neutron::ProviderNet'

@@ -24,7 +24,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
 
 
 def test_argument_spec_matches_the_doc_fragment():
-    documented = yaml.safe_load(ModuleDocFragment.DOCUMENTATION)['options']
+    documented = dict(yaml.safe_load(ModuleDocFragment.DOCUMENTATION)['options'],
+                      **yaml.safe_load(ModuleDocFragment.WAIT)['options'])
     spec = base.openstack_argument_spec()
     assert sorted(spec) == sorted(documented)
     for name, doc in documented.items():
