@@ -133,15 +133,10 @@ class _Checker(object):
             self.fail("Value '%s' is not an integer" % _show(value), path)
 
     def _as_number(self, prop, value, path):
-        if isinstance(value, (int, float)):
-            return value
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            try:
-                return float(value)
-            except (TypeError, ValueError):
-                self.fail("Value '%s' is not a number" % _show(value), path)
+        number = number_of(value)
+        if number is None:
+            self.fail("Value '%s' is not a number" % _show(value), path)
+        return number
 
     def _as_boolean(self, prop, value, path):
         if isinstance(value, bool):
@@ -192,19 +187,28 @@ def _show(value):
     return '%s' % (value,)
 
 
+def number_of(value):
+    """``value`` as a number, as Heat's str_to_num reads it: an int or a float
+    as it is, anything else by int() or else float(); None when neither can."""
+    if isinstance(value, (int, float)):
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return None
+
+
 def _typed(kind, value):
     """``value`` in the property type ``kind`` as Heat's to_schema_type
     gives it (as it is where that fails)."""
     if kind == rt.STRING:
         return str(value)
     if kind in (rt.INTEGER, rt.NUMBER) and isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            try:
-                return float(value)
-            except ValueError:
-                return value
+        number = number_of(value)
+        return value if number is None else number
     return value
 
 

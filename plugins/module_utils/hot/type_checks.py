@@ -267,7 +267,8 @@ def _heat_value(prop, value):
     if kind == _rt.STRING and isinstance(value, (bool, int)):
         return str(value)
     if kind in (_rt.INTEGER, _rt.NUMBER) and not isinstance(value, bool):
-        return _number(value, kind)
+        number = _properties.number_of(value)
+        return value if number is None else number
     if kind == _rt.BOOLEAN and isinstance(value, str):
         return value.lower() == 'true'
     if kind == _rt.LIST and prop.allow_conversion and isinstance(value, str):
@@ -277,18 +278,6 @@ def _heat_value(prop, value):
     if kind == _rt.LIST and isinstance(prop.schema, _rt.PropertySchema) and isinstance(value, list):
         return [_heat_value(prop.schema, item) for item in value]
     return value
-
-
-def _number(value, kind):
-    if isinstance(value, (int, float)):
-        return value
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        try:
-            return float(value) if kind == _rt.NUMBER else value
-        except (TypeError, ValueError):
-            return value
 
 
 def check_type(type_name, data, path, waiting=(), *, defn=None, stack=None):
