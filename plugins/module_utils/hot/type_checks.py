@@ -197,6 +197,16 @@ STACK_CHECKS = {
 }
 
 
+def conflict(*names):
+    """Heat's ResourcePropertyConflict message, for a rule's ``fail``."""
+    return 'Cannot define the following properties at the same time: %s.' % ', '.join(names)
+
+
+def unspecified(*names):
+    """Heat's PropertyUnspecifiedError message, for a rule's ``fail``."""
+    return 'At least one of the following properties must be specified: %s.' % ', '.join(names)
+
+
 class RuleInput(object):
     """What a type's own rule (Heat's resource ``validate()``) is given.
 

@@ -166,16 +166,6 @@ def prepare_update(ctx, diff, name_default=True):
 BANNED_SPECS = ('shared', 'tenant_id')
 
 
-def conflict(*names):
-    """Heat's ResourcePropertyConflict message."""
-    return 'Cannot define the following properties at the same time: %s.' % ', '.join(names)
-
-
-def unspecified(*names):
-    """Heat's PropertyUnspecifiedError message."""
-    return 'At least one of the following properties must be specified: %s.' % ', '.join(names)
-
-
 def value_specs_rule(given):
     """Heat's NeutronResource.validate_properties: value_specs may not set a
     property of the type (it would override it in the request), nor shared

@@ -8,8 +8,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from .. import sdk
-from .common import (NeutronPlugin, conflict, extensions, is_uuid, lookup_id, prepare_update,
-                     raw_get, secgroup_ids)
+from ...hot.type_checks import conflict
+from .common import (NeutronPlugin, extensions, is_uuid, lookup_id, prepare_update, raw_get,
+                     secgroup_ids)
 
 # With this extension Neutron takes a port's tags in the POST body; without
 # it (the common case up to 2026.2) it silently drops them.

@@ -9,8 +9,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ...errors import CloudNotFound, ResourceFailure
-from .common import (NeutronPlugin, conflict, is_uuid, listed, lookup_id, prepare_update,
-                     unspecified)
+from ...hot.type_checks import conflict, unspecified
+from .common import NeutronPlugin, is_uuid, listed, lookup_id, prepare_update
 
 
 def _gateway(ctx, info):

@@ -18,8 +18,9 @@ __metaclass__ = type
 
 from .. import sdk
 from ...errors import CloudConflict, CloudTransient, ResourceFailure
-from .common import (RAW, NeutronPlugin, as_dict, conflict, extensions, listed, lookup_id,
-                     prepare_body, prepare_update, raw_delete)
+from ...hot.type_checks import conflict
+from .common import (RAW, NeutronPlugin, as_dict, extensions, listed, lookup_id, prepare_body,
+                     prepare_update, raw_delete)
 
 DEFAULT_EGRESS = ({'direction': 'egress', 'ethertype': 'IPv4'},
                   {'direction': 'egress', 'ethertype': 'IPv6'})

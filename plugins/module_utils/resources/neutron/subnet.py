@@ -10,7 +10,8 @@ __metaclass__ = type
 import socket
 
 from .. import sdk
-from .common import NeutronPlugin, conflict, lookup_id, prepare_update, unspecified
+from ...hot.type_checks import conflict, unspecified
+from .common import NeutronPlugin, lookup_id, prepare_update
 
 _NO_GATEWAY = ('', '~')
 

@@ -24,6 +24,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ...hot import functions as fns
+from ...hot.type_checks import conflict
 
 _BDM = 'block_device_mapping'
 _BDM_V2 = 'block_device_mapping_v2'
@@ -43,8 +44,7 @@ def validate(given):
         given.fail('Property "allocate_network" can not be specified if multiple network '
                    'interfaces set for server.', 'networks')
     if any(net.get('port') is not None for net in networks) and props.get('security_groups'):
-        given.fail('Cannot define the following properties at the same time: security_groups, '
-                   'networks/port.', 'security_groups')
+        given.fail(conflict('security_groups', 'networks/port'), 'security_groups')
 
 
 def _raw_list(given, key):
@@ -81,8 +81,7 @@ def _block_devices(given, props):
               for m, raw in zip(props.get(_BDM_V2) or [], _raw_list(given, _BDM_V2))]
     image = props.get('image')
     if bdm and bdm_v2:
-        given.fail('Cannot define the following properties at the same time: %s, %s.'
-                   % (_BDM, _BDM_V2), _BDM)
+        given.fail(conflict(_BDM, _BDM_V2), _BDM)
     bootable = image is not None
     for index, mapping in enumerate(bdm):
         device = mapping.get('device_name')
@@ -90,8 +89,7 @@ def _block_devices(given, props):
             bootable = True
         volume, snapshot = mapping.get('volume_id'), mapping.get('snapshot_id')
         if volume is not None and snapshot is not None:
-            given.fail('Cannot define the following properties at the same time: volume_id, '
-                       'snapshot_id.', _BDM, index)
+            given.fail(conflict('volume_id', 'snapshot_id'), _BDM, index)
         if volume is None and snapshot is None:
             given.fail('Either volume_id or snapshot_id must be specified for device mapping %s'
                        % device, _BDM, index)
@@ -103,8 +101,7 @@ def _block_devices(given, props):
         given_sources.append(mapping.get('ephemeral_size') or mapping.get('ephemeral_format'))
         count = len([value for value in given_sources if value is not None])
         if count > 1:
-            given.fail('Cannot define the following properties at the same time: %s.'
-                       % ', '.join(_V2_SOURCES), _BDM_V2, index)
+            given.fail(conflict(*_V2_SOURCES), _BDM_V2, index)
         if count == 0:
             given.fail('Either volume_id, snapshot_id, image_id, swap_size, ephemeral_size or '
                        'ephemeral_format must be specified.', _BDM_V2, index)
@@ -132,8 +129,7 @@ def _network(given, net, index):
         given.fail('Can not specify "allocate_network" with other keys of networks at the same '
                    'time.', *here)
     if net.get('fixed_ip') and port is not None:
-        given.fail('Cannot define the following properties at the same time: networks/fixed_ip, '
-                   'networks/port.', *here)
+        given.fail(conflict('networks/fixed_ip', 'networks/port'), *here)
     if (net.get('floating_ip') is not None and net.get('network') is not None and port is None
             and net.get('subnet') is None and not net.get('port_extra_properties')):
         given.fail('Property "floating_ip" is not supported if only "network" is specified, '

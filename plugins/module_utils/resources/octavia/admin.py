@@ -23,6 +23,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ...errors import CloudNotFound
+from ...hot.type_checks import unspecified
 from .. import sdk
 from ._common import PATHS, OctaviaPlugin, api, listed, not_found
 
@@ -93,8 +94,7 @@ class Quota(_Instant):
         # Heat counts every property with a value, the project included; a
         # limit given as null (or an attribute not made yet) reads as 0.
         if sum(1 for value in given.props.values() if value is not None) <= 1:
-            given.fail('At least one of the following properties must be specified: %s.'
-                       % ', '.join(sorted(cls.LIMITS)))
+            given.fail(unspecified(*sorted(cls.LIMITS)))
 
     def project(self, ctx):
         project = ctx.properties.get('project')

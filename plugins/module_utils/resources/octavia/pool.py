@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ...hot.type_checks import unspecified
 from ._common import OctaviaPlugin
 
 
@@ -38,8 +39,7 @@ class Pool(OctaviaPlugin):
     def validate(cls, given):
         props = given.props
         if props['listener'] is None and props['loadbalancer'] is None:
-            given.fail('At least one of the following properties must be specified: '
-                       'listener, loadbalancer.')
+            given.fail(unspecified('listener', 'loadbalancer'))
         sp = props['session_persistence']
         if not isinstance(sp, dict):
             return

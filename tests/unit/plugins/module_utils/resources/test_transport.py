@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import transport
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk, transport
 
 
 @contextlib.contextmanager
@@ -146,7 +146,6 @@ def test_the_first_token_is_asked_for_as_a_read_once_per_connection(monkeypatch)
     from keystoneauth1 import session as ks_session
     from keystoneauth1.identity import v3
 
-    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import sdk
     monkeypatch.setattr(sdk, 'BACKOFF', 0)
 
     class Keystone(http.server.BaseHTTPRequestHandler):
