@@ -174,7 +174,7 @@ import traceback
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
     StackersModule,
 )
-from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
+from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events

@@ -254,7 +254,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     limits_argument_spec,
     limits_from,
 )
-from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker
+from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
 
 try:

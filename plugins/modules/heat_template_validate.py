@@ -145,7 +145,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     limits_argument_spec,
     limits_from,
 )
-from ansible_collections.stackers.orchestration.plugins.module_utils.connection import CloudChecker, connection_given
+from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
+from ansible_collections.stackers.orchestration.plugins.module_utils.connection import connection_given
 from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
 
 try:

@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""module_utils/connection.py: SDK configuration from the options, the
-connection, and the cloud checker for service constraints."""
+"""module_utils/connection.py: SDK configuration from the options, and
+the connection."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -11,13 +11,6 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils import base, connection
-from ansible_collections.stackers.orchestration.plugins.module_utils.hot.constraints import (
-    CHECKED,
-    NOT_CHECKED,
-    ConstraintViolation,
-    check_custom_constraint,
-    is_service,
-)
 
 
 @pytest.mark.parametrize('params, expected', [
@@ -71,66 +64,6 @@ def test_openstack_connection_without_the_sdk(monkeypatch):
     monkeypatch.setattr(connection, 'openstack_sdk', lambda: None)
     with pytest.raises(ImportError):
         connection.openstack_connection({})
-
-
-class FakeProxy(object):
-    def __init__(self, known, calls):
-        self.known = known
-        self.calls = calls
-
-    def __getattr__(self, finder):
-        def find(value, ignore_missing=False):
-            self.calls.append((finder, value, ignore_missing))
-            return {'id': value} if value in self.known else None
-        return find
-
-
-class FakeConn(object):
-    def __init__(self, known=()):
-        self.calls = []
-        self.compute = self.image = self.network = FakeProxy(set(known), self.calls)
-
-
-@pytest.mark.parametrize('name, value, outcome', [
-    ('nova.flavor', 'm1.tiny', True),
-    ('glance.image', 'cirros', True),
-    ('neutron.network', 'public', True),
-    ('nova.flavor', 'm9.huge', 'The Flavor (m9.huge) could not be found.'),
-    ('glance.image', 'nope', 'The Image (nope) could not be found.'),
-    ('neutron.network', 'nonet', 'The network (nonet) could not be found.'),
-    ('designate.zone', 'example.org.', NOT_CHECKED),
-])
-def test_cloud_checker(name, value, outcome):
-    checker = connection.CloudChecker(FakeConn(known={'m1.tiny', 'cirros', 'public'}))
-    assert checker(name, value) is outcome if outcome in (True, NOT_CHECKED) else checker(name, value) == outcome
-
-
-def test_cloud_checker_asks_once_per_value():
-    conn = FakeConn(known={'cirros'})
-    checker = connection.CloudChecker(conn)
-    for dummy in range(3):
-        assert checker('glance.image', 'cirros') is True
-        assert checker('glance.image', 'other') == 'The Image (other) could not be found.'
-    assert conn.calls == [('find_image', 'cirros', True), ('find_image', 'other', True)]
-
-
-@pytest.mark.parametrize('value, verdict', [
-    ('cirros', CHECKED),
-    ('nope', 'The Image (nope) could not be found.'),
-])
-def test_cloud_checker_through_the_engine(value, verdict):
-    checker = connection.CloudChecker(FakeConn(known={'cirros'}))
-    if verdict is CHECKED:
-        assert check_custom_constraint('glance.image', value, checker=checker) is CHECKED
-    else:
-        with pytest.raises(ConstraintViolation) as err:
-            check_custom_constraint('glance.image', value, checker=checker)
-        assert verdict in str(err.value)
-    assert check_custom_constraint('designate.zone', 'example.org.', checker=checker) is NOT_CHECKED
-
-
-def test_every_lookup_is_a_service_constraint_heat_knows():
-    assert sorted(name for name in connection._SERVICE_LOOKUPS if not is_service(name)) == []
 
 
 def test_tls_verification_is_on_unless_asked():

@@ -18,7 +18,7 @@ import os
 import pytest
 
 from ansible_collections.stackers.orchestration.tests.unit.module_args import patch_module_args
-from ansible_collections.stackers.orchestration.plugins.module_utils import base, connection
+from ansible_collections.stackers.orchestration.plugins.module_utils import base, cloud_checker, connection
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     ParameterError,
     StackersError,
@@ -208,7 +208,7 @@ def test_connects_only_when_a_cloud_is_given(capsys, monkeypatch, recorder, temp
     checker = recorder.calls[0][1]['checker']
     assert bool(opened) is connects
     if connects:
-        assert isinstance(checker, connection.CloudChecker) and checker.conn == 'conn'
+        assert isinstance(checker, cloud_checker.CloudChecker) and checker.conn == 'conn'
     else:
         assert checker is None
 
