@@ -125,9 +125,11 @@ extends_documentation_fragment:
   - stackers.orchestration.store
 notes:
   - The auth options are accepted so that C(module_defaults) set for the collection apply; the cloud is not called
-    (but for reading a O(store_url) store in Swift). The pseudo parameter C(OS::project_id) shows the project the
-    stack was created in, as M(stackers.orchestration.heat_stack) recorded it (empty for a stack recorded before
-    the store kept it, until its next update).
+    (but for reading a O(store_url) store in Swift).
+  - The stack's description, parameters (the pseudo parameter C(OS::project_id), the project it was created in,
+    included) and environment show as M(stackers.orchestration.heat_stack) recorded them with the stack. A stack
+    recorded by a release before they were kept shows the parameters given and no environment, until any
+    M(stackers.orchestration.heat_stack) run on it (a rerun with the same inputs changes nothing else).
 attributes:
   check_mode:
     support: full

@@ -26,7 +26,8 @@ __metaclass__ = type
 
 from ..errors import StackersError, TemplateError
 from . import limits, loader, versions
-from .parameters import MASK, ParameterSchema
+from .parameters import ParameterSchema
+from .shown import environment_shown
 from .stack import StackDefinition
 from .template import Template, detect_version
 
@@ -174,7 +175,7 @@ def _validate_template(template, environment, parameters, files, root, *, checke
     }
     if sd.parameter_groups:
         answer['ParameterGroups'] = sd.parameter_groups
-    answer['Environment'] = _environment_shown(sd, parameters)
+    answer['Environment'] = environment_shown(sd, parameters)
     answer['UnsupportedTypes'] = _unsupported_types(sd, supported_types)
     answer['NotChecked'] = list(sd.parameters.not_checked) + sd.not_checked
     if not strict:
@@ -213,30 +214,6 @@ def _check_body(sd, environment, parameters, files, own):
                        'environment': [getattr(e, 'data', e) for e in envs if e is not None],
                        'files': files or {}, 'parameters': parameters or {}},
                       own, filename=sd.template.filename)
-
-
-def _environment_shown(sd, parameters):
-    """Heat's user environment of the request (its user_env_as_dict), with
-    the values of hidden parameters masked."""
-    env = sd.environment
-    if env is not None:
-        shown = env.as_dict()
-    else:
-        shown = {'parameters': dict(parameters or {}), 'parameter_defaults': {},
-                 'resource_registry': {'resources': {}}, 'event_sinks': []}
-    # Heat registers each template resource type that names its template
-    # directly while it builds the resource, so the answer shows it.
-    registry = shown.setdefault('resource_registry', {'resources': {}})
-    for defn in sd.resources.values():
-        if getattr(defn.type_info, 'template', None) == defn.type:
-            registry.setdefault(defn.type, defn.type)
-    hidden = sd.parameters.hidden_names() if hasattr(sd.parameters, 'hidden_names') else ()
-    for section in ('parameters', 'parameter_defaults'):
-        values = shown.get(section) or {}
-        for name in values:
-            if name in hidden:
-                values[name] = MASK
-    return shown
 
 
 def _error(exc, phase):

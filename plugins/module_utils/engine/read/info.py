@@ -27,9 +27,7 @@ from typing import Any, Dict, List, Optional
 
 from ...errors import StackersError, StackNotFound, StoreError
 from ...hot import loader
-from ...hot.parameters import MASK
-from ...hot.validate import _environment_shown
-from ..definition import inputs as defs
+from ...hot.shown import shown_value
 from .events import failures, select_events, stack_events
 from . import follow as following
 from ..store.records import CURRENT
@@ -69,7 +67,6 @@ class InfoRequest:
     failures: bool = False
     # the state the last look of a follower answered ({} for its first): follow.py
     follow: Optional[Dict[str, Any]] = None
-    project_id: Optional[str] = None
 
 
 def info(request, conn=None):
@@ -193,11 +190,30 @@ def _template(stack):
 
 
 def _description(stack):
+    if stack.get('shown'):
+        return stack['shown'].get('description')
     try:
         tmpl = _template(stack)
     except StackersError:
         return None
     return (tmpl or {}).get('description', 'No description') if isinstance(tmpl, dict) else None
+
+
+def _shown(stack):
+    """What the record shows of the stack's inputs (hot/shown.py): its
+    description, parameters and environment, as the run that wrote it kept
+    them.  A record written before runs kept it (any heat_stack run on the
+    stack adds it, a rerun that changes nothing included) shows its
+    description and the parameters given, and no environment; a nested
+    stack's record has no inputs of its own: None."""
+    if stack.get('shown'):
+        return stack['shown']
+    definition = stack.get('definition')
+    if not definition:
+        return None
+    return {'description': _description(stack), 'environment': None,
+            'parameters': dict((k, shown_value(v))
+                               for k, v in (definition.get('parameters') or {}).items())}
 
 
 # -- one stack --------------------------------------------------------------------
@@ -210,10 +226,11 @@ def show(store, request):
         raise StackersError('event_resource cannot be given with nested_depth (as heatclient\'s '
                             '--resource with --nested-depth)')
     vault = _vault(store, request.store_key)
-    # the project the stack was made in, as Heat's stack show has it (the module does not authenticate)
-    holder = _stack_definition(stack, vault, stack.get('project_id') or request.project_id)
+    shown = _shown(stack)
     outputs = _outputs(stack, vault)
-    view = stack_view(stack, holder if holder.sd is not None else None, outputs)
+    view = stack_view(stack, None, outputs)
+    if shown is not None:
+        view.update(description=shown.get('description'), parameters=shown.get('parameters'))
     view.update(parent=stack.get('parent_id'), tags=stack.get('tags') or [], deletion_time=None,
                 capabilities=[], notification_topics=[], stack_owner=None, stack_user_project_id=None)
     if 'description' in view:
@@ -230,19 +247,10 @@ def show(store, request):
     if request.template:
         result['template'] = _template(stack)
     if request.environment:
-        result['environment'] = _environment(holder, stack)
+        result['environment'] = _environment(shown, stack)
     if request.failures:
         result['failures'] = failures(store, stack)
     return result
-
-
-class _Definition(object):
-    """What stack_view reads of a run: its definition; and the hidden
-    parameters whose values the store kept."""
-
-    def __init__(self, sd, kept=()):
-        self.sd = sd
-        self.kept = set(kept)
 
 
 def _vault(store, store_key):
@@ -263,44 +271,14 @@ def _outputs(stack, vault):
     return vault.decrypt(stack['outputs'])
 
 
-def _stack_definition(stack, vault, project_id):
-    """The stack's definition rebuilt from the record, for its parameters
-    (hidden values back from the store when it keeps them; they are shown
-    masked anyway) and its environment.  None when it cannot be rebuilt."""
-    inputs = stack.get('definition')
-    if not inputs:
-        return _Definition(None)
-    inputs, kept = dict(inputs), {}
-    if stack.get('secrets') and vault is not None and vault.user_key:
-        try:
-            kept = vault.decrypt(stack['secrets'])
-        except StoreError:
-            pass    # another key: the hidden values are masked anyway
-        inputs['parameters'] = dict(inputs.get('parameters') or {}, **kept)
-    try:
-        sd = defs.build(inputs, stack['name'], stack_id=stack['id'], project_id=project_id)
-    except StackersError:
-        return _Definition(None)
-    return _Definition(sd, kept)
-
-
-def _environment(holder, stack):
+def _environment(shown, stack):
     """Heat's environment show: the user's environment, hidden values
-    ``******``.  The record cut those values out (unless a store key kept
-    them); a hidden parameter without a default was given all the same, so
-    it shows masked as in Heat."""
-    sd = holder.sd
-    if sd is None:
-        raise StackersError('The environment of stack %s cannot be rebuilt from the record'
-                            % stack['name'])
-    shown = _environment_shown(sd, dict((stack.get('definition') or {}).get('parameters') or {},
-                                        **dict((k, MASK) for k in holder.kept)))
-    params = shown.setdefault('parameters', {})
-    for name in sd.parameters.hidden_names():
-        if name not in params and name not in (shown.get('parameter_defaults') or {}) and (
-                name in holder.kept or sd.parameters.schema(name).default is None):
-            params[name] = MASK
-    return shown
+    ``******`` (hot/shown.py)."""
+    if not shown or shown.get('environment') is None:
+        raise StackersError('The environment of stack %s is not in its record: the record was written '
+                            'before heat_stack kept it. Any heat_stack run on the stack records it (a '
+                            'rerun with the same inputs changes nothing else)' % stack['name'])
+    return shown['environment']
 
 
 # -- resources ----------------------------------------------------------------------

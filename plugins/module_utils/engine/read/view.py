@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ...hot.parameters import MASK
+from ...hot.shown import parameters_view
 from ..store.records import CURRENT
 
 
@@ -35,29 +35,6 @@ def stack_view(stack, run, outputs):
         view['description'] = sd.template.description
         view['parameters'] = parameters_view(sd)
     return view
-
-
-def parameters_view(sd):
-    """Heat's ``parameters`` of a stack: every value as a string, hidden
-    ones masked, the pseudo parameters included."""
-    params = sd.parameters
-    hidden = set(params.hidden_names())
-    out = {}
-    for name in params:
-        if name in hidden:
-            out[name] = MASK
-            continue
-        try:
-            value = params[name]
-        except Exception:  # noqa: B902 - a parameter without a value shows as None
-            value = None
-        if isinstance(value, bool):
-            value = 'true' if value else 'false'
-        elif isinstance(value, list):
-            value = ','.join(str(v) for v in value)
-        out[name] = value if value is None or isinstance(value, str) else str(value) \
-            if not isinstance(value, dict) else value
-    return out
 
 
 def resource_views(run):

@@ -28,6 +28,7 @@ import uuid
 from ...resources import registry
 from ...errors import ParameterError, StackLocked, StackersError
 from ...hot import loader
+from ...hot.shown import stack_shown
 from ...resources.sdk import note_secret
 from ...resources.heat import autoscaling_group as autoscaling
 from ..definition import inputs as defs
@@ -199,6 +200,8 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
                   timeout_mins=int(request.timeout // 60) if request.timeout else None)
     if rollback_of is None:
         fields.update(_stored_inputs(invocation, goal, stack))
+    # what heat_stack_info shows of the inputs, kept so that it reads no template
+    fields['shown'] = _shown(goal)
     if request.project_id and not stack.get('project_id'):
         # the project the stack lives in, for readers that do not authenticate (heat_stack_info)
         fields['project_id'] = request.project_id
@@ -210,6 +213,9 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
         # otherwise grow the events and move updated_time at every run): the
         # stack's UPDATE is recorded only once the run records something.
         run.log.before_first = start
+        if stack.get('shown') is None:
+            # a record written before runs kept ``shown`` gets it, and nothing else
+            store.update_stack(stack['id'], shown=fields['shown'])
     else:
         start()
     if request.converge and rollback_of is None and run.rows:
@@ -280,6 +286,14 @@ def _stored_inputs(invocation, goal, stack):
     vault = invocation.vault
     fields['secrets'] = vault.encrypt(hidden) if hidden and vault.user_key else None
     return fields
+
+
+def _shown(goal):
+    # goal.hidden holds the defaults of hidden parameters too: those given are the inputs' own
+    params = goal.inputs.get('parameters') or {}
+    hidden = goal.hidden or {}
+    return stack_shown(goal.sd, dict((k, v) for k, v in params.items() if k not in hidden),
+                       sorted(k for k in params if k in hidden))
 
 
 def walk(invocation, run, action, steps, *, started=None):

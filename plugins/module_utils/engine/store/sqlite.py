@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS stacks (
     definition TEXT, previous TEXT, secrets TEXT, outputs TEXT, tags TEXT,
     timeout_mins INTEGER, disable_rollback INTEGER, salt TEXT,
     lock_owner TEXT, lock_expiry REAL, parent_id TEXT, parent_resource TEXT, hooks TEXT,
-    project_id TEXT);
+    project_id TEXT, shown TEXT);
 CREATE TABLE IF NOT EXISTS resources (
     uuid TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,
     role TEXT NOT NULL, type TEXT, physical_name TEXT, physical_id TEXT,
@@ -73,15 +73,15 @@ CREATE TABLE IF NOT EXISTS deleted (
     id TEXT PRIMARY KEY, name TEXT, deleted_at REAL, record TEXT);
 """
 
-_JSON_STACK = ('definition', 'previous', 'outputs', 'tags', 'hooks')
+_JSON_STACK = ('definition', 'previous', 'outputs', 'tags', 'hooks', 'shown')
 _JSON_RESOURCE = ('properties', 'metadata', 'attrs', 'data', 'requires')
 _STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
                'definition', 'previous', 'secrets', 'outputs', 'tags', 'timeout_mins',
                'disable_rollback', 'salt', 'lock_owner', 'lock_expiry', 'parent_id',
-               'parent_resource', 'hooks', 'project_id')
+               'parent_resource', 'hooks', 'project_id', 'shown')
 # Columns added since schema 1 was first written: (table, column, type).
 _ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'),
-          ('stacks', 'hooks', 'TEXT'), ('stacks', 'project_id', 'TEXT'))
+          ('stacks', 'hooks', 'TEXT'), ('stacks', 'project_id', 'TEXT'), ('stacks', 'shown', 'TEXT'))
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')

@@ -5,6 +5,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import glob
 import os
 import sqlite3
 import threading
@@ -234,13 +235,19 @@ def test_options_about_one_stack_need_its_name(top):
     assert ask(top, filters={'name': 'st'})['stacks'][0]['stack_name'] == 'st'
 
 
-def test_environment_masks_a_given_hidden_value_the_store_kept(stacks):
+def test_environment_masks_a_given_hidden_value_kept_or_not(stacks):
     text = 'parameters:\n  pw2: {type: string, hidden: true, default: d}\nresources:\n  a: {type: OS::Heat::None}\n'
     stacks.run(text, name='kept', parameters={'pw2': 'given-secret'}, store_key='k1')
     stacks.run(text, name='cut', parameters={'pw2': 'given-secret'})
+    stacks.run(text, name='default')
     assert ask(stacks, 'kept', store_key='k1', environment=True)['environment']['parameters'] == {'pw2': '******'}
-    # without a store key the value was not kept: nothing says it was given
-    assert ask(stacks, 'cut', environment=True)['environment']['parameters'] == {}
+    # without a store key the value was not kept, but the run that wrote the record knew it was
+    # given: Heat's environment show lists it, masked
+    assert ask(stacks, 'cut', environment=True)['environment']['parameters'] == {'pw2': '******'}
+    assert ask(stacks, 'default', environment=True)['environment']['parameters'] == {}
+    for path in glob.glob(stacks.store_path + '*'):
+        with open(path, 'rb') as f:
+            assert b'given-secret' not in f.read(), path
 
 
 PROJECT = '7d3c4f0a9b8e4c1d8f2a6b5c4d3e2f10'
@@ -266,3 +273,30 @@ def test_a_stack_recorded_without_its_project_gets_it_at_its_next_update(stacks)
     stacks.run('resources:\n  a: {type: OS::Heat::None}\n  b: {type: OS::Heat::None}\n',
                project_id=PROJECT)
     assert ask(stacks, 'st')['stack']['parameters']['OS::project_id'] == PROJECT
+
+
+def test_a_record_from_before_shown_was_kept_gets_it_at_its_next_run_and_nothing_else(stacks):
+    text = ('description: two of them\nparameters:\n  size: {type: number, default: 2}\n'
+            '  pw: {type: string, hidden: true}\nresources:\n  a: {type: OS::Heat::None}\n')
+    stacks.run(text, parameters={'size': 3, 'pw': 'given-secret'})
+    full = ask(stacks, 'st', environment=True)
+    assert full['stack']['description'] == 'two of them'
+    assert full['stack']['parameters']['size'] == '3' and full['stack']['parameters']['pw'] == '******'
+    assert full['environment']['parameters'] == {'size': 3, 'pw': '******'}
+    # what a release before it wrote: no ``shown``
+    db = sqlite3.connect(stacks.store_path)
+    db.execute('UPDATE stacks SET shown=NULL')
+    db.commit()
+    db.close()
+    old = ask(stacks, 'st')['stack']
+    assert old['description'] == 'two of them'
+    assert old['parameters'] == {'size': '3'}     # as given: the hidden one was cut from the record
+    with pytest.raises(StackersError, match='Any heat_stack run on the stack records it'):
+        ask(stacks, 'st', environment=True)
+    before, events = stacks.store().get_stack('st'), stacks.stored_events()
+    again = stacks.run(text, parameters={'size': 3, 'pw': 'given-secret'})
+    assert again['changed'] is False
+    after = stacks.store().get_stack('st')
+    assert stacks.stored_events() == events
+    assert dict(after, shown=None) == dict(before, shown=None)
+    assert ask(stacks, 'st', environment=True) == full
