@@ -485,6 +485,17 @@ def _fails_as_listed(cloud, runner, args, path):
     pytest.xfail(why)
 
 
+def _rerun_story(again, out):
+    # what a rerun that says it changed did: its events and how its outputs differ
+    events = ['%s %s_%s %s' % (e.get('resource_name'), e.get('resource_action'),
+                               e.get('resource_status'), e.get('resource_status_reason'))
+              for e in again.get('events') or ()]
+    now = outputs(again)
+    moved = dict((k, (out.get(k), now.get(k))) for k in set(out) | set(now)
+                 if out.get(k) != now.get(k))
+    return 'events: %s; outputs moved (before, after): %s' % (events, moved)
+
+
 def corpus_stack_lifecycle(cloud, site, tmp_path, path):
     if path in CANNOT_RUN and CANNOT_RUN[path][1] is None:
         pytest.skip(CANNOT_RUN[path][0])
@@ -517,7 +528,7 @@ def corpus_stack_lifecycle(cloud, site, tmp_path, path):
     assert sorted(k for k, v in out.items() if v is None) == sorted(none_ok), out
 
     assert again.get('failed') is not True, again.get('msg')
-    assert again['changed'] is False
+    assert again['changed'] is False, _rerun_story(again, out)
     assert rerun_writes == {}
     assert outputs(again) == out
     _deleted(deleted)
