@@ -38,11 +38,6 @@ import time
 import traceback
 import weakref
 
-try:
-    from urllib.request import getproxies
-except ImportError:  # pragma: no cover - Python 2 has no such module path
-    getproxies = None
-
 from ..errors import CloudConflict, CloudError, CloudNotFound, CloudTransient
 
 
@@ -334,7 +329,10 @@ def environment_is_silent():
     """True when the environment gives requests nothing to read but a CA
     bundle: no proxy (variables, or the system's settings where the platform
     has them), no netrc file."""
-    if getproxies is None or getproxies() or 'NETRC' in os.environ:
+    # here, not at the top: urllib.request brings http.client and ssl, which
+    # a module reading a local store (that never connects) would pay for
+    from urllib.request import getproxies
+    if getproxies() or 'NETRC' in os.environ:
         return False
     home = os.path.expanduser('~')
     return not any(os.path.exists(os.path.join(home, name)) for name in ('.netrc', '_netrc'))
