@@ -225,14 +225,21 @@ class RowAttributes(object):
         entry = _Known()
         entry.ctx = ctx                       # what the outputs read next comes from this read
         keep = self._secret_free(plugin, got) is not None
-        if keep:
-            attrs = dict(row.attrs or {})
-            attrs.update(got)
-            row = self.save(row.replace(attrs=attrs), touch=False)
-        else:
-            entry.attrs = got
-            entry.asked.update(names)
         with self._lock:
+            if keep:
+                # The newest copy of the row: while the read waited on the
+                # cloud, the end of the resource's create (its deferred work,
+                # resource_tasks._finish) may have saved it; the one this
+                # read started from would write that over.
+                row = self.rows.get(row.uuid, row)
+                keep = row.status == 'COMPLETE'     # not one another action took over since
+            if keep:
+                attrs = dict(row.attrs or {})
+                attrs.update(got)
+                row = self.save(row.replace(attrs=attrs), touch=False)
+            else:
+                entry.attrs = got
+                entry.asked.update(names)
             self._attr_cache[row.uuid] = entry
             if keep:
                 self.seam.publish(row)

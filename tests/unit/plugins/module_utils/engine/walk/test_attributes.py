@@ -13,6 +13,7 @@ import time
 from unittest import mock
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import resource_tasks
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.planner import UNFINISHED
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
@@ -233,6 +234,29 @@ def test_refresh_reads_only_the_names_used_side_by_side(make_run):
     calls = len(conn.mock_calls)
     assert run.sd.resource_data['server']['attrs']['addresses'] == stored(run, 'server').attrs['addresses']
     assert len(conn.mock_calls) == calls                 # the outputs then read the record
+
+
+def test_a_refresh_keeps_what_the_row_learnt_during_its_read(make_run):
+    """The outputs' read of a port runs beside the end of its create (its stack
+    marks, after its dependents were let start): that end clears the row's
+    unfinished mark while the read waits on the cloud.  The refresh must add
+    its attributes to the newest row, not write back the one it started from
+    (the next run would update a resource nothing changed)."""
+    run, _graph = make_run(TEMPLATE)
+    run.conn = cloud()
+    settle(run, 'net', 'OS::Neutron::Net', NET, NET_LIVE)
+    port = settle(run, 'port', 'OS::Neutron::Port', PORT, PORT_LIVE, data={UNFINISHED: True})
+    real_show = NeutronPlugin.show
+
+    def show(plugin, ctx):
+        done = run.context(run.rows[port.uuid])
+        done.data.pop(UNFINISHED)
+        run.save_data(port, done)             # the create's end, meanwhile
+        return real_show(plugin, ctx)
+    with mock.patch.object(NeutronPlugin, 'show', show):
+        run.refresh_attributes({'port': {'subnets'}})
+    assert UNFINISHED not in stored(run, 'port').data
+    assert stored(run, 'port').attrs['subnets'][0]['id'] == SUB
 
 
 def test_refresh_of_an_uncached_attribute_reads_nothing(make_run):
