@@ -213,6 +213,10 @@ class ResourcePlugin(object):
     # subnets, a server's addresses): left out when a resource settles and
     # computed the first time a template reads them.
     costly_attributes = ()
+    # The attributes come from the row's data alone (a deployment's outputs,
+    # from its last signal), never from a live object: the row keeps them
+    # when any action ends, a failed one included.
+    attributes_from_record = False
     # The type exists only in the stack record: its handlers make no request
     # (the engine runs its steps beside the cloud's, engine/walk/scheduler.py).
     record_only = False

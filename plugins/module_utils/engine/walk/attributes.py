@@ -109,11 +109,12 @@ class RowAttributes(object):
         return outputs
 
     def cacheable_attributes(self, plugin, ctx):
-        """Attributes to keep in the row when a resource settles: those that
-        cost nothing now (the handler left the live object in ctx.live); the
-        costly ones wait for a template to read them.  None means none kept:
-        computed on use."""
-        if ctx.live is None or plugin.secret_data:
+        """Attributes to keep in the row when a resource's action ends:
+        those that cost nothing now (the handler left the live object in
+        ctx.live, or the plugin's come from its data alone); the costly ones
+        wait for a template to read them.  None means none kept: computed on
+        use."""
+        if (ctx.live is None and not plugin.attributes_from_record) or plugin.secret_data:
             return None
         return self._secret_free(plugin, _computed(plugin, ctx, _cheap_names(plugin)))
 

@@ -325,8 +325,13 @@ def _complete(run, row, ctx, action):
 
 def _failed(run, row, ctx, action, exc):
     reason = failure_reason(exc, row.name)
-    row = run.save(row.replace(action=action, status='FAILED', status_reason=run.masker.text(reason)),
-                   ctx)
+    # What was cached of the object before the action is no longer known to
+    # be true: the row keeps what the failed action left (a deployment's
+    # outputs of the failed run, which ``stack failures list`` shows), or
+    # nothing, computed on use.
+    attrs = run.cacheable_attributes(run.plugin(row.type, row.name), ctx)
+    row = run.save(row.replace(action=action, status='FAILED', status_reason=run.masker.text(reason),
+                               attrs=attrs), ctx)
     run.log.resource(row.replace(physical_id=ctx.physical_id), action, 'FAILED', reason)
     if isinstance(exc, ResourceFailure) and exc.resource is None:
         exc.resource = row.name

@@ -116,6 +116,8 @@ def apply_signal(source, details):
 
 class SoftwareDeployment(ResourcePlugin):
     type_name = 'OS::Heat::SoftwareDeployment'
+    # its attributes are its last signal's outputs, kept in its data
+    attributes_from_record = True
 
     @classmethod
     def validate(cls, given):

@@ -8,6 +8,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read import events
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import resource_tasks as rt
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.planner import UNFINISHED
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
@@ -588,3 +589,38 @@ def test_a_create_resumed_from_a_dead_run_waits_for_its_request_and_looks_again(
     assert Flaky.calls == [('find', 'st-a-xyz'), ('create', None), ('delete', 'obj-1'),
                            ('find', 'st-a-xyz')]
     assert (row.status, row.physical_id) == ('COMPLETE', 'dead-run-obj')
+
+
+def test_a_failed_deployment_keeps_the_outputs_of_the_failed_run_not_the_last_good_one(make_run):
+    """``stack failures list`` shows the failed run's deploy_stdout, stderr and status code (read
+    from the row's attributes): an update that fails must not leave the good run's there."""
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    row = run.save(ResourceRow(uuid='u-d', stack_id=run.stack['id'], name='deploy', role='current',
+                               type='OS::Heat::SoftwareDeployment', action='CREATE', status='IN_PROGRESS',
+                               physical_id='dep-1', physical_name='st-deploy-x', properties={}))
+    ctx = run.context(row, action='CREATE')
+    ctx.data['outputs'] = {'deploy_stdout': 'configured for mars', 'deploy_stderr': '',
+                           'deploy_status_code': 0}
+    row = rt._complete(run, row, ctx, 'CREATE')
+    assert row.attrs['deploy_stdout'] == 'configured for mars'      # kept when it settled
+    row = run.save(row.replace(action='UPDATE', status='IN_PROGRESS'))
+    ctx = run.context(row, action='UPDATE')
+    ctx.data['outputs'] = {'deploy_stdout': '', 'deploy_stderr': 'cannot greet boom',
+                           'deploy_status_code': 3}
+    rt._failed(run, row, ctx, 'UPDATE', ResourceFailure(
+        'Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 3'))
+    run.store.update_stack(run.stack['id'], status='FAILED')
+    found = events.failures(run.store, run.store.stack_by_id(run.stack['id']))['st.deploy']
+    assert (found['deploy_stdout'], found['deploy_stderr'], found['deploy_status_code']) == \
+        ('', 'cannot greet boom', 3)
+    assert found['status'] == 'UPDATE_FAILED'
+
+
+def test_a_failed_action_drops_what_was_cached_of_the_object_before(make_run):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    row = run.save(ResourceRow(uuid='u-t', stack_id=run.stack['id'], name='t', role='current', type=TR,
+                               action='CREATE', status='COMPLETE', physical_id='t-1',
+                               physical_name='st-t-x', properties={}, attrs={'output': 'old'}))
+    ctx = run.context(row.replace(action='UPDATE', status='IN_PROGRESS'), action='UPDATE')
+    rt._failed(run, row, ctx, 'UPDATE', ResourceFailure('went wrong'))
+    assert run.store.resources(run.stack['id'])[0].attrs is None
