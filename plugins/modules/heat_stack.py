@@ -25,7 +25,8 @@ options:
     required: true
   state:
     description:
-      - C(present) creates the stack or updates it to the template (and resumes a suspended stack).
+      - C(present) creates the stack or updates it to the template. A suspended stack is resumed first; with nothing
+        else changed it ends C(RESUME_COMPLETE), as Heat's C(stack resume) leaves it.
       - C(absent) deletes the stack and every resource it made (deletion policies honoured).
       - C(suspended) suspends every resource (servers are suspended) in reverse dependency order.
     type: str

@@ -259,10 +259,15 @@ class _Start(object):
         run.log.stack(fields['action'], 'IN_PROGRESS', fields['status_reason'])
 
 
+SETTLED = (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE'), ('RESUME', 'COMPLETE'))
+
+
 def _same_inputs(invocation, goal, stack, fields):
     """Whether an update's stored fields would be what the record holds
     already, on a stack whose last create or update completed."""
-    if (stack.get('action'), stack.get('status')) not in (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE')):
+    # RESUME_COMPLETE too: a present run on a suspended stack resumes it, and
+    # with nothing else changed it ends there, as Heat's stack resume does
+    if (stack.get('action'), stack.get('status')) not in SETTLED:
         return False
     if stack.get('hooks') or _portable(stack.get('definition')) != _portable(fields['definition']):
         return False

@@ -276,8 +276,20 @@ def test_suspend_users_first_and_resume_in_order(stacks, monkeypatch):
     resumed = stacks.run(SUSPEND)
     assert Recording.calls == [('resume', 'a'), ('resume', 'b'), ('resume', 'c')]
     assert resumed['changed'] is True
-    assert resumed['stack']['stack_status'] == 'UPDATE_COMPLETE'
-    assert index(resumed['events'], 'st', 'RESUME', 'COMPLETE') >= 0
+    # nothing else changed: the stack ends as Heat's stack resume ends it, with its events only
+    assert resumed['stack']['stack_status'] == 'RESUME_COMPLETE'
+    assert resumed['stack']['stack_status_reason'] == 'Stack RESUME completed successfully'
+    assert [(e['resource_name'], e['resource_action'], e['resource_status'])
+            for e in resumed['events']] == [
+        ('st', 'RESUME', 'IN_PROGRESS'), ('a', 'RESUME', 'IN_PROGRESS'), ('a', 'RESUME', 'COMPLETE'),
+        ('b', 'RESUME', 'IN_PROGRESS'), ('b', 'RESUME', 'COMPLETE'), ('c', 'RESUME', 'IN_PROGRESS'),
+        ('c', 'RESUME', 'COMPLETE'), ('st', 'RESUME', 'COMPLETE')]
+    assert stacks.stored_events()[-1]['resource_status'] == 'COMPLETE'
+    assert stacks.stored_events()[-1]['resource_action'] == 'RESUME'
+    # a rerun leaves it so; a change updates it
+    assert stacks.run(SUSPEND)['changed'] is False
+    assert stacks.run(SUSPEND.replace('value: a}', 'value: a2}'))['stack']['stack_status'] == \
+        'UPDATE_COMPLETE'
 
 
 class Crashing(TestResource):
@@ -405,7 +417,7 @@ def test_tags_and_a_patch_update_with_cleared_parameters(stacks):
 
 def test_a_stack_left_part_suspended_is_resumed_by_a_present_run(stacks, monkeypatch):
     """A suspend that failed half-way (one resource refused) leaves SUSPEND_FAILED: the next
-    present run resumes what was suspended, then updates."""
+    present run resumes what was suspended, and with nothing else changed ends there."""
     monkeypatch.setitem(resources.PLUGINS, TR, Recording)
     monkeypatch.setattr(Recording, 'calls', [])
     stacks.run(SUSPEND)
@@ -420,7 +432,7 @@ def test_a_stack_left_part_suspended_is_resumed_by_a_present_run(stacks, monkeyp
     assert failed['stack']['stack_status'] == 'SUSPEND_FAILED'
     Recording.calls[:] = []
     resumed = stacks.run(SUSPEND)
-    assert resumed['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert resumed['stack']['stack_status'] == 'RESUME_COMPLETE'
     assert ('resume', 'b') in Recording.calls and ('resume', 'c') in Recording.calls
     assert index(resumed['events'], 'st', 'RESUME', 'COMPLETE') >= 0
 
