@@ -27,6 +27,14 @@ process reading the store, so what it must remember travels in the
 
 ``done`` is true once the action has ended and the stack is no longer
 IN_PROGRESS (a failed update stays in progress through its rollback).
+
+With a nested depth, a nested stack is deleted (its holder's delete, or an
+update that drops or replaces it) before the action followed ends, often
+between two looks: its events, the DELETE ones among them, are read from
+the trace it left (the store's ``nested_traces``, kept a day) and merged as
+a live one's, whether the stack followed is still there or deleted too.
+So a follower's history at its first look also lists the nested stacks
+deleted in the last day, which Heat's plain event list no longer does.
 """
 
 from __future__ import absolute_import, division, print_function
