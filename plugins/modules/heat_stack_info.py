@@ -92,6 +92,10 @@ options:
       - A stack deleted while followed is read by its id from what its delete left in the store (for a day), so its
         last events and C(DELETE_COMPLETE) are shown and the follow ends. A stack that left the store with nothing
         kept (moved by M(stackers.orchestration.heat_stack_migrate)) fails, naming it.
+      - With O(nested_depth), a nested stack deleted while followed (its holder deleted, or dropped by an update) is
+        read from what its delete left (for a day, under its top-level stack), so its events, its delete's too, are
+        shown once each. The first look's events so far include the nested stacks deleted in the last day, which
+        the list without O(follow) leaves out, as Heat does.
       - A rerun of M(stackers.orchestration.heat_stack) that changes nothing records nothing, so it is no action to
         follow - the follow goes on waiting.
       - Not with O(event_resource), O(marker), O(limit) or O(sort).

@@ -46,34 +46,66 @@ def api_events(events):
             for e in events or ()]
 
 
-def stack_events(store, stack, depth=0, named=None):
+def stack_events(store, stack, depth=0, named=None, *, gone=None):
     """The stack's events, its nested stacks' ``depth`` levels down merged
-    in, oldest first; with a depth each names its ``stack_name``."""
+    in, oldest first; with a depth each names its ``stack_name``.
+
+    As Heat lists them, only the nested stacks still there are merged: Heat
+    soft-deletes a nested stack, and its event list with a nested depth
+    reads live stacks alone.  A follower (follow.py) must print every event
+    of a delete, so it gives ``gone``, {stack id: trace} of the stacks of
+    the tree that were deleted (the store's ``nested_traces``, and a deleted
+    top-level stack's own ``deleted``): a stack there is read from its
+    trace, and a deleted nested stack is merged as a live one."""
+    gone = gone or {}
     named = depth > 0 if named is None else named
-    own = [event_view(e, stack['name'] if named else None) for e in store.events(stack['id'])]
+    kept = gone.get(stack['id'])
+    events = kept['events'] if kept is not None else store.events(stack['id'])
+    own = [event_view(e, stack['name'] if named else None) for e in events]
     if depth <= 0:
         return own
-    for child in store.children(stack['id']):
-        own = _merge(own, stack_events(store, child, depth - 1, True), child['parent_resource'])
+    for child in _children(store, stack, gone):
+        own = _merge(own, stack_events(store, child, depth - 1, True, gone=gone), child['parent_resource'],
+                     child['name'])
     return own
 
 
-def _merge(own, nested, holder):
+def _children(store, stack, gone):
+    """The nested stacks of ``stack``, live or in ``gone``; each once (a
+    Swift reader may see a stack both live and in its trace: the trace is
+    the later)."""
+    traced = [t['stack'] for t in gone.values() if t['stack'].get('parent_id') == stack['id']]
+    # a deleted stack has no live child: not asked (a Swift store would list every stack)
+    live = [] if stack['id'] in gone else [c for c in store.children(stack['id']) if c['id'] not in gone]
+    return sorted(live + traced, key=lambda c: (c.get('created_time') or '', c['name']))
+
+
+def _merge(own, nested, holder, child=None):
     """Two oldest-first lists as one.  Times have a second's resolution, so
     a tie is decided by what must come first: a nested stack's events
     happen inside its holder's action, so an event that ends the holder's
     (or the stack's own) action comes after the nested ones of the same
-    second; any other goes before them (heatclient sorts by time alone)."""
+    second; any other goes before them (heatclient sorts by time alone).
+    But an action of the nested stack ``child`` (its name) starts inside an
+    action of its holder: its IN_PROGRESS event goes before an ending one
+    only while the holder's action waits for it (the holder's IN_PROGRESS
+    out, no action of ``child`` started since); else it starts a later
+    action, as when a fast nested stack is made then deleted in one second."""
     out, i, j = [], 0, 0
+    waiting = False
     while i < len(own) and j < len(nested):
         a, b = own[i], nested[j]
         if a['event_time'] < b['event_time'] or (
-                a['event_time'] == b['event_time'] and not _ends(a, holder)):
+                a['event_time'] == b['event_time'] and not (
+                    _ends(a, holder) and (waiting or not _starts(b, child)))):
             out.append(a)
             i += 1
+            if a['resource_name'] == holder:
+                waiting = (a.get('resource_status') or '').endswith('IN_PROGRESS')
         else:
             out.append(b)
             j += 1
+            waiting = waiting and not _starts(b, child)
     return out + own[i:] + nested[j:]
 
 
@@ -81,6 +113,12 @@ def _ends(event, holder):
     if (event.get('resource_status') or '').endswith('IN_PROGRESS'):
         return False
     return event['resource_name'] in (holder, event.get('stack_name'))
+
+
+def _starts(event, child):
+    """The event starts an action of nested stack ``child``."""
+    return (child is not None and event['resource_name'] == child == event.get('stack_name')
+            and (event.get('resource_status') or '').endswith('IN_PROGRESS'))
 
 
 def select_events(events, resource=None, marker=None, limit=None, sort=None):

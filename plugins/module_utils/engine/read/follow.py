@@ -27,6 +27,14 @@ process reading the store, so what it must remember travels in the
 
 ``done`` is true once the action has ended and the stack is no longer
 IN_PROGRESS (a failed update stays in progress through its rollback).
+
+With a nested depth, a nested stack is deleted (its holder's delete, or an
+update that drops or replaces it) before the action followed ends, often
+between two looks: its events, the DELETE ones among them, are read from
+the trace it left (the store's ``nested_traces``, kept a day) and merged as
+a live one's, whether the stack followed is still there or deleted too.
+So a follower's history at its first look also lists the nested stacks
+deleted in the last day, which Heat's plain event list no longer does.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -34,7 +42,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ...errors import StackNotFound
-from .events import event_view, stack_events
+from .events import stack_events
 
 QUIET_LOOKS = 2
 
@@ -79,8 +87,9 @@ def _read(store, request, stack_id):
     stack = store.get_stack(request.name)
     if stack is not None and (stack.get('parent_id') or stack_id not in (None, stack['id'])):
         stack = None
+    depth = request.nested_depth
     if stack is not None:
-        return stack, stack_events(store, stack, request.nested_depth)
+        return stack, stack_events(store, stack, depth, gone=_gone(store, stack['id'], depth))
     if stack_id is None:
         return None
     record = store.deleted(stack_id)
@@ -88,9 +97,16 @@ def _read(store, request, stack_id):
         raise StackNotFound('The Stack (%s) %s left the state store %s and nothing of its end is kept '
                             '(moved to another store, or deleted over a day ago)'
                             % (request.name, stack_id, store.path))
-    gone = record['stack']
-    named = gone['name'] if request.nested_depth else None
-    return gone, [event_view(e, named) for e in record['events']]
+    gone = _gone(store, stack_id, depth)
+    gone[stack_id] = record
+    return record['stack'], stack_events(store, record['stack'], depth, gone=gone)
+
+
+def _gone(store, stack_id, depth):
+    """The traces of the nested stacks deleted in the tree of ``stack_id``
+    (read only with a nested depth): their events, a delete's last ones
+    among them, are printed although the stacks are no longer there."""
+    return store.nested_traces(stack_id) if depth else {}
 
 
 def _current_action(events, stack, status):

@@ -25,6 +25,14 @@ Stacks and events are plain dicts; resources are ``records.ResourceRow``s
 (converted here, at the boundary); JSON columns are decoded.  Secrets
 never reach the file in clear: ``secrets.py`` encrypts what is stored and masks what is
 compared.
+
+A deleted stack leaves a trace for a day (table ``deleted``, dropped by the
+next delete after that): its last status and its events, no secret.  A
+top-level stack's is read by its id (``deleted``), as Heat shows a deleted
+stack; a nested stack's, deleted while its top-level stack lives on or
+before that one's delete ends, under its top-level stack's id
+(``nested_traces``), so a follower with a nested depth (read/follow.py)
+still prints its events.  A stack moved to another store leaves none.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -81,7 +89,8 @@ _STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time'
                'parent_resource', 'hooks', 'project_id', 'shown')
 # Columns added since schema 1 was first written: (table, column, type).
 _ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'),
-          ('stacks', 'hooks', 'TEXT'), ('stacks', 'project_id', 'TEXT'), ('stacks', 'shown', 'TEXT'))
+          ('stacks', 'hooks', 'TEXT'), ('stacks', 'project_id', 'TEXT'), ('stacks', 'shown', 'TEXT'),
+          ('deleted', 'root_id', 'TEXT'))
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
@@ -89,11 +98,15 @@ _EVENT_COLS = ('id', 'stack_id', 'seq', 'resource_name', 'resource_type', 'physi
                'resource_action', 'resource_status', 'resource_status_reason', 'event_time')
 
 
-# What a deleted top-level stack leaves (``deleted``): the stack as Heat
-# shows a deleted one by id (DELETE_COMPLETE), its events, for a day; long
-# enough for whoever follows its delete (read/follow.py) to see it end.
+# What a deleted stack leaves (``deleted``): the stack as Heat shows a
+# deleted one by id (DELETE_COMPLETE), its events, for a day; long enough
+# for whoever follows its delete (read/follow.py) to see it end.  A nested
+# stack's is kept too, under its top-level stack's id (``root_id``): it is
+# deleted before its top-level stack's delete ends, and a follower with a
+# nested depth must still print its DELETE events.  Nothing secret: the
+# stack's status and events, which the store keeps in clear anyway.
 TRACE_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time', 'updated_time',
-              'parent_id', 'tags')
+              'parent_id', 'parent_resource', 'tags')
 TRACE_LIFE = 86400
 
 _SAVE_RESOURCE = 'INSERT OR REPLACE INTO resources (%s) VALUES (%s)' % (
@@ -166,6 +179,8 @@ class Store(object):
             self._db.execute('PRAGMA busy_timeout=30000')
             self._db.executescript(_SCHEMA)
             _add_columns(self._db)
+            # after _add_columns: an old store's ``deleted`` has no root_id before it
+            self._db.execute('CREATE INDEX IF NOT EXISTS deleted_root ON deleted (root_id)')
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
@@ -294,37 +309,63 @@ class Store(object):
         return [self._row(_STACK_COLS, _JSON_STACK, r) for r in self._tx(read)]
 
     def delete_stack(self, stack_id, trace=True):
-        """Drop a stack's rows; a top-level stack leaves its trace (see
-        ``deleted``) unless ``trace`` is False (a stack moved to another store)."""
+        """Drop a stack's rows; the stack leaves its trace (see ``deleted``
+        and ``nested_traces``) unless ``trace`` is False (a stack moved to
+        another store).  Traces older than a day are dropped here."""
         record = self.trace(stack_id) if trace else None
 
         def write(db):
             if record is not None:
                 db.execute('DELETE FROM deleted WHERE deleted_at<?', (time.time() - TRACE_LIFE,))
-                db.execute('INSERT OR REPLACE INTO deleted (id, name, deleted_at, record) VALUES (?,?,?,?)',
-                           (stack_id, record['stack']['name'], time.time(), _dumps(record)))
+                db.execute('INSERT OR REPLACE INTO deleted (id, name, deleted_at, record, root_id) '
+                           'VALUES (?,?,?,?,?)', (stack_id, record['stack']['name'], time.time(),
+                                                  _dumps(record), record.get('root')))
             for table, col in (('events', 'stack_id'), ('resources', 'stack_id'), ('stacks', 'id')):
                 db.execute('DELETE FROM %s WHERE %s=?' % (table, col), (stack_id,))
         self._tx(write)
 
     def trace(self, stack_id):
-        """What the delete of top-level stack ``stack_id`` leaves: ``{stack,
-        events}`` (None for a nested stack or an unknown one)."""
+        """What the delete of stack ``stack_id`` leaves: ``{stack, events}``,
+        and for a nested stack ``root``, the id of its top-level stack (None
+        for an unknown stack, or a nested one whose top-level stack is gone
+        already: no follower could reach it)."""
         stack = Store.stack_by_id(self, stack_id)
-        if stack is None or stack.get('parent_id'):
+        if stack is None:
             return None
-        return {'stack': dict((k, stack.get(k)) for k in TRACE_COLS),
-                'events': Store.events(self, stack_id)}
+        record = {'stack': dict((k, stack.get(k)) for k in TRACE_COLS),
+                  'events': Store.events(self, stack_id)}
+        if stack.get('parent_id'):
+            record['root'] = self._root_id(stack)
+            if record['root'] is None:
+                return None
+        return record
+
+    def _root_id(self, stack):
+        seen = set()
+        while stack is not None and stack.get('parent_id') and stack['id'] not in seen:
+            seen.add(stack['id'])
+            stack = Store.stack_by_id(self, stack['parent_id'])
+        return None if stack is None or stack.get('parent_id') else stack['id']
 
     def deleted(self, stack_id):
         """The trace a deleted top-level stack left (``{stack, events}``, as
-        ``trace`` made it), or None once it is older than a day."""
+        ``trace`` made it), or None once it is older than a day.  A nested
+        stack's is read with its tree's (``nested_traces``), as in Swift."""
         def read(db):
-            return db.execute('SELECT record, deleted_at FROM deleted WHERE id=?', (stack_id,)).fetchone()
+            return db.execute('SELECT record, deleted_at FROM deleted WHERE id=? AND root_id IS NULL',
+                              (stack_id,)).fetchone()
         found = self._tx(read)
         if found is None or found[1] < time.time() - TRACE_LIFE:
             return None
         return _loads(found[0])
+
+    def nested_traces(self, root_id):
+        """{stack id: trace} of the nested stacks of top-level stack
+        ``root_id`` (any depth) deleted in the last day."""
+        def read(db):
+            return db.execute('SELECT id, record FROM deleted WHERE root_id=? AND deleted_at>=? '
+                              'ORDER BY deleted_at, id', (root_id, time.time() - TRACE_LIFE)).fetchall()
+        return dict((found[0], _loads(found[1])) for found in self._tx(read))
 
     # -- the lock -------------------------------------------------------------
     def lock(self, name, owner, ttl, alive=None, create=None):

@@ -19,6 +19,8 @@ included) under its own name, so that one stack is read with one listing:
                                                beside a run, ``<seq>-<event id>.json``
   ``<name>.lock``, ``<name>.lock.claims/``     the lock (below)
   ``deleted/<id>.json``                         what a deleted top-level stack leaves for a day (sqlite.py)
+  ``deleted/<top id>/<id>.json``               what a deleted nested stack leaves, under its top-level
+                                               stack's id: one listing finds a tree's (a follower's look)
   ``versions/<name>/<n>.json``                 the whole record after each completed action
 (stack names hold no '/', so no stack's objects mix with another's)
 
@@ -446,7 +448,8 @@ class SwiftStore(Store):
             self._read_events(stack_id)
             record = self.trace(stack_id)
             if record is not None:      # Swift's expirer drops it after TRACE_LIFE
-                self._put(self._deleted_obj(stack_id), record, headers={'X-Delete-After': str(TRACE_LIFE)})
+                self._put(self._deleted_obj(stack_id, record.get('root')), record,
+                          headers={'X-Delete-After': str(TRACE_LIFE)})
         if top is not None:
             for row in super(SwiftStore, self).resources(stack_id):
                 self._delete(self._obj(top, 'resources', row.uuid + '.json'))
@@ -462,12 +465,25 @@ class SwiftStore(Store):
         if stack and not stack.get('parent_id') and stack.get('lock_owner'):
             self.release(stack['name'], stack['lock_owner'])
 
-    def _deleted_obj(self, stack_id):
+    def _deleted_obj(self, stack_id, root=None):
+        if root:
+            return self._name('deleted', root, stack_id + '.json')
         return self._name('deleted', stack_id + '.json')
 
     def deleted(self, stack_id):
-        """As sqlite.py's, from its own object (``deleted/<id>.json``)."""
+        """As sqlite.py's, from its own object (``deleted/<id>.json``): a
+        top-level stack's (a nested one's is read with its tree's)."""
         return self._get(self._deleted_obj(stack_id))[0]
+
+    def nested_traces(self, root_id):
+        """As sqlite.py's: one listing of ``deleted/<root_id>/``, then each
+        trace; Swift's expirer has dropped those older than a day."""
+        found = {}
+        for obj, _hash in self._list(self._name('deleted', root_id, '')):
+            record = self._get(obj)[0]
+            if record is not None:      # expired between the listing and the read
+                found[record['stack']['id']] = record
+        return found
 
     def save_resource(self, row, touch=True):
         row = super(SwiftStore, self).save_resource(row, touch=touch)

@@ -91,6 +91,56 @@ def test_merge_orders_by_time_then_by_the_holders_end():
         ('mid', '1'), ('other', '2'), ('v', '2'), ('mid', '2'), ('v', '3'), ('st', '3')]
 
 
+def test_merge_puts_a_nested_action_started_in_the_same_second_after_the_holders_end():
+    def ev(name, status, stack='st'):
+        return {'resource_name': name, 'resource_status': status, 'event_time': '1', 'stack_name': stack}
+    # a fast nested stack made, then deleted, all in one second
+    own = [ev('mid', 'CREATE_IN_PROGRESS'), ev('mid', 'CREATE_COMPLETE'), ev('st', 'CREATE_COMPLETE'),
+           ev('st', 'DELETE_IN_PROGRESS'), ev('mid', 'DELETE_IN_PROGRESS'), ev('mid', 'DELETE_COMPLETE'),
+           ev('st', 'DELETE_COMPLETE')]
+    nested = [ev('n', 'CREATE_IN_PROGRESS', 'n'), ev('v', 'CREATE_COMPLETE', 'n'), ev('n', 'CREATE_COMPLETE', 'n'),
+              ev('n', 'DELETE_IN_PROGRESS', 'n'), ev('v', 'DELETE_COMPLETE', 'n'), ev('n', 'DELETE_COMPLETE', 'n')]
+    merged = info_events._merge(own, nested, 'mid', 'n')
+    assert brief(merged) == [
+        ('mid', 'CREATE_IN_PROGRESS'), ('n', 'CREATE_IN_PROGRESS'), ('v', 'CREATE_COMPLETE'),
+        ('n', 'CREATE_COMPLETE'), ('mid', 'CREATE_COMPLETE'), ('st', 'CREATE_COMPLETE'),
+        ('st', 'DELETE_IN_PROGRESS'), ('mid', 'DELETE_IN_PROGRESS'), ('n', 'DELETE_IN_PROGRESS'),
+        ('v', 'DELETE_COMPLETE'), ('n', 'DELETE_COMPLETE'), ('mid', 'DELETE_COMPLETE'), ('st', 'DELETE_COMPLETE')]
+
+
+INNER = '''heat_template_version: 2021-04-16
+resources:
+  deep: {type: leaf.yaml}
+'''
+
+
+def test_deleted_nested_stacks_are_merged_from_their_traces_to_the_depth_asked(stacks):
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    (stacks.dir / 'inner.yaml').write_text(INNER)
+    stacks.run(TOP.replace('leaf.yaml', 'inner.yaml'))
+    store = stacks.store()
+    try:
+        top = store.get_stack('st')
+        live = dict((d, info_events.stack_events(store, top, d)) for d in (1, 2))
+    finally:
+        store.close()
+    stacks.run(state='absent')
+    store = stacks.store()
+    try:
+        gone = store.nested_traces(top['id'])
+        gone[top['id']] = store.deleted(top['id'])
+        for depth in (1, 2):
+            events = info_events.stack_events(store, gone[top['id']]['stack'], depth, gone=gone)
+            assert events[:len(live[depth])] == live[depth]      # the life before the delete, as it was listed
+            deleted = [e for e in events[len(live[depth]):] if e['resource_status'] == 'DELETE_COMPLETE']
+            names = [e['stack_name'] for e in deleted]
+            assert len(set(names)) == depth + 1 and names[-1] == 'st'
+        assert info_events.stack_events(store, gone[top['id']]['stack'], 0, gone=gone) == [
+            info_events.event_view(e) for e in gone[top['id']]['events']]
+    finally:
+        store.close()
+
+
 def test_select_resource_sort_marker_limit(stacks):
     (stacks.dir / 'leaf.yaml').write_text(LEAF)
     stacks.run(TOP)

@@ -180,3 +180,104 @@ def test_follow_refuses_the_options_that_pick_events(stacks):
         info.info(info.InfoRequest('st', store_path=stacks.store_path, follow={}, marker='x', limit=2))
     with pytest.raises(StackersError, match='give its name'):
         info.info(info.InfoRequest(store_path=stacks.store_path, follow={}))
+
+
+# -- nested stacks: deleted before the stack's own delete ends ------------------------------------
+LEAF = '''heat_template_version: 2021-04-16
+resources:
+  v: {type: OS::Heat::None}
+  w: {type: OS::Heat::None, depends_on: [v]}
+'''
+NESTED = '''
+resources:
+  mid: {type: leaf.yaml}
+  u: {type: OS::Heat::None, depends_on: [mid]}
+'''
+
+
+def _nested(stacks):
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    stacks.run(NESTED)
+    return stacks.children()['mid']['name']
+
+
+def _delete_events(nested):
+    return [('st', 'DELETE_IN_PROGRESS'), ('u', 'DELETE_IN_PROGRESS'), ('u', 'DELETE_COMPLETE'),
+            ('mid', 'DELETE_IN_PROGRESS'), (nested, 'DELETE_IN_PROGRESS'), ('w', 'DELETE_IN_PROGRESS'),
+            ('w', 'DELETE_COMPLETE'), ('v', 'DELETE_IN_PROGRESS'), ('v', 'DELETE_COMPLETE'),
+            (nested, 'DELETE_COMPLETE'), ('mid', 'DELETE_COMPLETE'), ('st', 'DELETE_COMPLETE')]
+
+
+def _each_once(follower):
+    ids = [e['id'] for e in follower.printed]
+    assert len(ids) == len(set(ids))
+
+
+def test_a_delete_between_two_looks_prints_the_nested_stacks_delete_too(stacks):
+    nested = _nested(stacks)
+    follower = Follower(stacks, nested_depth=1)
+    follower.look()
+    history = len(follower.printed)
+    assert history == len(info.info(info.InfoRequest('st', store_path=stacks.store_path,
+                                                     nested_depth=1))['events'])
+    stacks.run(state='absent')
+    answer = follower.look()
+    assert follower.done and answer['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert statuses(follower.printed[history:]) == _delete_events(nested)
+    assert {e['stack_name'] for e in follower.printed[history:]} == {'st', nested}
+    _each_once(follower)
+    assert follower.look()['events'] == []          # a look after the end prints nothing again
+
+
+def test_a_look_while_the_stack_is_deleted_prints_its_nested_stacks_delete_once(stacks, monkeypatch):
+    nested = _nested(stacks)
+    nested_id = stacks.children()['mid']['id']
+    follower = Follower(stacks, nested_depth=1)
+    follower.look()
+    history = len(follower.printed)
+    real = Store.delete_stack
+
+    def deleting(store, stack_id, trace=True):
+        real(store, stack_id, trace)
+        if stack_id == nested_id:       # the nested stack gone, the stack still DELETE_IN_PROGRESS
+            answer = follower.look()
+            assert answer['stack']['stack_status'] == 'DELETE_IN_PROGRESS' and not follower.done
+    monkeypatch.setattr(Store, 'delete_stack', deleting)
+    stacks.run(state='absent')
+    assert len(follower.answers) == 2
+    assert statuses(follower.answers[1]['events']) == _delete_events(nested)[:-2]
+    follower.look()
+    assert follower.done and follower.answers[-1]['stack']['stack_status'] == 'DELETE_COMPLETE'
+    assert statuses(follower.printed[history:]) == _delete_events(nested)
+    _each_once(follower)
+
+
+def test_a_nested_stack_an_update_deletes_is_followed_but_heats_list_has_it_no_longer(stacks):
+    nested = _nested(stacks)
+    follower = Follower(stacks, nested_depth=1)
+    follower.look()
+    history = len(follower.printed)
+    stacks.run('resources:\n  u: {type: OS::Heat::None}\n')
+    follower.look()
+    assert follower.done
+    printed = statuses(follower.printed[history:])
+    assert printed[0] == ('st', 'UPDATE_IN_PROGRESS') and printed[-1] == ('st', 'UPDATE_COMPLETE')
+    for event in ((nested, 'DELETE_IN_PROGRESS'), ('v', 'DELETE_COMPLETE'), (nested, 'DELETE_COMPLETE')):
+        assert event in printed
+    _each_once(follower)
+    # Heat's event list reads live nested stacks alone: a deleted one's events are not listed
+    plain = info.info(info.InfoRequest('st', store_path=stacks.store_path, nested_depth=1))['events']
+    assert nested not in {e['stack_name'] for e in plain}
+    assert [e['id'] for e in plain] == [e['id'] for e in follower.printed if e['stack_name'] == 'st']
+
+
+def test_without_a_nested_depth_the_delete_prints_the_stacks_own_events(stacks):
+    _nested(stacks)
+    follower = Follower(stacks)
+    follower.look()
+    history = len(follower.printed)
+    stacks.run(state='absent')
+    follower.look()
+    assert follower.done
+    assert statuses(follower.printed[history:]) == [
+        e for e in _delete_events('gone') if e[0] != 'gone' and e[0] not in ('v', 'w')]

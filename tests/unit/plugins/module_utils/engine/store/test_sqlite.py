@@ -445,24 +445,71 @@ def test_a_damaged_store_is_an_error_never_no_stack(path, store, damage, message
     assert path in str(err.value) and 'backup' in str(err.value)
 
 
-def test_a_deleted_top_level_stack_leaves_its_end_for_a_day(tmp_path, monkeypatch):
+def test_a_deleted_stack_leaves_its_end_for_a_day_a_nested_one_under_its_top(tmp_path, monkeypatch):
     from_store = Store(str(tmp_path / 's.sqlite'))
     try:
         top = from_store.lock('gone', 'me', 60, create={'action': 'DELETE', 'status': 'COMPLETE'})
-        child = from_store.create_stack({'name': 'gone-x', 'parent_id': top['id'], 'action': 'DELETE',
-                                         'status': 'COMPLETE'})
+        child = from_store.create_stack({'name': 'gone-x', 'parent_id': top['id'], 'parent_resource': 'x',
+                                         'action': 'DELETE', 'status': 'COMPLETE', 'secrets': 'sealed'})
+        grandchild = from_store.create_stack({'name': 'gone-x-y', 'parent_id': child['id'],
+                                              'parent_resource': 'y', 'action': 'DELETE', 'status': 'COMPLETE'})
         event = from_store.add_event(top['id'], {'resource_name': 'gone', 'resource_action': 'DELETE',
                                                  'resource_status': 'COMPLETE'})
+        below = from_store.add_event(grandchild['id'], {'resource_name': 'v', 'resource_action': 'DELETE',
+                                                        'resource_status': 'COMPLETE'})
+        from_store.delete_stack(grandchild['id'])
         from_store.delete_stack(child['id'])
         from_store.delete_stack(top['id'])
         kept = from_store.deleted(top['id'])
         assert (kept['stack']['name'], kept['stack']['action'], kept['stack']['status']) == (
             'gone', 'DELETE', 'COMPLETE')
         assert [e['id'] for e in kept['events']] == [event['id']]
-        assert from_store.deleted(child['id']) is None           # a nested stack leaves nothing
+        # a nested stack's trace is read with its tree's, whatever its depth
+        assert from_store.deleted(child['id']) is None
+        nested = from_store.nested_traces(top['id'])
+        assert sorted(nested) == sorted([child['id'], grandchild['id']])
+        assert (nested[grandchild['id']]['stack']['parent_id'],
+                nested[grandchild['id']]['stack']['parent_resource']) == (child['id'], 'y')
+        assert [e['id'] for e in nested[grandchild['id']]['events']] == [below['id']]
+        assert 'secrets' not in nested[child['id']]['stack']       # status and events only
         assert from_store.events(top['id']) == [] and from_store.get_stack('gone') is None
+        assert from_store.nested_traces('another') == {}
         later = time.time() + st.TRACE_LIFE + 1
         monkeypatch.setattr(st.time, 'time', lambda: later)
-        assert from_store.deleted(top['id']) is None
+        assert from_store.deleted(top['id']) is None and from_store.nested_traces(top['id']) == {}
+        # the next traced delete drops them from the file
+        again = from_store.lock('next', 'me', 60, create={'action': 'DELETE', 'status': 'COMPLETE'})
+        from_store.delete_stack(again['id'])
+        assert [r[0] for r in from_store._db.execute('SELECT id FROM deleted')] == [again['id']]
     finally:
         from_store.close()
+
+
+def test_a_nested_stack_whose_top_is_gone_or_a_moved_one_leaves_nothing(store):
+    top = store.lock('t', 'me', 60, create={'action': 'CREATE', 'status': 'COMPLETE'})
+    child = store.create_stack({'name': 't-x', 'parent_id': top['id'], 'parent_resource': 'x'})
+    moved = store.create_stack({'name': 't-m', 'parent_id': top['id'], 'parent_resource': 'm'})
+    store.delete_stack(moved['id'], trace=False)
+    store.delete_stack(top['id'])
+    store.delete_stack(child['id'])      # its top-level stack first: no follower can reach it
+    assert store.nested_traces(top['id']) == {}
+
+
+def test_a_store_written_before_nested_traces_opens_and_keeps_them(path, store):
+    top = store.lock('t', 'me', 60, create={'action': 'CREATE', 'status': 'COMPLETE'})
+    old = store.lock('old', 'me', 60, create={'action': 'DELETE', 'status': 'COMPLETE'})
+    store.delete_stack(old['id'])
+    store.close()
+    db = sqlite3.connect(path)           # the deleted table as the collection first wrote it
+    db.execute('DROP INDEX deleted_root')
+    db.execute('ALTER TABLE deleted DROP COLUMN root_id')
+    db.commit()
+    db.close()
+    again = Store(path)
+    try:
+        assert again.deleted(old['id'])['stack']['name'] == 'old'     # a trace written before
+        child = again.create_stack({'name': 't-x', 'parent_id': top['id'], 'parent_resource': 'x'})
+        again.delete_stack(child['id'])
+        assert list(again.nested_traces(top['id'])) == [child['id']]
+    finally:
+        again.close()

@@ -349,6 +349,80 @@ def test_deleting_a_stack_tree_leaves_no_object_of_it(cloud):
     assert left and all(n.startswith('team/stacks/kept/') for n in left), left
 
 
+LEAF = '''heat_template_version: 2021-04-16
+resources:
+  v: {type: OS::Heat::None}
+'''
+NESTED = '''
+resources:
+  mid: {type: leaf.yaml}
+  u: {type: OS::Heat::None, depends_on: [mid]}
+'''
+
+
+def test_a_deleted_nested_stack_leaves_its_trace_under_its_top_level_stacks_id(stacks, cloud):
+    conn, swift, proxy = cloud
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    _run(stacks, conn, NESTED, parameters={})
+    store = _store(conn)
+    try:
+        top = store.get_stack('st')
+        child = store.children(top['id'])[0]
+    finally:
+        store.close()
+    _run(stacks, conn, state='absent')
+    traces = [n for n in _objects(swift) if n.startswith('team/deleted/')]
+    assert traces == ['team/deleted/%s.json' % top['id'], 'team/deleted/%s/%s.json' % (top['id'], child['id'])]
+    assert all(('state', n) in swift.expiry for n in traces)
+    reader = SwiftStore(URL, conn, writable=False)
+    try:
+        proxy.requests[:] = []
+        nested = reader.nested_traces(top['id'])
+        assert _requests(proxy) == [('GET', '/state'), ('GET', '/state/' + traces[1])]   # one listing
+        assert reader.deleted(child['id']) is None       # read with its tree's
+    finally:
+        reader.close()
+    assert list(nested) == [child['id']]
+    kept = nested[child['id']]
+    assert (kept['stack']['parent_id'], kept['stack']['parent_resource'], kept['root']) == (top['id'], 'mid', top['id'])
+    assert [(e['resource_name'], e['resource_action'], e['resource_status']) for e in kept['events']][-1] == (
+        child['name'], 'DELETE', 'COMPLETE')
+    swift.now = lambda: time.time() + ss.TRACE_LIFE + 1      # Swift's expirer: gone after a day
+    reader = SwiftStore(URL, conn, writable=False)
+    try:
+        assert reader.nested_traces(top['id']) == {} and reader.deleted(top['id']) is None
+    finally:
+        reader.close()
+
+
+def test_a_follower_on_swift_prints_the_nested_stacks_delete_once(stacks, cloud):
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.info import InfoRequest, info
+    conn, _swift, _proxy = cloud
+    (stacks.dir / 'leaf.yaml').write_text(LEAF)
+    _run(stacks, conn, NESTED, parameters={})
+    state, printed = {}, []
+
+    def look():
+        answer = info(InfoRequest('st', store_url=URL, nested_depth=1, follow=state), conn)
+        state.clear()
+        state.update(answer['follow'])
+        printed.extend(answer['events'])
+        return answer
+
+    look()
+    history = len(printed)
+    _run(stacks, conn, state='absent')
+    answer = look()
+    assert state['done'] and answer['stack']['stack_status'] == 'DELETE_COMPLETE'
+    shown = [(e['resource_name'], e['resource_status']) for e in printed[history:]]
+    nested = printed[2]['stack_name']
+    assert shown == [('st', 'DELETE_IN_PROGRESS'), ('u', 'DELETE_IN_PROGRESS'), ('u', 'DELETE_COMPLETE'),
+                     ('mid', 'DELETE_IN_PROGRESS'), (nested, 'DELETE_IN_PROGRESS'), ('v', 'DELETE_IN_PROGRESS'),
+                     ('v', 'DELETE_COMPLETE'), (nested, 'DELETE_COMPLETE'), ('mid', 'DELETE_COMPLETE'),
+                     ('st', 'DELETE_COMPLETE')]
+    assert len(set(e['id'] for e in printed)) == len(printed)
+
+
 # -- the lock --------------------------------------------------------------------------------------
 def test_a_live_lock_is_refused_naming_its_holder_and_since(cloud):
     conn, swift, _proxy = cloud
