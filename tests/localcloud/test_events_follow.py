@@ -39,12 +39,13 @@ EVENT_LINE = re.compile(r'\(item=([0-9a-f-]{36})\) => .*"msg": "([^"]*)"')
 
 
 class Books(object):
-    def __init__(self, cloud, tmp_path):
+    def __init__(self, cloud, tmp_path, template=TEMPLATE, files=None):
         self.cloud = cloud
         self.store = str(tmp_path / 'stacks.sqlite')
         self.template = str(tmp_path / 'follow.yaml')
-        with open(self.template, 'w') as f:
-            f.write(TEMPLATE)
+        for name, text in dict(files or {}, **{'follow.yaml': template}).items():
+            with open(str(tmp_path / name), 'w') as f:
+                f.write(text)
 
     def env(self):
         env = dict(os.environ, OS_CLIENT_CONFIG_FILE=self.cloud.clouds_yaml, ANSIBLE_NOCOLOR='1',
@@ -83,8 +84,9 @@ class Books(object):
 class Follower(object):
     """events.yml -e follow=true in its own process; ``printed``: (event id, line) as they come."""
 
-    def __init__(self, books):
-        self.proc = subprocess.Popen(books.command('events.yml', {'follow': True}), cwd=ROOT, env=books.env(),
+    def __init__(self, books, extra=None):
+        self.proc = subprocess.Popen(books.command('events.yml', dict({'follow': True}, **(extra or {}))),
+                                     cwd=ROOT, env=books.env(),
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines, self.printed = [], []
         self._seen = threading.Condition()
@@ -99,6 +101,13 @@ class Follower(object):
                 if found:
                     self.printed.append(found.groups())
                 self._seen.notify_all()
+
+    def wait_for_line(self, text):
+        """Until an event line holding ``text`` was printed."""
+        with self._seen:
+            assert self._seen.wait_for(lambda: any(text in line for _i, line in self.printed)
+                                       or self.proc.poll() is not None, timeout=300), self.output()
+        assert self.proc.poll() is None, 'the follower ended before the action: ' + self.output()
 
     def wait_for(self, count):
         """Until ``count`` events were printed (the history, before the action starts)."""
@@ -160,3 +169,35 @@ def test_follow_an_update_then_a_delete_each_to_its_end(cloud, tmp_path):
     assert 'DELETE_COMPLETE  Stack DELETE completed successfully' in follower.printed[-1][1]
     assert [e['resource_status'] for e in deleted['events'] if e['resource_name'] == 'net'] == [
         'DELETE_IN_PROGRESS', 'DELETE_COMPLETE']
+
+
+NESTED = """heat_template_version: 2021-04-16
+resources:
+  inner: {type: inner.yaml}
+"""
+INNER = """heat_template_version: 2021-04-16
+resources:
+  slow:
+    type: OS::Heat::TestResource
+    properties: {value: x, action_wait_secs: {delete: 2}}
+"""
+
+
+def test_follow_a_delete_with_a_nested_depth_prints_the_nested_stacks_events(cloud, tmp_path):
+    """The nested stack is deleted (its rows with it) before the top stack's delete ends: the
+    follower still prints its DELETE events, from the trace it left, each once."""
+    books = Books(cloud, tmp_path, NESTED, {'inner.yaml': INNER})
+    assert books.stack()['stack']['stack_status'] == 'CREATE_COMPLETE'
+    follower = Follower(books, {'heat_nested_depth': 1})
+    follower.wait_for_line('%s  %s  CREATE_COMPLETE' % (NAME, NAME))
+    deleted = books.run('delete.yml', 'Delete the stack')
+    follower.end()
+    assert deleted['stack']['stack_status'] == 'DELETE_COMPLETE'
+    ids = [i for i, _line in follower.printed]
+    assert len(ids) == len(set(ids)), follower.output()
+    lines = [line for _i, line in follower.printed]
+    slow = [line.split('  ')[3] for line in lines if '  slow  ' in line]
+    assert slow[-2:] == ['DELETE_IN_PROGRESS', 'DELETE_COMPLETE'], follower.output()
+    inner = [line.split('  ')[3] for line in lines if '  inner  ' in line and '  slow  ' not in line]
+    assert inner[-2:] == ['DELETE_IN_PROGRESS', 'DELETE_COMPLETE'], follower.output()
+    assert 'DELETE_COMPLETE  Stack DELETE completed successfully' in lines[-1]
