@@ -112,6 +112,14 @@ options:
     description: Return the stack's failed resources in RV(failures) (C(openstack stack failures list)).
     type: bool
     default: false
+  hooks:
+    description:
+      - Return the resources held at a hook in RV(hooks) (C(openstack stack hook poll)); with O(nested_depth), those
+        of nested stacks too.
+      - The stack must be in progress (a run ended at hooks); the hook is its action's - C(pre-create),
+        C(pre-update) or C(pre-delete), as heatclient polls.
+    type: bool
+    default: false
   store_path:
     description:
       - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
@@ -238,6 +246,14 @@ environment:
     C(event_sinks) (hidden values C(******)).
   returned: with environment
   type: dict
+hooks:
+  description:
+    - The events of the resources a hook of the stack's action holds, oldest first, each as in RV(events); a
+      hook cleared since is not listed. Clear one with M(stackers.orchestration.heat_resource_signal), its
+      O(stackers.orchestration.heat_resource_signal#module:data) naming C(unset_hook).
+  returned: with hooks
+  type: list
+  elements: dict
 failures:
   description:
     - The failed resources of a FAILED stack, keyed by their dotted path from the stack's name; a nested stack's
@@ -277,6 +293,7 @@ class HeatStackInfo(StackersModule):
         template=dict(type='bool', default=False),
         environment=dict(type='bool', default=False),
         failures=dict(type='bool', default=False),
+        hooks=dict(type='bool', default=False),
         follow=dict(type='dict'),
         store_path=dict(type='path'),
         store_url=dict(type='str'),
@@ -294,7 +311,7 @@ class HeatStackInfo(StackersModule):
             resource_filters=p['resource_filters'], resource=p['resource'],
             event_resource=p['event_resource'], marker=p['marker'], limit=p['limit'], sort=p['sort'],
             output=p['output'], template=p['template'], environment=p['environment'],
-            failures=p['failures'], follow=p['follow'])
+            failures=p['failures'], hooks=p['hooks'], follow=p['follow'])
         return info.info(request, self.conn if p['store_url'] else None)
 
 

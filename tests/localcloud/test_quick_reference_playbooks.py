@@ -13,6 +13,7 @@ __metaclass__ = type
 
 import json
 import os
+import sqlite3
 import re
 import shutil
 import subprocess
@@ -171,3 +172,64 @@ def test_delete_without_a_name_refuses_and_deletes_nothing(cloud, tmp_path):
         assert 'ok=0' in refused.stdout and 'changed=0' in refused.stdout
     listed = shown(books.run('list.yml').stdout, 'Show them, one line each')
     assert len(listed) == 1 and listed[0].startswith('demo  CREATE_COMPLETE'), listed
+
+
+HOOKED_TEMPLATE = """heat_template_version: 2021-04-16
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: held}}
+  handle: {type: OS::Heat::WaitConditionHandle}
+"""
+HOOKED_ENV = """resource_registry:
+  resources:
+    a: {hooks: pre-create}
+"""
+
+
+def test_hook_signal_mark_event_environment_and_failures_playbooks(cloud, tmp_path):
+    """stack hook poll / hook clear, resource signal, resource mark unhealthy [--reset], event show,
+    environment show and failures list, each as its playbook."""
+    books = Books(cloud, tmp_path)
+    (tmp_path / 'hooked.yaml').write_text(HOOKED_TEMPLATE)
+    (tmp_path / 'hooks.yaml').write_text(HOOKED_ENV)
+    stack_vars = {'heat_template': str(tmp_path / 'hooked.yaml'), 'heat_environment': [str(tmp_path / 'hooks.yaml')]}
+    paused = shown(books.run('stack.yml', stack_vars).stdout, "Show the stack's status and outputs")
+    assert 'CREATE_IN_PROGRESS' in json.dumps(paused), paused
+    held = shown(books.run('hook_poll.yml').stdout, 'Show them, one line each')
+    assert len(held) == 1 and '  a  CREATE paused until Hook pre-create is cleared' in held[0], held
+    books.run('hook_clear.yml', {'heat_resource': 'a', 'heat_hook': 'pre-create'})
+    assert shown(books.run('hook_poll.yml').stdout, 'Show them, one line each') == []
+    done = shown(books.run('stack.yml', stack_vars).stdout, "Show the stack's status and outputs")
+    assert 'CREATE_COMPLETE' in json.dumps(done), done
+    # a hook poll of a stack no longer in progress fails as heatclient's does
+    refused = books.run('hook_poll.yml', expect_ok=False)
+    assert refused.returncode == 2 and 'Stack status CREATE_COMPLETE not IN_PROGRESS' in refused.stdout
+
+    # resource signal: the handle records it
+    signalled = books.run('signal.yml', {'heat_resource': 'handle',
+                                         'heat_signal_data': {'status': 'SUCCESS', 'reason': 'ready', 'data': 'x',
+                                                              'id': '1'}})
+    assert shown(signalled.stdout, "Show the stack's status") == 'CREATE_COMPLETE'
+    # resource mark unhealthy, then --reset
+    books.run('mark_unhealthy.yml', {'heat_resource': 'a', 'heat_reason': 'disk failed'})
+    marked = shown(books.run('resource.yml', {'heat_resource': 'a'}).stdout, 'Show it')
+    assert (marked['resource_status'], marked['resource_status_reason']) == ('CHECK_FAILED', 'disk failed')
+    books.run('mark_unhealthy.yml', {'heat_resource': 'a', 'heat_reset': True})
+    assert shown(books.run('resource.yml', {'heat_resource': 'a'}).stdout, 'Show it')['resource_status'] == \
+        'CHECK_COMPLETE'
+    # event show: the hook's event of a, by its id
+    db = sqlite3.connect(books.store)
+    try:
+        event_id = db.execute("SELECT id FROM events WHERE resource_name='a' AND resource_status_reason=?",
+                              ('CREATE paused until Hook pre-create is cleared',)).fetchone()[0]
+    finally:
+        db.close()
+    event = shown(books.run('event.yml', {'heat_resource': 'a', 'heat_event': event_id}).stdout, 'Show it')
+    assert event['id'] == event_id and event['resource_status_reason'].startswith('CREATE paused until')
+    missing = books.run('event.yml', {'heat_resource': 'a', 'heat_event': 'nope'}, expect_ok=False)
+    assert missing.returncode == 2 and 'The Event (nope) could not be found.' in missing.stdout
+    # environment show: the hook as the user's environment gave it
+    environment = shown(books.run('environment.yml').stdout, 'Show it')
+    assert environment['resource_registry']['resources'] == {'a': {'hooks': 'pre-create'}}
+    # failures list: none on a good stack
+    assert shown(books.run('failures.yml').stdout, 'Show them') == {}
+    books.run('delete.yml')

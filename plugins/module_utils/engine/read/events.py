@@ -121,6 +121,36 @@ def _starts(event, child):
             and (event.get('resource_status') or '').endswith('IN_PROGRESS'))
 
 
+# heatclient's hook poll: the stack action -> the hook that may hold resources in it
+_HOOK_OF = {'CREATE': 'pre-create', 'UPDATE': 'pre-update', 'DELETE': 'pre-delete'}
+
+
+def pending_hooks(stack, events):
+    """heatclient's ``stack hook poll``: the events of the resources held
+    at a hook of the stack's action under way (the hook of its status),
+    from the action's start, less those whose hook was cleared since.
+    ``events``: the stack's, as ``stack_events`` lists them (a nested
+    depth includes its nested stacks')."""
+    if stack.get('status') != 'IN_PROGRESS':
+        raise StackersError('Stack status %s not IN_PROGRESS' % _status(stack.get('action'), stack.get('status')))
+    hook = _HOOK_OF.get(stack.get('action'))
+    if hook is None:
+        raise StackersError('Unexpected stack status %s, only create, update and delete supported'
+                            % _status(stack.get('action'), stack.get('status')))
+    action = stack['action']
+    started = [i for i, e in enumerate(events)
+               if e['resource_status_reason'] == 'Stack %s started' % action
+               and e.get('stack_name', stack['name']) == stack['name']]
+    pending = {}
+    for event in events[started[-1] if started else 0:]:
+        key = (event.get('stack_name', stack['name']), event['resource_name'])
+        if event['resource_status_reason'] == '%s paused until Hook %s is cleared' % (action, hook):
+            pending[key] = event
+        elif event['resource_status_reason'] == 'Hook %s is cleared' % hook:
+            pending.pop(key, None)
+    return list(pending.values())
+
+
 def select_events(events, resource=None, marker=None, limit=None, sort=None):
     """Heat's event list options: ``resource`` (only that resource's
     events), ``sort`` (``key[:asc|desc]`` items; ``:desc`` alone is by time),

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional
 from ...errors import StackersError, StackNotFound, StoreError
 from ...hot import loader
 from ...hot.shown import shown_value
-from .events import failures, select_events, stack_events
+from .events import failures, pending_hooks, select_events, stack_events
 from . import follow as following
 from ..store.records import CURRENT
 from ..store.sqlite import default_store_path
@@ -39,7 +39,7 @@ STACK_FILTERS = ('name', 'status', 'action', 'tags', 'tags_any')
 RESOURCE_FILTERS = ('name', 'type', 'status', 'action', 'physical_resource_id')
 # the options that ask about one stack
 _NEED_NAME = ('nested_depth', 'resource_filters', 'resource', 'event_resource', 'marker', 'limit', 'sort',
-              'output', 'template', 'environment', 'failures')
+              'output', 'template', 'environment', 'failures', 'hooks')
 
 
 @dataclasses.dataclass
@@ -65,6 +65,7 @@ class InfoRequest:
     template: bool = False
     environment: bool = False
     failures: bool = False
+    hooks: bool = False
     # the state the last look of a follower answered ({} for its first): follow.py
     follow: Optional[Dict[str, Any]] = None
 
@@ -250,6 +251,8 @@ def show(store, request):
         result['environment'] = _environment(shown, stack)
     if request.failures:
         result['failures'] = failures(store, stack)
+    if request.hooks:
+        result['hooks'] = pending_hooks(stack, events)
     return result
 
 

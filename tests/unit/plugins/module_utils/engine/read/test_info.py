@@ -13,6 +13,7 @@ import threading
 import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read import info
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import signal
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     StackersError,
     StackNotFound,
@@ -300,3 +301,27 @@ def test_a_record_from_before_shown_was_kept_gets_it_at_its_next_run_and_nothing
     assert stacks.stored_events() == events
     assert dict(after, shown=None) == dict(before, shown=None)
     assert ask(stacks, 'st', environment=True) == full
+
+
+HOOKED = ('resources:\n  a: {type: OS::Heat::TestResource}\n  b: {type: OS::Heat::TestResource}\n'
+          '  c: {type: OS::Heat::TestResource, properties: {value: {get_resource: a}}}\n')
+
+
+def test_hooks_are_the_resources_held_at_the_hook_of_the_action_under_way(stacks):
+    """``openstack stack hook poll``: the paused events not cleared since the action started."""
+    env = stacks.dir / 'hooks.yaml'
+    env.write_text('resource_registry:\n  resources:\n    "[ab]": {hooks: pre-create}\n')
+    stacks.run(HOOKED, environment=[str(env)])
+    held = ask(stacks, 'st', hooks=True)['hooks']
+    assert [(e['resource_name'], e['resource_status'], e['resource_status_reason']) for e in held] == [
+        ('a', 'INIT_COMPLETE', 'CREATE paused until Hook pre-create is cleared'),
+        ('b', 'INIT_COMPLETE', 'CREATE paused until Hook pre-create is cleared')]
+    signal.signal(signal.SignalRequest('st', 'a', data={'unset_hook': 'pre-create'},
+                                       store_path=stacks.store_path), None)
+    assert [e['resource_name'] for e in ask(stacks, 'st', hooks=True)['hooks']] == ['b']
+    signal.signal(signal.SignalRequest('st', 'b', data={'unset_hook': 'pre-create'},
+                                       store_path=stacks.store_path), None)
+    assert ask(stacks, 'st', hooks=True)['hooks'] == []
+    stacks.run(HOOKED, environment=[str(env)])
+    with pytest.raises(StackersError, match='Stack status CREATE_COMPLETE not IN_PROGRESS'):
+        ask(stacks, 'st', hooks=True)
