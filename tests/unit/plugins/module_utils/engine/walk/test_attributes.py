@@ -16,6 +16,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
+from ...resources.http_fakes import Response
 from ...resources.neutron.neutron_fakes import raw_neutron
 from ...resources.nova.conftest import Obj   # an SDK resource as far as the plugins use one
 
@@ -93,7 +94,29 @@ def test_settling_caches_only_what_costs_no_request(make_run):
     assert port.attrs['fixed_ips'] == PORT_LIVE['fixed_ips']
     assert 'addresses' not in server.attrs and 'networks' not in server.attrs
     assert 'console_urls' not in server.attrs and server.attrs['first_address'] == '10.0.0.5'
+    assert 'show' not in server.attrs                 # Nova's own body: a GET of its own
     assert stored(run, 'port').attrs == port.attrs
+
+
+def test_a_servers_show_is_one_get_at_its_first_read(make_run):
+    """show is Nova's body at 2.1 (server_attrs.show): a create asks
+    nothing for it; the first get_attr makes one GET, kept for the next."""
+    run, _graph = make_run(TEMPLATE)
+    run.conn = conn = cloud()
+    body = dict(SERVER_LIVE, metadata={'stackers-stack-id': 'sid'}, key_name=None)
+    conn.compute.get.return_value = Response(200, {'server': body})
+    settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
+    assert conn.mock_calls == []
+    attrs = run.sd.resource_data['server']['attrs']
+    want = dict(body, metadata={}, **{'os-collect-config': {}})
+    assert attrs['show'] == want and attrs['show'] == want
+    assert conn.compute.get.call_args_list == [mock.call('/servers/' + SRV, raise_exc=False, microversion='2.1')]
+    assert conn.compute.get_server.call_count == 1        # the row's one live read of the run
+    assert stored(run, 'server').attrs['show'] == want
+    rerun, _graph = make_run(TEMPLATE, store=run.store)
+    rerun.conn = fresh = cloud()
+    assert rerun.sd.resource_data['server']['attrs']['show'] == want
+    assert fresh.mock_calls == []
 
 
 def test_a_costly_attribute_is_computed_once_on_first_use_and_kept(make_run):
