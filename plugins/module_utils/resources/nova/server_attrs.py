@@ -11,9 +11,9 @@ are computed when asked for (``names``), and the reads are shared when both
 are.  ``console_urls`` is a lazy map: its requests (one per console type)
 are made only when it is read.  ``show`` is Heat's ``_show_resource``:
 novaclient's ``servers.get(id).to_dict()``, Nova's own JSON of the server
-at Heat's default microversion, read by one GET of its own when asked for
-(the SDK's Server has every field of every microversion, most of them null
-where Nova sent nothing)."""
+at the microversion Heat's client speaks, read by one GET of its own when
+asked for (the SDK's Server has every field of every microversion, most of
+them null where Nova sent nothing)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -26,9 +26,13 @@ from .. import raw_request, sdk
 from ..base import own_metadata
 from .common import as_dict
 
-# Heat's NovaClientPlugin.NOVA_API_VERSION: the microversion of the client
-# whose servers.get gives Heat's ``show`` (later ones add keys: tags, locked...).
-SHOW_MICROVERSION = '2.1'
+# Heat 27's self.client() is MicroversionMixin.client (first in
+# NovaClientPlugin's MRO): with no version it asks get_max_microversion(),
+# Nova's newest capped at its novaclient's API_MAX_VERSION, not
+# NOVA_API_VERSION 2.1 (server_network.NO_NETWORKS is the same finding).
+# Each microversion changes the body's keys (2.3 OS-EXT-SRV-ATTR:hostname,
+# 2.26 tags, 2.100 scheduler_hints): Heat's key set is that of this cap.
+NOVACLIENT_MAX_MICROVERSION = (2, 96)
 CONSOLE_TYPES = ('novnc', 'xvpvnc', 'spice-html5', 'rdp-html5', 'serial', 'webmks')
 
 
@@ -63,18 +67,28 @@ def attributes(ctx, live, server_name, names=None):
     return attrs
 
 
+def show_microversion(conn):
+    """The compute microversion Heat's servers.get speaks (None: a Nova
+    without microversions, asked without one)."""
+    newest = sdk.max_microversion(conn, 'compute')
+    if not newest:
+        return None
+    return '%d.%d' % min(tuple(newest), NOVACLIENT_MAX_MICROVERSION)
+
+
 def show(conn, server_id, meta):
-    """Heat's show of the server: Nova's body at SHOW_MICROVERSION, the
-    stack marks left out of its metadata, ``os-collect-config`` added from
-    the resource's metadata (``meta``) as BaseServer._show_resource adds it;
-    None when the server is gone (Heat ignores the not-found)."""
+    """Heat's show of the server: Nova's body at show_microversion(), the
+    stack marks left out of its metadata, ``os_collect_config`` (the
+    attribute's name) set from the resource's metadata (``meta``) as
+    BaseServer._show_resource sets it; None when the server is gone (Heat
+    ignores the not-found)."""
     try:
         body = raw_request.send_json(conn.compute, 'GET', raw_request.path('servers', server_id),
-                                     microversion=SHOW_MICROVERSION)
+                                     microversion=show_microversion(conn))
     except CloudNotFound:
         return None
     view = public_view((body or {}).get('server') or {})
-    view.setdefault('os-collect-config', meta.get('os-collect-config', {}))
+    view.setdefault('os_collect_config', meta.get('os-collect-config', {}))
     return view
 
 

@@ -99,18 +99,19 @@ def test_settling_caches_only_what_costs_no_request(make_run):
 
 
 def test_a_servers_show_is_one_get_at_its_first_read(make_run):
-    """show is Nova's body at 2.1 (server_attrs.show): a create asks
-    nothing for it; the first get_attr makes one GET, kept for the next."""
+    """show is Nova's own body (server_attrs.show): a create asks nothing
+    for it; the first get_attr makes one GET, kept for the next."""
     run, _graph = make_run(TEMPLATE)
     run.conn = conn = cloud()
     body = dict(SERVER_LIVE, metadata={'stackers-stack-id': 'sid'}, key_name=None)
     conn.compute.get.return_value = Response(200, {'server': body})
+    conn.compute.get_endpoint_data.return_value = mock.Mock(max_microversion=(2, 100))
     settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
     assert conn.mock_calls == []
     attrs = run.sd.resource_data['server']['attrs']
-    want = dict(body, metadata={}, **{'os-collect-config': {}})
+    want = dict(body, metadata={}, os_collect_config={})
     assert attrs['show'] == want and attrs['show'] == want
-    assert conn.compute.get.call_args_list == [mock.call('/servers/' + SRV, raise_exc=False, microversion='2.1')]
+    assert conn.compute.get.call_args_list == [mock.call('/servers/' + SRV, raise_exc=False, microversion='2.96')]
     assert conn.compute.get_server.call_count == 1        # the row's one live read of the run
     assert stored(run, 'server').attrs['show'] == want
     rerun, _graph = make_run(TEMPLATE, store=run.store)

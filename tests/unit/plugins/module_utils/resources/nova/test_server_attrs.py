@@ -4,7 +4,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+from unittest import mock
 
+import pytest
 from openstack import exceptions as sdk_exc
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.nova.server import Server
@@ -12,8 +14,8 @@ from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.
 
 from .conftest import NET, SRV, Obj, make_ctx
 
-# Nova's GET /servers/{id} at microversion 2.1 (a body the local cloud's Nova
-# answered, trimmed): nulls it sent are part of Heat's show.
+# Nova's GET /servers/{id} (a body the local cloud's Nova answered, trimmed):
+# nulls it sent are part of Heat's show.
 NOVA_BODY = {
     'id': SRV, 'name': 'web', 'status': 'ACTIVE', 'tenant_id': 'proj', 'user_id': 'u',
     'metadata': {'a': 'b', 'stackers-stack-id': 'sid', 'stackers-resource': 'res'},
@@ -83,7 +85,8 @@ def test_attributes_of_a_missing_server(conn):
 
 def test_show_is_novas_own_body_at_heats_microversion(conn):
     """Heat's _show_resource: novaclient's servers.get(id).to_dict() at
-    NovaClientPlugin.NOVA_API_VERSION, plus os-collect-config."""
+    get_max_microversion() (Nova's newest, 2.91 here, capped at 2.96), plus
+    os_collect_config."""
     seen = nova_get(conn, NOVA_BODY)
     occ = {'heat': {'stack_id': 'sid'}}
     ctx = make_ctx(conn, 'OS::Nova::Server', {'flavor': 'f', 'name': 'web'}, physical_id=SRV,
@@ -93,12 +96,12 @@ def test_show_is_novas_own_body_at_heats_microversion(conn):
                                     'host_status', 'server_groups', 'pinned_availability_zone'))
     live.update(NOVA_BODY, tags=[])
     show = Server().attributes(ctx, live, names={'show'})['show']
-    want = dict(NOVA_BODY, metadata={'a': 'b'}, **{'os-collect-config': occ})
+    want = dict(NOVA_BODY, metadata={'a': 'b'}, os_collect_config=occ)
     assert show == want                                   # no key Nova did not send, its nulls kept
     assert show['key_name'] is None and show['OS-SRV-USG:terminated_at'] is None
     assert NOVA_BODY['metadata']['stackers-stack-id'] == 'sid'   # the answer is not changed
-    # one GET of the server, asking 2.1 through keystoneauth (no header written here)
-    assert seen == [('/servers/' + SRV, {'raise_exc': False, 'microversion': '2.1'})]
+    # one GET of the server, its microversion asked through keystoneauth (no header written here)
+    assert seen == [('/servers/' + SRV, {'raise_exc': False, 'microversion': '2.91'})]
     assert conn.compute.get_server.call_count == 0
 
 
@@ -106,7 +109,19 @@ def test_show_without_collect_config_metadata_has_an_empty_one(conn):
     nova_get(conn, NOVA_BODY)
     ctx = make_ctx(conn, 'OS::Nova::Server', {'flavor': 'f'}, physical_id=SRV)
     show = Server().attributes(ctx, {'id': SRV}, names={'show'})['show']
-    assert show['os-collect-config'] == {} and sorted(show) == sorted(list(NOVA_BODY) + ['os-collect-config'])
+    assert show['os_collect_config'] == {} and sorted(show) == sorted(list(NOVA_BODY) + ['os_collect_config'])
+
+
+@pytest.mark.parametrize('newest, asked', [((2, 100), {'microversion': '2.96'}),   # novaclient's cap
+                                           ((2, 96), {'microversion': '2.96'}),
+                                           ((2, 60), {'microversion': '2.60'}),
+                                           (None, {})])                          # no microversions
+def test_show_asks_the_microversion_heats_client_speaks(conn, newest, asked):
+    seen = nova_get(conn, NOVA_BODY)
+    conn.compute.get_endpoint_data.return_value = mock.Mock(max_microversion=newest)
+    ctx = make_ctx(conn, 'OS::Nova::Server', {'flavor': 'f'}, physical_id=SRV)
+    Server().attributes(ctx, {'id': SRV}, names={'show'})
+    assert seen == [('/servers/' + SRV, dict(raise_exc=False, **asked))]
 
 
 def test_show_of_a_server_gone_since_the_live_read_is_none(conn):
