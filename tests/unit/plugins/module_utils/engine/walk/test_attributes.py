@@ -174,6 +174,24 @@ def test_get_attr_without_a_name_gives_every_attribute(make_run):
     assert sorted(stored(run, 'port').attrs) == sorted(list(every) + ['show'])
 
 
+def test_get_attr_without_a_name_asks_nothing_for_a_servers_show(make_run):
+    """Heat's FnGetAtts leaves show out: its GET is not made for that form,
+    nor for an output using it when the outputs are read again."""
+    run, _graph = make_run(TEMPLATE)
+    run.conn = conn = cloud()
+    settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
+    every = run.sd.all_attributes('server')
+    assert 'show' not in every and every['first_address'] == '10.0.0.5' and 'addresses' in every
+    run.refresh_attributes({'server': None})
+    assert conn.compute.get.call_count == 0 and 'show' not in stored(run, 'server').attrs
+    # one the record keeps (an output may read it beside the all form) is read again
+    conn.compute.get.return_value = Response(200, {'server': SERVER_LIVE})
+    assert run.sd.resource_data['server']['attrs']['show']['id'] == SRV
+    conn.compute.get.return_value = Response(200, {'server': dict(SERVER_LIVE, name='moved')})
+    run.refresh_attributes({'server': None})
+    assert conn.compute.get.call_count == 2 and stored(run, 'server').attrs['show']['name'] == 'moved'
+
+
 def test_computed_values_are_masked_as_the_cache_is(make_run):
     run, _graph = make_run(TEMPLATE)
     run.conn = cloud(subnet_name='hunter2-secret')
