@@ -184,6 +184,69 @@ def run_server(conn, prefix):
         conn.network.delete_network(net)
 
 
+def run_server_show(conn, prefix):
+    """A server's show is Nova's own body at the microversion Heat 27's
+    client speaks (Nova's newest, capped at novaclient's 2.96): the keys of
+    a raw GET at that microversion and os_collect_config, whatever the
+    connection's default; its key set is returned to compare with Heat's."""
+    plugin = PLUGINS['OS::Nova::Server']()
+    ctx = None
+    net = conn.network.create_network(name=prefix + '-shownet')
+    subnet = conn.network.create_subnet(network_id=net.id, ip_version=4, cidr='10.78.0.0/24')
+    try:
+        ctx = _ctx(conn, 'OS::Nova::Server', 'shown',
+                   {'image': 'cirros', 'flavor': 'm1.tiny', 'metadata': {'role': 'web'},
+                    'networks': [{'network': net.id}]}, prefix)
+        ctx.metadata = {'os-collect-config': {'polling_interval': 30}}
+        ctx.physical_id = plugin.create(ctx)
+        _poll(plugin.check_create_complete, ctx)
+        url = '/servers/' + ctx.physical_id
+        newest = tuple(conn.compute.get_endpoint_data().max_microversion)
+        heats = '%d.%d' % min(newest, (2, 96))
+        raw = conn.compute.get(url, microversion=heats).json()['server']
+        assert len(conn.compute.get(url, microversion='2.1').json()['server']) < len(raw)
+        before = conn.compute.default_microversion
+        conn.compute.default_microversion = '2.1'    # the show asks its own
+        try:
+            show = plugin.attributes(ctx, plugin.show(ctx), names={'show'})['show']
+        finally:
+            conn.compute.default_microversion = before
+        assert sorted(show) == sorted(list(raw) + ['os_collect_config'])
+        assert show['os_collect_config'] == {'polling_interval': 30}
+        assert show['metadata'] == {'role': 'web'}
+        assert base.TAG_STACK in raw['metadata']
+        for key in raw:
+            if key not in ('metadata', 'updated'):
+                assert show[key] == raw[key], key
+        # the live object (the SDK's) is still what drift and the other attributes read
+        assert plugin.drift(ctx, plugin.show(ctx)) == []
+        return set(show)
+    finally:
+        if ctx is not None and ctx.physical_id and plugin.show(ctx) is not None:
+            _delete(plugin, ctx)
+        for port in conn.network.ports(network_id=net.id):
+            if not port.device_owner.startswith('network:'):
+                conn.network.delete_port(port)
+        conn.network.delete_subnet(subnet)
+        conn.network.delete_network(net)
+
+
+SHOW_TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net}
+  sub:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.79.0.0/24}
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, metadata: {role: web}, networks: [{subnet: {get_resource: sub}}]}
+outputs:
+  show:
+    value: {get_attr: [server, show]}
+"""
+
+
 def run_server_error(conn, prefix):
     """A missing image fails before anything is made; no networks fails as Heat 27."""
     plugin = PLUGINS['OS::Nova::Server']()
@@ -216,6 +279,22 @@ def test_nova_plugins(cloud):
     left = cloud.resources()
     for kind in ('servers', 'keypairs', 'flavors', 'ports', 'networks'):
         assert not [r for r in left.get(kind, []) if prefix in str(r.get('name'))], kind
+
+
+def test_server_show_is_novas_body_as_heats(cloud, tmp_path):
+    prefix = 'ts' + uuid.uuid4().hex[:6]
+    ours = run_server_show(cloud.sdk(), prefix)
+    # Heat's peer: the same key set (its metadata is its own)
+    template = tmp_path / 'show.yaml'
+    template.write_text(SHOW_TEMPLATE)
+    name = prefix + '-peer'
+    try:
+        cloud.osc('stack', 'create', '-t', str(template), name, '--wait', timeout=400)
+        heat = cloud.osc('stack', 'output', 'show', name, 'show', as_json=True)['output_value']
+        assert sorted(heat) == sorted(ours)
+        assert heat['metadata'] == {'role': 'web'}
+    finally:
+        cloud.osc('stack', 'delete', name, '--yes', '--wait', timeout=400, check=False)
 
 
 if __name__ == '__main__':

@@ -30,11 +30,13 @@ def path(*parts):
 
 
 def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True,
-         data=None, authenticated=None):
+         data=None, authenticated=None, microversion=None):
     """The requests Response of ``method url`` (a path below the proxy's
     endpoint, or a whole URL); an HTTP error raises the CloudError of its
     status.  ``data`` is a raw body (a Swift object's bytes);
-    ``authenticated=False`` sends no token (a Swift TempURL signs itself)."""
+    ``authenticated=False`` sends no token (a Swift TempURL signs itself);
+    ``microversion`` is the service's API microversion to ask for, in place
+    of the proxy's default (keystoneauth writes its headers)."""
     kwargs = {'raise_exc': False}
     if headers:
         kwargs['headers'] = headers
@@ -46,6 +48,8 @@ def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writ
         kwargs['authenticated'] = authenticated
     if params:
         kwargs['params'] = params
+    if microversion is not None:
+        kwargs['microversion'] = microversion
 
     def once():
         response = getattr(proxy, method.lower())(url, **kwargs)
@@ -55,10 +59,11 @@ def send(proxy, method, url, *, headers=None, json=None, params=None, retry_writ
     return sdk.call(once, retry_writes=retry_writes)
 
 
-def send_json(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True):
+def send_json(proxy, method, url, *, headers=None, json=None, params=None, retry_writes=True,
+              microversion=None):
     """``send``'s answer as JSON (None for an empty one)."""
     response = send(proxy, method, url, headers=headers, json=json, params=params,
-                    retry_writes=retry_writes)
+                    retry_writes=retry_writes, microversion=microversion)
     if response.status_code == 204 or not response.content:
         return None
     return response.json()

@@ -95,7 +95,7 @@ class RowAttributes(object):
         if row.facts.get(NESTED_STACK):
             return self.nested_outputs(row)
         plugin = self.plugin(row.type, row.name)
-        return self._known(row, plugin, _all_names(plugin))
+        return self._known(row, plugin, _all_form_names(plugin))
 
     def nested_outputs(self, row):
         """A nested stack's outputs as its parent's row keeps them (its
@@ -148,7 +148,9 @@ class RowAttributes(object):
                     row.facts.get(NESTED_STACK):
                 continue    # a nested stack's outputs are settled by its own finish
             plugin = self.plugin(row.type, row.name)
-            names = _all_names(plugin) if uses[name] is None else [
+            # None (the all-attributes form) also stands for names given
+            # beside it (outputs.py): a show the record keeps is read again
+            names = _all_form_names(plugin, row.attrs) if uses[name] is None else [
                 n for n in sorted(uses[name]) if n not in plugin.uncached_attributes]
             if names:
                 todo.append((row, plugin, names))
@@ -270,6 +272,14 @@ def _all_names(plugin):
     """Every attribute a cache may hold: the type's and ``show``, not the uncached."""
     names = [n for n in plugin.heat_type().attributes if n not in plugin.uncached_attributes]
     return names if 'show' in names else names + ['show']
+
+
+def _all_form_names(plugin, kept=None):
+    """What get_attr without a name computes: every attribute but a costly
+    ``show`` (a server's own GET) unless ``kept`` (a row's cache) holds it:
+    Heat's FnGetAtts leaves show out of its answer, so never reads it."""
+    return [n for n in _all_names(plugin)
+            if n != 'show' or n not in plugin.costly_attributes or n in (kept or {})]
 
 
 def _cheap_names(plugin):

@@ -36,8 +36,11 @@ class Server(ResourcePlugin):
     # Each console URL is a request, and they expire: read only when a template asks.
     uncached_attributes = ('console_urls',)
     # Neutron reads (the server's ports, their networks and subnets, floating
-    # IPs): made only when a template reads them.
-    costly_attributes = ('addresses', 'networks')
+    # IPs), and show's GET of Nova's own body at the microversion Heat's
+    # client speaks (the live object is the SDK's, with every field of every
+    # microversion): made only when a template reads them, so a create
+    # waits on none of them.
+    costly_attributes = ('addresses', 'networks', 'show')
     physical_name_limit = 255
 
     @staticmethod

@@ -9,7 +9,11 @@ as Heat appends them; ``networks`` is Nova's label -> addresses map; both
 are also keyed by network id.  Only those two cost Neutron requests; they
 are computed when asked for (``names``), and the reads are shared when both
 are.  ``console_urls`` is a lazy map: its requests (one per console type)
-are made only when it is read."""
+are made only when it is read.  ``show`` is Heat's ``_show_resource``:
+novaclient's ``servers.get(id).to_dict()``, Nova's own JSON of the server
+at the microversion Heat's client speaks, read by one GET of its own when
+asked for (the SDK's Server has every field of every microversion, most of
+them null where Nova sent nothing)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -17,28 +21,36 @@ __metaclass__ = type
 
 import ipaddress
 
-from ...errors import CloudError
-from .. import sdk
+from ...errors import CloudError, CloudNotFound
+from .. import raw_request, sdk
 from ..base import own_metadata
 from .common import as_dict
 
+# Heat 27's self.client() is MicroversionMixin.client (first in
+# NovaClientPlugin's MRO): with no version it asks get_max_microversion(),
+# Nova's newest capped at its novaclient's API_MAX_VERSION, not
+# NOVA_API_VERSION 2.1 (server_network.NO_NETWORKS is the same finding).
+# Each microversion changes the body's keys (2.3 OS-EXT-SRV-ATTR:hostname,
+# 2.26 tags, 2.100 scheduler_hints): Heat's key set is that of this cap.
+NOVACLIENT_MAX_MICROVERSION = (2, 96)
 CONSOLE_TYPES = ('novnc', 'xvpvnc', 'spice-html5', 'rdp-html5', 'serial', 'webmks')
 
 
 def attributes(ctx, live, server_name, names=None):
     """The attributes of the type from ``live`` (the server's API dict,
-    marks hidden) — '' where Heat answers '' for a missing server: all of
-    them, but ``addresses`` and ``networks`` only when ``names`` is None or
-    names them."""
+    marks hidden) — '' where Heat answers '' for a missing server (None for
+    ``show``): all of them, but ``addresses``, ``networks`` and ``show`` only
+    when ``names`` is None or names them."""
     meta = ctx.metadata if isinstance(ctx.metadata, dict) else {}
     attrs = {'name': server_name, 'os_collect_config': meta.get('os-collect-config', {})}
     if not isinstance(live, dict):
         for key in ('addresses', 'networks', 'instance_name', 'accessIPv4', 'accessIPv6',
-                    'console_urls', 'tags', 'show'):
+                    'console_urls', 'tags'):
             attrs[key] = ''
         attrs['first_address'] = ''
+        # Heat's _resolve_any_attribute: a missing server's show is None
+        attrs['show'] = None
         return attrs
-    view = public_view(live)
     ports = Neutron(ctx.conn, live.get('id'))
     if names is None or 'addresses' in names:
         attrs['addresses'] = ports.addresses()
@@ -50,8 +62,34 @@ def attributes(ctx, live, server_name, names=None):
     attrs['accessIPv6'] = live.get('accessIPv6')
     attrs['console_urls'] = ConsoleUrls(ctx.conn, live.get('id'))
     attrs['tags'] = list(live.get('tags') or [])
-    attrs['show'] = view
+    if names is None or 'show' in names:
+        attrs['show'] = show(ctx.conn, live.get('id') or ctx.physical_id, meta)
     return attrs
+
+
+def show_microversion(conn):
+    """The compute microversion Heat's servers.get speaks (None: a Nova
+    without microversions, asked without one)."""
+    newest = sdk.max_microversion(conn, 'compute')
+    if not newest:
+        return None
+    return '%d.%d' % min(tuple(newest), NOVACLIENT_MAX_MICROVERSION)
+
+
+def show(conn, server_id, meta):
+    """Heat's show of the server: Nova's body at show_microversion(), the
+    stack marks left out of its metadata, ``os_collect_config`` (the
+    attribute's name) set from the resource's metadata (``meta``) as
+    BaseServer._show_resource sets it; None when the server is gone (Heat
+    ignores the not-found)."""
+    try:
+        body = raw_request.send_json(conn.compute, 'GET', raw_request.path('servers', server_id),
+                                     microversion=show_microversion(conn))
+    except CloudNotFound:
+        return None
+    view = public_view((body or {}).get('server') or {})
+    view.setdefault('os_collect_config', meta.get('os-collect-config', {}))
+    return view
 
 
 def public_view(live):

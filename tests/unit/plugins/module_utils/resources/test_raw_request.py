@@ -49,6 +49,14 @@ def test_send_passes_a_raw_body_and_can_send_no_token():
                      {'raise_exc': False, 'data': b'{}', 'authenticated': False})]
 
 
+def test_a_microversion_is_left_to_keystoneauth():
+    """Passed as the Adapter's own keyword (it writes the service's
+    microversion headers, and overrides the proxy's default), never as a header."""
+    proxy, seen = _proxy([fakes.Response(200, {'server': {'id': 's'}})])
+    assert raw_request.send_json(proxy, 'GET', '/servers/s', microversion='2.1') == {'server': {'id': 's'}}
+    assert seen == [('GET', '/servers/s', {'raise_exc': False, 'microversion': '2.1'})]
+
+
 def test_send_json_reads_json_and_empty_answers():
     proxy, seen = _proxy([fakes.Response(201, {'id': 'x'}), fakes.Response(202), fakes.Response(204)])
     assert raw_request.send_json(proxy, 'POST', '/images', json={'name': 'n'}) == {'id': 'x'}

@@ -89,4 +89,4 @@ def test_costly_attributes_declared():
     assert resources.PLUGINS['OS::Neutron::Net']().costly_attributes == ('segments',)
     assert resources.PLUGINS['OS::Neutron::ProviderNet']().costly_attributes == ('segments',)
     assert sorted(resources.PLUGINS['OS::Neutron::Port']().costly_attributes) == ['network', 'subnets']
-    assert sorted(resources.PLUGINS['OS::Nova::Server']().costly_attributes) == ['addresses', 'networks']
+    assert sorted(resources.PLUGINS['OS::Nova::Server']().costly_attributes) == ['addresses', 'networks', 'show']

@@ -17,6 +17,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.neutron.common import NeutronPlugin
 
+from ...resources.http_fakes import Response
 from ...resources.neutron.neutron_fakes import raw_neutron
 from ...resources.nova.conftest import Obj   # an SDK resource as far as the plugins use one
 
@@ -94,7 +95,30 @@ def test_settling_caches_only_what_costs_no_request(make_run):
     assert port.attrs['fixed_ips'] == PORT_LIVE['fixed_ips']
     assert 'addresses' not in server.attrs and 'networks' not in server.attrs
     assert 'console_urls' not in server.attrs and server.attrs['first_address'] == '10.0.0.5'
+    assert 'show' not in server.attrs                 # Nova's own body: a GET of its own
     assert stored(run, 'port').attrs == port.attrs
+
+
+def test_a_servers_show_is_one_get_at_its_first_read(make_run):
+    """show is Nova's own body (server_attrs.show): a create asks nothing
+    for it; the first get_attr makes one GET, kept for the next."""
+    run, _graph = make_run(TEMPLATE)
+    run.conn = conn = cloud()
+    body = dict(SERVER_LIVE, metadata={'stackers-stack-id': 'sid'}, key_name=None)
+    conn.compute.get.return_value = Response(200, {'server': body})
+    conn.compute.get_endpoint_data.return_value = mock.Mock(max_microversion=(2, 100))
+    settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
+    assert conn.mock_calls == []
+    attrs = run.sd.resource_data['server']['attrs']
+    want = dict(body, metadata={}, os_collect_config={})
+    assert attrs['show'] == want and attrs['show'] == want
+    assert conn.compute.get.call_args_list == [mock.call('/servers/' + SRV, raise_exc=False, microversion='2.96')]
+    assert conn.compute.get_server.call_count == 1        # the row's one live read of the run
+    assert stored(run, 'server').attrs['show'] == want
+    rerun, _graph = make_run(TEMPLATE, store=run.store)
+    rerun.conn = fresh = cloud()
+    assert rerun.sd.resource_data['server']['attrs']['show'] == want
+    assert fresh.mock_calls == []
 
 
 def test_a_costly_attribute_is_computed_once_on_first_use_and_kept(make_run):
@@ -149,6 +173,24 @@ def test_get_attr_without_a_name_gives_every_attribute(make_run):
     assert len(run.sd.resource_data['port']['attrs']) == len(every) + 1      # and show
     assert conn.network.get_port.call_count == 1
     assert sorted(stored(run, 'port').attrs) == sorted(list(every) + ['show'])
+
+
+def test_get_attr_without_a_name_asks_nothing_for_a_servers_show(make_run):
+    """Heat's FnGetAtts leaves show out: its GET is not made for that form,
+    nor for an output using it when the outputs are read again."""
+    run, _graph = make_run(TEMPLATE)
+    run.conn = conn = cloud()
+    settle(run, 'server', 'OS::Nova::Server', SRV, SERVER_LIVE)
+    every = run.sd.all_attributes('server')
+    assert 'show' not in every and every['first_address'] == '10.0.0.5' and 'addresses' in every
+    run.refresh_attributes({'server': None})
+    assert conn.compute.get.call_count == 0 and 'show' not in stored(run, 'server').attrs
+    # one the record keeps (an output may read it beside the all form) is read again
+    conn.compute.get.return_value = Response(200, {'server': SERVER_LIVE})
+    assert run.sd.resource_data['server']['attrs']['show']['id'] == SRV
+    conn.compute.get.return_value = Response(200, {'server': dict(SERVER_LIVE, name='moved')})
+    run.refresh_attributes({'server': None})
+    assert conn.compute.get.call_count == 2 and stored(run, 'server').attrs['show']['name'] == 'moved'
 
 
 def test_computed_values_are_masked_as_the_cache_is(make_run):
