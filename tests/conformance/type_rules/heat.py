@@ -62,6 +62,7 @@ def with_p(cases):
     return [case._replace(template=case.template.replace(
         HEADER, HEADER + 'parameters:\n  p: {type: string, default: vol}\n')) for case in cases]
 
+
 CASES = (
     rule(RANDOM, 'minimums-over-length', '''
         res:
