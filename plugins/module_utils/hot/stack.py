@@ -313,10 +313,12 @@ class StackDefinition(object):
         with self._located():
             return fns.resolve(self.resources[name].properties) or {}
 
-    def validate(self, strict=True, graph_builder=None):
+    def validate(self, strict=True, graph_builder=None, *, rules=False):
         """Validate in Heat's order.  ``strict`` also validates parameter
         values and resolves every property (stack create); without it this
-        is ``template validate``.  ``graph_builder(self)`` is called once
+        is ``template validate``, or with ``rules`` how Heat validates a
+        nested stack at a stack create (each type's own rule, values
+        unchecked).  ``graph_builder(self)`` is called once
         references are known, to refuse cycles before functions are checked;
         its result is returned."""
         with self._located():
@@ -334,7 +336,7 @@ class StackDefinition(object):
             self.compute_references()
             graph = graph_builder(self) if graph_builder is not None else None
             for defn in resources.values():
-                self._validate_resource(defn, strict)
+                self._validate_resource(defn, strict, rules)
             for out in self.outputs.values():
                 if out.enabled:
                     fns.check_functions(out.functions)
@@ -347,14 +349,14 @@ class StackDefinition(object):
         with self._located():
             self._validate_resource(self.resources[name], True)
 
-    def _validate_resource(self, defn, strict):
+    def _validate_resource(self, defn, strict, rules=False):
         if defn.external_id is not None and fns.resolve(defn.external_id):
             return  # adopted resources are checked against the cloud, not here
         fns.check_functions(defn.functions)
         fns.check_functions(defn.field_functions)
         check_deletion_policy(defn)
         check_update_policy(self, defn)
-        check_properties(self, defn, resolve_values=strict)
+        check_properties(self, defn, resolve_values=strict, rules=rules)
         # Heat's template validate leaves nested stacks alone; stack create
         # validates them, and they validate theirs in turn.
         if getattr(defn.type_info, 'template', None) and (strict or getattr(self, 'nested_depth', 0)):

@@ -310,19 +310,22 @@ def _check_custom_constraints(stack, index, data, path, skip=()):
                                       dict(enumerate(value)), here)
 
 
-def check_properties(stack, defn, resolve_values):
+def check_properties(stack, defn, resolve_values, *, rules=False):
     """Heat's property checks against the type's schema (a provider
     template's parameters for template resources).  Without
     ``resolve_values`` (template validate) only names are checked; with it
     (stack create) every value is resolved and checked by properties.py:
-    types, required properties, constraints."""
+    types, required properties, constraints.  ``rules`` without
+    ``resolve_values`` is how Heat validates a nested stack at a stack
+    create (strict_validate off): the names, in Heat's words, then the
+    type's own rule, which converts only the values it reads."""
     heat_type = plugin_type(defn)
     if heat_type is not None and heat_type.is_none:
         return  # Heat's NoneResource drops its properties unread
     props = defn.properties or {}
     path = defn.path + ('properties',)
-    rules = _property_rules(stack, defn)
-    if rules is None:
+    schema_rules = _property_rules(stack, defn)
+    if schema_rules is None:
         if resolve_values:
             for value in props.values():
                 fns.resolve(value, nullable=True)
@@ -342,12 +345,17 @@ def check_properties(stack, defn, resolve_values):
             _properties.validate_provider_properties(nested.parameters, data, defn.path, defaults,
                                                      waiting)
         return
-    names, unimplemented = rules
+    names, unimplemented = schema_rules
     for key in props:
         if key not in names:
-            raise TemplateError('Unknown property "%s" for a resource of type %s'
+            raise TemplateError('Unknown Property %s' % key if rules else
+                                'Unknown property "%s" for a resource of type %s'
                                 % (key, defn.type), path=path + (key,))
     for key in unimplemented:
         if key in props:
-            raise TemplateError('Property "%s" of %s is not implemented'
+            raise TemplateError('Property %s not implemented yet' % key if rules else
+                                'Property "%s" of %s is not implemented'
                                 % (key, defn.type), path=path + (key,))
+    if rules and heat_type is not None:
+        _type_checks.check_rule(heat_type.name, _value_data(stack, defn)[0], path, defn=defn,
+                                stack=stack, unchecked=True)

@@ -16,6 +16,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Mapping
+
 from ..errors import TemplateError
 from . import properties as _properties
 from .functions.base import resolve as _resolve
@@ -217,15 +219,20 @@ class RuleInput(object):
     ``fail`` extends; ``defn`` and ``stack``: the resource's definition and
     its stack, for the rules that look at other resources.  ``props``: the
     values as Heat's ``self.properties[key]`` gives them to its rules (see
-    ``heat_view``)."""
+    ``heat_view``); with ``unchecked`` (values nothing checked against the
+    schema: a nested stack Heat validates with strict_validate off) they
+    are converted as each is read, and one that does not convert is
+    refused then (``ReadView``)."""
 
-    def __init__(self, type_name, data, path, waiting=(), *, defn=None, stack=None):
+    def __init__(self, type_name, data, path, waiting=(), *, defn=None, stack=None,
+                 unchecked=False):
         self.type_name = type_name
         self.data = data
         self.path = tuple(path)
         self.waiting = frozenset(waiting)
         self.defn = defn
         self.stack = stack
+        self.unchecked = unchecked
         self._props = None
 
     @property
@@ -235,7 +242,9 @@ class RuleInput(object):
     @property
     def props(self):
         if self._props is None:
-            self._props = heat_view(_rt.heat_type(self.type_name).properties, self.data)
+            schema = _rt.heat_type(self.type_name).properties
+            self._props = ReadView(schema, self.data, self.path) if self.unchecked \
+                else heat_view(schema, self.data)
         return self._props
 
     def fail(self, message, *keys):
@@ -261,6 +270,43 @@ def heat_view(schema, data):
         else:
             view[key] = _heat_value(prop, None) if prop.default is not None else None
     return view
+
+
+class ReadView(Mapping):
+    """``heat_view`` of values nothing has checked, read key by key as
+    Heat's Properties read them while a nested stack is validated without
+    its values: reading a value converts it, so one that does not convert
+    (or a required one not given) is refused when a rule reads it, with
+    Heat's message, at its own path; a value no rule reads is never
+    refused."""
+
+    def __init__(self, schema, data, path):
+        self._schema = schema
+        self._data = data
+        self._path = tuple(path)
+        self._read = {}
+
+    def __getitem__(self, key):
+        if key not in self._read:
+            prop = self._schema[key]
+            value = self._data.get(key)
+            if value is not None:
+                _properties.check_value(prop, value, self._path + (key,), constrained=False)
+            elif key not in self._data and prop.default is None and prop.required:
+                raise TemplateError('Property %s not assigned' % key, path=self._path)
+            self._read[key] = _heat_value(prop, value) \
+                if key in self._data or prop.default is not None else None
+        return self._read[key]
+
+    def __contains__(self, key):
+        # the schema's keys, as heat_view has them: no value is read
+        return key in self._schema
+
+    def __iter__(self):
+        return iter(self._schema)
+
+    def __len__(self):
+        return len(self._schema)
 
 
 def _heat_value(prop, value):
@@ -303,7 +349,15 @@ def check_type(type_name, data, path, waiting=(), *, defn=None, stack=None):
     check = STACK_CHECKS.get(type_name)
     if check is not None:
         check(data, path, waiting, defn=defn, stack=stack)
+    check_rule(type_name, data, path, waiting, defn=defn, stack=stack)
+
+
+def check_rule(type_name, data, path, waiting=(), *, defn=None, stack=None, unchecked=False):
+    """Only the rule of ``type_name``'s own validate() (the stack's
+    ``type_rules``), given a RuleInput (see check_type); ``unchecked``:
+    ``data`` was not checked against the type's schema (RuleInput)."""
     type_rules = getattr(stack, 'type_rules', None)
     rule = type_rules(type_name) if type_rules is not None else None
     if rule is not None:
-        rule(RuleInput(type_name, data, path, waiting, defn=defn, stack=stack))
+        rule(RuleInput(type_name, data, path, waiting, defn=defn, stack=stack,
+                       unchecked=unchecked))

@@ -32,7 +32,7 @@ import datetime
 from ...errors import TemplateError
 from ...hot import functions as fns
 from ...hot.template import Template
-from . import scaling
+from . import group_members, scaling
 from .group_template import (asg_member_definition, asg_template, member_type_found,
                              random_member_id)
 from .late_values import placeheld, with_parameters
@@ -58,16 +58,21 @@ def _known_sizing(defn):
 
 def validate(given):
     """Heat's AutoScalingGroup.validate: the sizes (a size waiting on an
-    attribute reads as 0), then the members' type (only when the group starts
-    with members: desired_capacity, or else min_size)."""
+    attribute reads as 0), that the member's type is text, then that it
+    resolves and the member's definition (only when the group starts with
+    members: desired_capacity, or else min_size), validated as a nested
+    stack (group_members.py)."""
     props = given.props
     low, high, desired = props['min_size'], props['max_size'], props['desired_capacity']
     if high < low:
         given.fail('MinSize can not be greater than MaxSize', 'min_size')
     if desired is not None and (desired < low or desired > high):
         given.fail('DesiredCapacity must be between MinSize and MaxSize', 'desired_capacity')
+    # Heat reads the member's definition even for a group starting empty
+    group_members.check_member_type(given)
     if desired or low:
         member_type_found(given, (props.get('resource') or {}).get('type'), 'resource', 'type')
+        group_members.check_autoscaling_group(given)
 
 
 def size_for(defn, row, members, resize=None):

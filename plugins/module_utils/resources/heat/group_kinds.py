@@ -34,7 +34,7 @@ from ...hot import functions as fns
 from ...hot.template import Template
 from .group_attributes import asg_attribute, chain_attribute, resource_group_attribute, select_path
 from .group_template import chain_template, member_type_found, resource_group_plan
-from . import deployment_group
+from . import deployment_group, group_members
 from .late_values import placeheld, with_parameters
 from .scaling_batches import walk_batches
 
@@ -102,17 +102,21 @@ GROUP_TYPES = tuple(KINDS) + (autoscaling.ASG,)
 def validate_resource_group(given):
     """Heat's ResourceGroup.validate_nested_stack: a group with members (a
     count waiting on an attribute reads as the default, 1) must have a
-    member type the environment resolves."""
+    member type the environment resolves, and its first member must pass
+    the validation of a nested stack (group_members.py)."""
     props = given.props
     if props['count']:
         member_type_found(given, props['resource_def']['type'], 'resource_def', 'type')
+        group_members.check_resource_group(given)
 
 
 def validate_chain(given):
     """Heat's ResourceChain: each type must resolve, as its nested stack
-    finds when it is validated."""
+    finds when it is validated, and each member must pass that stack's
+    validation (group_members.py)."""
     for index, type_name in enumerate(given.props.get('resources') or ()):
         member_type_found(given, type_name, 'resources', index)
+    group_members.check_chain(given)
 
 
 def group_type(defn):

@@ -113,13 +113,15 @@ def replace_index(value, index_var, name):
     return value
 
 
-def member_definition(name, resource_def, index_var=DEFAULT_INDEX_VAR):
+def member_definition(name, resource_def, index_var=DEFAULT_INDEX_VAR, *, include_all=False):
     """One member's HOT definition: ``resource_def``'s type and metadata,
-    its properties without null values and with the index replaced
+    its properties without null values (with them when ``include_all``, as
+    Heat's validate writes its test member) and with the index replaced
     (get_resource_def then build_resource_definition)."""
     props = resource_def.get('properties')
-    if props:
+    if props and not include_all:
         props = dict((key, value) for key, value in props.items() if value is not None)
+    if props:
         props = replace_index(props, index_var, name)
     defn = {'type': resource_def['type']}
     if props is not None:

@@ -36,6 +36,7 @@ def validate(given):
     props = given.props
     _software_config_metadata(given, props)
     _block_devices(given, props)
+    props.get('flavor')     # read by Heat (its checks against the flavor ask Nova)
     networks = [_translated(net, raw, 'uuid', 'network')
                 for net, raw in zip(props.get('networks') or [], _raw_list(given, 'networks'))]
     for index, net in enumerate(networks):
@@ -45,6 +46,11 @@ def validate(given):
                    'interfaces set for server.', 'networks')
     if any(net.get('port') is not None for net in networks) and props.get('security_groups'):
         given.fail(conflict('security_groups', 'networks/port'), 'security_groups')
+    # Read by Heat for checks that ask Nova: a value of the wrong type is
+    # refused by that read where nothing checked the values (a group's
+    # member, type_checks.ReadView).
+    for key in ('tags', 'metadata', 'personality'):
+        props.get(key)
 
 
 def _raw_list(given, key):

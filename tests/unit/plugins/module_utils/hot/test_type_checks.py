@@ -301,3 +301,45 @@ def test_nested_stacks_inherit_the_type_rules():
 def test_heat_view_reads_values_as_heats_properties(schema, data, expected):
     from_raw = dict((key, resource_types.PropertySchema(raw)) for key, raw in schema.items())
     assert type_checks.heat_view(from_raw, data) == expected
+
+
+def test_a_nested_stack_validated_without_values_runs_the_rules_on_values_read_as_they_come():
+    # Heat's validate of a nested stack at a stack create (strict_validate
+    # off): names in Heat's words, then each type's own rule
+    seen = []
+    StackDefinition(RULED, type_rules=_rules(seen)).validate(strict=False, rules=True)
+    given, = seen
+    assert given.unchecked
+    assert given.props['size'] == 0 and given.props['name'] == 'data'
+    with pytest.raises(TemplateError) as err:
+        StackDefinition(RULED.replace('name: data', 'nope: 1'),
+                        type_rules=_rules([])).validate(strict=False, rules=True)
+    assert str(err.value) == 'line 7: resources.vol.properties.nope: Unknown Property nope'
+
+
+def _read_view(schema, data):
+    from_raw = dict((key, resource_types.PropertySchema(raw)) for key, raw in schema.items())
+    return type_checks.ReadView(from_raw, data, PATH)
+
+
+def test_an_unchecked_value_is_refused_only_when_read():
+    view = _read_view({'n': 'i', 's': 's', 'r': ('i', 'r')}, {'n': 'abc', 's': 3})
+    assert view['s'] == '3'
+    assert 'n' in view and 'r' in view and sorted(view) == ['n', 'r', 's']
+    with pytest.raises(TemplateError) as err:
+        view.get('n')
+    assert err.value.message == "Value 'abc' is not an integer"
+    assert err.value.path == PATH + ('n',)
+    with pytest.raises(TemplateError) as err:
+        view['r']
+    assert err.value.message == 'Property r not assigned'
+
+
+@pytest.mark.parametrize('schema,data,expected', [
+    ({'n': 'i'}, {'n': None}, {'n': 0}),
+    ({'n': 'i'}, {'n': '5'}, {'n': 5}),
+    ({'s': ('s', '', 'x')}, {}, {'s': 'x'}),
+    ({'m': 'm'}, {}, {'m': None}),
+])
+def test_a_read_value_is_heats_view_of_it(schema, data, expected):
+    assert dict(_read_view(schema, data)) == expected
