@@ -36,6 +36,9 @@ debug = false
 environment_dir = {venv}/etc/heat/environment.d
 region_name_for_services = RegionOne
 max_resources_per_stack = -1
+# stacks move between this Heat and the collection both ways (issue 35: abandon and adopt)
+enable_stack_adopt = true
+enable_stack_abandon = true
 # no heat-api-cfn here: servers still get these URLs in their (never read) user data, instead of
 # a failed catalog lookup for a 'cloudformation' endpoint
 heat_metadata_server_url = {public_root}/heat-cfn
