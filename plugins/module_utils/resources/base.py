@@ -305,6 +305,20 @@ class ResourcePlugin(object):
     # snapshot(ctx) and check_snapshot_complete(ctx).
     snapshot = None
 
+    # -- moving stacks to and from a Heat service (abandon, adopt) ----------
+    def heat_resource_data(self, ctx):
+        """The row's data as Heat's ``resource_data`` holds it for this
+        type (what ``openstack stack abandon`` prints, and Heat's adopt
+        reads back): Heat's keys and values, from ``ctx.data`` (its
+        ``secret_data`` keys decrypted; Heat keeps them in clear).  By
+        default none: Heat keeps no data for the type."""
+        return {}
+
+    def from_heat_resource_data(self, ctx, resource_data):
+        """Heat's ``resource_data`` of an adopted resource (a Heat
+        service's abandon data) made into ``ctx.data`` as this plugin keeps
+        it.  By default nothing is kept."""
+
     # -- decisions ---------------------------------------------------------
     def needs_replace(self, ctx):
         """Type-specific replace rules on an update (Server's
