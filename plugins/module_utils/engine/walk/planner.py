@@ -143,6 +143,11 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
             return Decision(UPDATE, reason='its create is unfinished')
         if meta_changed:
             return _checked(Decision(UPDATE, reason='metadata'), name, restricted)
+        if row.action == 'UPDATE' and row.status == 'IN_PROGRESS':
+            # an update killed with no change left in the record (a
+            # converge's, putting drift back): settled, as the killed run
+            # would have; the drift itself only a converge puts back
+            return Decision(UPDATE, reason='its update was interrupted')
         return Decision(KEEP)
     fixed = sorted(k for k in changed if not plugin.update_allowed(k))
     if fixed:

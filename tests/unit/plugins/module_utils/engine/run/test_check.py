@@ -318,3 +318,25 @@ def test_a_converge_stopped_before_putting_drift_back_marks_no_row(stacks, drift
     plain = stacks.run(DRIFT)
     assert plain['stack']['stack_status'] == 'UPDATE_COMPLETE'
     assert [e for e in plain['events'] if e['resource_name'] == 'a'] == [] and drifting.updates == []
+
+
+def test_a_run_after_a_converge_killed_while_putting_drift_back(stacks, drifting):
+    stacks.run(DRIFT)
+    # what the killed converge left: a's update begun, the record's
+    # properties the template's (the drift was never written down)
+    store = stacks.store()
+    try:
+        stack = store.get_stack('st')
+        row = [r for r in store.resources(stack['id']) if r.name == 'a'][0]
+        store.save_resource(row.replace(action='UPDATE', status='IN_PROGRESS'))
+        store.update_stack(stack['id'], action='UPDATE', status='IN_PROGRESS')
+    finally:
+        store.close()
+    drifting.drifts['a'] = {'value'}
+    plain = stacks.run(DRIFT)
+    # settled, its drift left alone (no converge asked)
+    assert stacks.brief(e for e in plain['events'] if e['resource_name'] == 'a') == [
+        ('a', 'UPDATE', 'IN_PROGRESS'), ('a', 'UPDATE', 'COMPLETE')]
+    assert drifting.updates == [] and stacks.rows()['a'].status == 'COMPLETE'
+    converged = stacks.run(DRIFT, converge=True)
+    assert converged['changed'] is True and [u[1] for u in drifting.updates] == [{'value'}]

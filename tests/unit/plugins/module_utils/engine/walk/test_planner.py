@@ -262,3 +262,14 @@ def test_decide_desired_reads_the_drift_of_that_row_only():
     assert planner.decide_desired(run, row(value='a').replace(uuid='v'), want).action == KEEP
     run.drifted = {}
     assert planner.decide_desired(run, row(value='a'), want).action == KEEP
+
+
+def test_an_update_killed_with_no_change_recorded_is_settled():
+    # a converge killed while putting drift back leaves the row UPDATE_IN_PROGRESS
+    # with the template's properties: the next run settles it (not the user's
+    # update: never restricted), and puts no drift back unless it converges
+    left = row(action='UPDATE', status='IN_PROGRESS', value='a')
+    d = decide(defn(), left, TestResource(), props(value='a'), restricted={'update'})
+    assert d.action == UPDATE and not d.changed and d.reason == 'its update was interrupted'
+    d = decide(defn(), left, TestResource(), props(value='a'), drifted=('value',))
+    assert d.action == UPDATE and d.drifted == frozenset(['value'])
