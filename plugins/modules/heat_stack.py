@@ -107,8 +107,12 @@ options:
     default: 0
   converge:
     description:
-      - Read every recorded resource from the cloud before updating (Heat's C(--converge)); resources found gone or
-        in error are replaced, as after Heat's C(stack check).
+      - Compare the template with the cloud rather than the record (Heat's C(--converge)). Every recorded resource is
+        read before updating; resources found gone or in error are replaced, as after Heat's C(stack check), and
+        properties whose live value drifted from what the stack set are put back, in place where the type's
+        update rules allow, else by a replacement.
+      - "In check mode the plan names the drifted properties (C(drifted: name; updated in place))."
+      - Without it the record is trusted, and drift (which check mode lists in C(check)) changes nothing.
     type: bool
     default: false
   store_path:

@@ -260,3 +260,84 @@ def test_secrets_audit_at_vvvv(cloud, tmp_path):
         assert canary not in printed, canary
         assert canary.encode() not in stored, canary
     assert 'visible' in printed
+
+
+DRIFTING = """heat_template_version: 2021-04-16
+resources:
+  net:
+    type: OS::Neutron::Net
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.60.0.0/24}
+  sg:
+    type: OS::Neutron::SecurityGroup
+    properties:
+      rules: [{protocol: tcp, port_range_min: 22, port_range_max: 22, remote_ip_prefix: 10.0.0.0/8}]
+  port:
+    type: OS::Neutron::Port
+    properties:
+      name: drift-port
+      network: {get_resource: net}
+      fixed_ips: [{subnet: {get_resource: subnet}}]
+      security_groups: [{get_resource: sg}]
+"""
+
+
+def test_converge_puts_drift_back(cloud, tmp_path):
+    """Heat's update --converge: a renamed port and a security group whose rules were changed behind
+    the stack are found by check mode, put back in place by a converge, and a second converge has
+    nothing to do."""
+    before = ids(cloud.resources())
+    runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
+    (tmp_path / 'drift.yaml').write_text(DRIFTING)
+    template = str(tmp_path / 'drift.yaml')
+    conn = cloud.sdk()
+    created = runner.run(name='drift', template=template)
+    assert created['stack']['stack_status'] == 'CREATE_COMPLETE', created.get('msg')
+    res = _by_name(created)
+    port_id, sg_id = res['port']['physical_resource_id'], res['sg']['physical_resource_id']
+
+    # -- behind the stack: the port renamed, the group's rule deleted and another added
+    conn.network.update_port(port_id, name='renamed')
+    ours = [r for r in conn.network.security_group_rules(security_group_id=sg_id) if r.port_range_min == 22]
+    assert len(ours) == 1
+    conn.network.delete_security_group_rule(ours[0].id)
+    conn.network.create_security_group_rule(security_group_id=sg_id, direction='ingress', protocol='tcp',
+                                            port_range_min=8080, port_range_max=8080,
+                                            remote_ip_prefix='0.0.0.0/0', ethertype='IPv4')
+
+    (plain, _w), (predicted, _p), (converged, _c), (again, _a) = runner.run_steps(
+        [dict(name='drift', template=template),
+         dict(name='drift', template=template, converge=True, _check=True, _diff=True),
+         dict(name='drift', template=template, converge=True),
+         dict(name='drift', template=template, converge=True)])
+    # without converge the record is trusted: nothing to do
+    assert plain['changed'] is False
+    # check mode names what a converge puts back, and changes nothing
+    drift = dict((c['resource_name'], c['drift']) for c in predicted['check'])
+    assert drift['port'] == ['name'] and drift['sg'] == ['rules'], drift
+    assert predicted['changed'] is True
+    assert plan(predicted) == {'net': 'keep', 'subnet': 'keep', 'sg': 'update', 'port': 'update'}
+    reasons = dict((p['resource_name'], p['reason']) for p in predicted['plan'])
+    assert reasons['port'] == 'drifted: name; updated in place'
+    assert reasons['sg'] == 'drifted: rules; updated in place'
+    diff = dict((d['resource_name'], d) for d in predicted['diff'])
+    assert diff['port']['after_header'] == 'port (OS::Neutron::Port): update, drifted: name; updated in place'
+    assert diff['port']['before']['name'] == '<drifted in the cloud>' and diff['port']['after']['name'] == 'drift-port'
+    # the converge updates both in place, Heat's events
+    assert converged['changed'] is True
+    assert converged['stack']['stack_status'] == 'UPDATE_COMPLETE', converged['stack']['stack_status_reason']
+    done = [(e['resource_name'], e['resource_status']) for e in converged['events']]
+    for name in ('port', 'sg'):
+        assert (name, 'UPDATE_COMPLETE') in done, done
+    assert not any(n in ('net', 'subnet') for n, _s in done)
+    assert _by_name(converged)['port']['physical_resource_id'] == port_id
+    assert conn.network.get_port(port_id).name == 'drift-port'
+    rules = [(r.direction, r.protocol, r.port_range_min, r.remote_ip_prefix)
+             for r in conn.network.security_group_rules(security_group_id=sg_id) if r.direction == 'ingress']
+    assert rules == [('ingress', 'tcp', 22, '10.0.0.0/8')], rules
+    # put back: nothing left to do
+    assert again['changed'] is False and again['events'] == []
+
+    runner.run(name='drift', state='absent')
+    assert ids(cloud.resources()) == before

@@ -8,6 +8,10 @@ reports CHECK_COMPLETE or CHECK_FAILED with the reason (gone, in error)
 and the properties that drifted.  The plan walks the definition in
 dependency order with the planner: what a run with the same inputs would
 do to each resource.  Nothing is written, no lock is taken.
+
+A converge runs the same check first: what failed it is replaced
+(``mark_failed_checks``), what drifted is put back (``drifted``), in place
+or by a replacement as the type's update rules say.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -27,9 +31,13 @@ from ..walk.scheduler import Scheduler
 from ..read.view import resource_views, stack_view
 
 UNKNOWN = '<known after apply>'
+# A drifted property's value before a converge, in the plan's diff: the
+# record's value is not what the cloud holds, and the live one is not
+# read as a property
+DRIFTED = '<drifted in the cloud>'
 
 
-def _check_one(run, row, results):
+def _check_one(run, row, results, quiet=False):
     plugin = run.plugin(row.type, row.name)
     ctx = run.context(row, action='CHECK')
     entry = {'resource_name': row.name, 'resource_type': row.type,
@@ -50,16 +58,22 @@ def _check_one(run, row, results):
         entry['gone'] = isinstance(exc, CloudNotFound)
     results[row.name] = entry
     status = entry['resource_status'].split('_')[1]
-    run.log.resource(row, 'CHECK', status, entry['resource_status_reason'])
+    if not quiet or status == 'FAILED':
+        run.log.resource(row, 'CHECK', status, entry['resource_status_reason'])
     return entry
     yield  # pragma: no cover - a generator the scheduler can run
 
 
-def stack_check(run, max_concurrency=10):
-    """name -> check entry for every current row (reads only)."""
+def stack_check(run, max_concurrency=10, *, quiet=False):
+    """name -> check entry for every current row (reads only).  ``quiet``
+    (a converge's): only the failures are events; a resource found as it
+    should be leaves no trace, as in Heat's ``update --converge``, which
+    makes no stack check, so a converge that finds nothing to do changes
+    nothing."""
     results = {}
     rows = [r for r in run.rows.values() if r.role == CURRENT]
-    work = dict((StepKey('chk', r.uuid), (lambda r=r: _check_one(run, r, results))) for r in rows)
+    work = dict((StepKey('chk', r.uuid), (lambda r=r: _check_one(run, r, results, quiet)))
+                for r in rows)
     Scheduler(max_concurrency=max_concurrency).run(dict((k, set()) for k in work), work)
     return results
 
@@ -74,6 +88,18 @@ def mark_failed_checks(run, results):
                                  status_reason=entry['resource_status_reason']))
 
 
+def drifted(run, results):
+    """converge: row uuid -> the property names the check found drifted on
+    a resource it found fine (run.drifted: the planner counts them as
+    changed, so they are put back as the template says)."""
+    out = {}
+    for name, entry in results.items():
+        row = run.current(name)
+        if row is not None and entry['resource_status'] == 'CHECK_COMPLETE' and entry['drift']:
+            out[row.uuid] = frozenset(entry['drift'])
+    return out
+
+
 def plan(run, graph, check_results=None, converge=False):
     """Check mode's plan: what a run with the same inputs would do to each
     resource, the planner's decisions in dependency order
@@ -83,6 +109,8 @@ def plan(run, graph, check_results=None, converge=False):
     order = [n for n in reversed(list(nx.topological_sort(graph))) if not _graph.is_hub(graph, n)]
     unknown, updated = set(), set()
     items, diff = [], []
+    if converge and check_results:
+        run.drifted = drifted(run, check_results)
     for name in order:
         defn = sd.resources[name]
         row = run.current(name)
@@ -90,6 +118,7 @@ def plan(run, graph, check_results=None, converge=False):
                 check_results.get(name, {}).get('resource_status') == 'CHECK_FAILED':
             row = row.replace(action='CHECK', status='FAILED')
         want = desired(run, name, unknown, updated)
+        decision = None
         try:
             decision = decide_desired(run, row, want)
             action, reason = decision.action, _reason(decision, row)
@@ -108,11 +137,14 @@ def plan(run, graph, check_results=None, converge=False):
             after = dict(want.masked)
             for key in want.unknown:
                 after[key] = UNKNOWN
+            before = None
+            if row is not None and action != CREATE:
+                before = dict(row.properties or {})
+                for key in decision.drifted if decision is not None else ():
+                    before[key] = DRIFTED
             diff.append({'resource_name': name, 'resource_type': defn.type, 'action': action,
                          'reason': reason, 'replacement': action == REPLACE,
-                         'before': row.properties if row is not None and action != CREATE
-                         else None,
-                         'after': after})
+                         'before': before, 'after': after})
     for row in run.rows.values():
         if row.role != CURRENT or row.name not in sd.resources:
             items.append({'resource_name': row.name, 'resource_type': row.type,
@@ -131,7 +163,10 @@ def _reason(decision, row):
     properties that changed and whether the type's update rules replace it,
     or why a resource with no property change is made, updated or kept."""
     action, why = decision.action, decision.reason
-    changed = ', '.join(sorted(decision.changed or ()))
+    # what the template changed, then what the cloud changed behind the stack
+    changed = '; '.join(part for part in (
+        _names('changed', decision.changed - decision.drifted),
+        _names('drifted', decision.drifted)) if part)
     if action == KEEP:
         return 'unchanged'
     if action == CREATE:
@@ -142,12 +177,16 @@ def _reason(decision, row):
         return 'new' if row is None else 'never created (%s_%s)' % (row.action, row.status)
     if action == UPDATE:
         if changed:
-            return 'changed: %s; updated in place' % changed
+            return '%s; updated in place' % changed
         return 'metadata changed' if why == 'metadata' else why or 'updated'
     if action == REPLACE:
         # the planner's reason says which rule needs the replacement
-        return 'changed: %s; replaced: %s' % (changed, why) if changed else 'replaced: %s' % why
+        return '%s; replaced: %s' % (changed, why) if changed else 'replaced: %s' % why
     return why or action
+
+
+def _names(what, names):
+    return '%s: %s' % (what, ', '.join(sorted(names))) if names else ''
 
 
 def plan_and_check(invocation, goal):

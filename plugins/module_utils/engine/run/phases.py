@@ -37,7 +37,7 @@ from ..walk import hooks
 from ..nested import steps as nested_steps, stacks as nesting
 from . import prefetch
 from ..walk.outputs import output_attributes, refresh_steps, resolve_outputs
-from .check import mark_failed_checks, plan as check_plan, stack_check
+from .check import drifted, mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
 from ..walk.converge import converge_steps, lanes
 from ..store.records import NEW, OLD
@@ -219,7 +219,11 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
     else:
         start()
     if request.converge and rollback_of is None and run.rows:
-        mark_failed_checks(run, stack_check(run, request.max_concurrency))
+        # Heat's --converge: the template is compared with the cloud, not the
+        # record; what is gone or in error is replaced, what drifted put back
+        checked = stack_check(run, request.max_concurrency, quiet=True)
+        mark_failed_checks(run, checked)
+        run.drifted = drifted(run, checked)
     policies = dict((n, d.deletion_policy) for n, d in goal.sd.resources.items())
     for row in run.rows.values():
         policies.setdefault(row.name, row.facts.get('deletion_policy'))

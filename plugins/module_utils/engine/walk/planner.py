@@ -19,6 +19,11 @@ update or replace with an error naming the resource.
 One rule of ours: a resource COMPLETE whose create still owed work done
 after its dependents started (``UNFINISHED`` in its data: the stack marks
 of a Neutron object, resource_tasks) is updated, which finishes that work.
+
+A converge (Heat's ``--converge``, which compares the template with the
+live state rather than the record) gives the property names the stack
+check found drifted: they count as changed, so the same rules update the
+resource back in place or replace it.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -38,12 +43,15 @@ UNFINISHED = 'create_unfinished'
 
 
 class Decision(object):
-    __slots__ = ('action', 'changed', 'reason')
+    """``changed``: the property names the action is for, ``drifted`` among
+    them (those changed in the cloud only, not in the template)."""
+    __slots__ = ('action', 'changed', 'reason', 'drifted')
 
-    def __init__(self, action, changed=(), reason=None):
+    def __init__(self, action, changed=(), reason=None, drifted=()):
         self.action = action
         self.changed = frozenset(changed)
         self.reason = reason
+        self.drifted = frozenset(drifted)
 
     def __repr__(self):
         return 'Decision(%s, %s)' % (self.action, sorted(self.changed))
@@ -75,11 +83,12 @@ def changed_keys(new_props, old_props, unknown=()):
 
 
 def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricted=(),
-           external_id=None, conn=None, stack_updated=False):
+           external_id=None, conn=None, stack_updated=False, drifted=()):
     """The Decision for resource ``defn`` (a ResourceDefinition) given its
     current record ``row`` (or None), its plugin instance and the new
     effective, masked ``new_props``; ``unknown`` are property names whose
-    values are not known yet (plan only)."""
+    values are not known yet (plan only); ``drifted`` those whose live value
+    differs from the record's (a converge's stack check)."""
     name = defn.name
     if external_id is not None:
         if row is not None and row.physical_id not in (None, external_id):
@@ -104,6 +113,10 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         return _checked(Decision(REPLACE, reason='type changed from %s' % row.type),
                         name, restricted)
     changed = changed_keys(new_props, row.properties, unknown)
+    # the template's own changes are named as such; the rest of the drift
+    # is what the cloud changed behind the stack, to be put back
+    drift = frozenset(drifted) - changed
+    changed |= drift
     # A resource left IN_PROGRESS by a killed run is updated again (the
     # handlers are idempotent); one left FAILED is replaced unless the plugin
     # can tell the object is fine (Heat's needs_replace_failed).
@@ -111,7 +124,8 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         ctx = _ctx(defn, row, new_props, changed, conn)
         if row.action == 'CHECK' or plugin.needs_replace_failed(ctx):
             reason = '%s_%s' % (row.action, row.status)
-            return _checked(Decision(REPLACE, changed, reason=reason), name, restricted)
+            return _checked(Decision(REPLACE, changed, reason=reason, drifted=drift), name,
+                            restricted)
         if not changed:
             # fine after all: updated as Heat updates a FAILED resource it
             # keeps, which settles it (COMPLETE, its reference id known to
@@ -120,8 +134,8 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
     if stack_updated and getattr(plugin, 'replace_on_stack_update', False) and \
             row.status == 'COMPLETE':
         # Heat's UpdateWaitConditionHandle: every update of its stack replaces it
-        return _checked(Decision(REPLACE, changed, reason='replaced by every update of its stack'),
-                        name, restricted)
+        return _checked(Decision(REPLACE, changed, reason='replaced by every update of its stack',
+                                 drifted=drift), name, restricted)
     meta_changed = normalised(metadata) != normalised(row.metadata)
     if not changed:
         if row.facts.get(UNFINISHED):
@@ -129,15 +143,20 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
             return Decision(UPDATE, reason='its create is unfinished')
         if meta_changed:
             return _checked(Decision(UPDATE, reason='metadata'), name, restricted)
+        if row.action == 'UPDATE' and row.status == 'IN_PROGRESS':
+            # an update killed with no change left in the record (a
+            # converge's, putting drift back): settled, as the killed run
+            # would have; the drift itself only a converge puts back
+            return Decision(UPDATE, reason='its update was interrupted')
         return Decision(KEEP)
     fixed = sorted(k for k in changed if not plugin.update_allowed(k))
     if fixed:
         return _checked(Decision(REPLACE, changed, reason='%s cannot change in place'
-                                 % ', '.join(fixed)), name, restricted)
+                                 % ', '.join(fixed), drifted=drift), name, restricted)
     if not unknown and plugin.needs_replace(_ctx(defn, row, new_props, changed, conn)):
-        return _checked(Decision(REPLACE, changed, reason='the type replaces on this change'),
-                        name, restricted)
-    return _checked(Decision(UPDATE, changed), name, restricted)
+        return _checked(Decision(REPLACE, changed, reason='the type replaces on this change',
+                                 drifted=drift), name, restricted)
+    return _checked(Decision(UPDATE, changed, drifted=drift), name, restricted)
 
 
 def _ctx(defn, row, new_props, changed, conn):
@@ -149,8 +168,10 @@ def _ctx(defn, row, new_props, changed, conn):
 
 def _checked(decision, name, restricted):
     if decision.action in restricted:
+        why = decision.reason or ('properties drifted: %s' % ', '.join(sorted(decision.drifted))
+                                  if decision.drifted == decision.changed else 'properties changed')
         raise ResourceFailure('Resource "%s": the environment restricts the action "%s" (%s)'
-                              % (name, decision.action, decision.reason or 'properties changed'),
+                              % (name, decision.action, why),
                               resource=name, action=decision.action)
     return decision
 
@@ -189,9 +210,13 @@ def desired(run, name, unknown_names=(), unknown_attrs=()):
 
 
 def decide_desired(run, row, want):
-    """The Decision for ``want`` (a Desired) and its record ``row``."""
+    """The Decision for ``want`` (a Desired) and its record ``row``; the
+    drift a converge found on that row (``run.drifted``: row uuid -> names)
+    counts as changed."""
     defn = run.sd.resources[want.name]
+    drifted = getattr(run, 'drifted', None) or {}
     return decide(defn, row, run.plugin(defn.type, want.name), want.masked,
                   unknown=want.unknown, metadata=run.masker.mask(want.metadata),
                   restricted=want.restricted, external_id=want.external_id, conn=run.conn,
-                  stack_updated=getattr(run, 'stack_updated', False))
+                  stack_updated=getattr(run, 'stack_updated', False),
+                  drifted=drifted.get(row.uuid, ()) if row is not None else ())

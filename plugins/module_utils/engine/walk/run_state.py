@@ -62,6 +62,11 @@ class StackRun(RowAttributes):
         self.rows = Rows()              # uuid -> ResourceRow (this run's view of the record)
         self._attr_cache = {}           # uuid -> _Known: a row's attributes learnt in this run
         self.decisions = {}             # name -> planner Decision
+        # row uuid -> property names a converge's stack check found drifted,
+        # which the planner counts as changed; kept in memory only, so a run
+        # killed before putting them back leaves no mark a later run without
+        # converge would act on (a converge reads them again)
+        self.drifted = {}
         # resources whose output attributes this run has settled (outputs.refresh_steps)
         self.outputs_read = set()
         self.seam = Seam(definition, self)

@@ -149,6 +149,10 @@ class WebImage(ResourcePlugin):
             raw.send(glance, 'POST', _image(iid, 'actions', 'deactivate'))
         if 'tags' in changed:
             new, was = set(p.get('tags') or ()), set(old.get('tags') or ())
+            if new == was:
+                # the template changed none (a converge putting the cloud's
+                # drift back): weighed against the live image's tags
+                was = set((self.show(ctx) or {}).get('tags') or ())
             for tag in sorted(new - was):
                 raw.send(glance, 'PUT', _image(iid, 'tags', tag))
             for tag in sorted(was - new):

@@ -146,16 +146,22 @@ def prepare_body(props, name=None):
     return body
 
 
+def changed_specs(ctx, specs):
+    """The value_specs entries an update sends: those the template changed;
+    all of them when the template changed none (a converge putting the
+    cloud's drift back: the record's values are not what the cloud holds)."""
+    before = (ctx.old_properties or {}).get('value_specs') or {}
+    if specs == before:
+        return dict(specs)
+    return dict((k, v) for k, v in specs.items() if v != before.get(k))
+
+
 def prepare_update(ctx, diff, name_default=True):
     """Heat's prepare_update_properties on a prop diff: changed value_specs
     entries merged in, a name going back to None means the physical name."""
     if 'value_specs' in diff:
         specs = dict(diff.pop('value_specs') or {})
-        before = (ctx.old_properties or {}).get('value_specs') or {}
-        for key in list(specs):
-            if specs[key] == before.get(key):
-                specs.pop(key)
-        diff.update(specs)
+        diff.update(changed_specs(ctx, specs))
     if name_default and 'name' in diff and diff['name'] is None:
         diff['name'] = ctx.physical_name
     return diff

@@ -9,8 +9,8 @@ __metaclass__ = type
 
 from .. import sdk
 from ...hot.type_checks import conflict
-from .common import (NeutronPlugin, extensions, is_uuid, lookup_id, prepare_update, raw_get,
-                     secgroup_ids)
+from .common import (NeutronPlugin, changed_specs, extensions, is_uuid, lookup_id, prepare_update,
+                     raw_get, secgroup_ids)
 
 # With this extension Neutron takes a port's tags in the POST body; without
 # it (the common case up to 2026.2) it silently drops them.
@@ -123,9 +123,7 @@ class Port(NeutronPlugin):
             specs = dict(diff.pop('value_specs') or {})
             before = (ctx.old_properties or {}).get('value_specs') or {}
             profile = self._merged_profile(ctx, specs, before)
-            for key in list(specs):
-                if specs[key] == before.get(key):
-                    specs.pop(key)
+            specs = changed_specs(ctx, specs)
             if profile is not None:
                 specs['binding:profile'] = profile
             diff.update(specs)

@@ -24,7 +24,7 @@ def _subports(ctx, items):
 
 
 def _key(item):
-    return frozenset(item.items())
+    return (item.get('port'), item.get('segmentation_type'), item.get('segmentation_id'))
 
 
 class Trunk(NeutronPlugin):
@@ -49,6 +49,13 @@ class Trunk(NeutronPlugin):
         diff.pop('sub_ports', None)
         old = dict((_key(s), s) for s in _subports(ctx, (ctx.old_properties or {}).get('sub_ports')))
         new = dict((_key(s), s) for s in _subports(ctx, ctx.properties.get('sub_ports')))
+        if 'sub_ports' in ctx.changed and set(old) == set(new):
+            # the template changed none (a converge putting the cloud's drift
+            # back): what to add and remove is weighed against the live trunk
+            live = (self.show(ctx) or {}).get('sub_ports') or ()
+            old = dict((_key(s), s) for s in (
+                {'port': sp.get('port_id'), 'segmentation_type': sp.get('segmentation_type'),
+                 'segmentation_id': sp.get('segmentation_id')} for sp in live))
         delete = [old[k] for k in old if k not in new]
         create = [new[k] for k in new if k not in old]
         net = ctx.conn.network

@@ -9,9 +9,12 @@ __metaclass__ = type
 
 import os
 
+import pytest
+
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry as resources
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import check
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.value import Value
 
 CHAIN = '''
@@ -188,3 +191,152 @@ def test_plan_marks_external_id_change_as_error(make_run):
     run.rows['u'] = row
     items, diff = check.plan(run, graph)
     assert items[0]['action'] == 'error' and 'external_id cannot change' in items[0]['reason']
+
+
+# -- converge puts drift back ----------------------------------------------------------
+
+DRIFT = '''
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: one, update_replace_value: x}}
+  b: {type: OS::Heat::Value, properties: {value: {get_resource: a}}}
+'''
+
+
+class Drifting(TestResource):
+    """A TestResource whose live object has drifted as ``drifts`` says
+    (name -> property names), until an update or a new object puts the
+    template's values back; ``updates`` records each update's ctx.changed."""
+    drifts = {}
+    updates = []
+
+    def drift(self, ctx, live):
+        return sorted(Drifting.drifts.get(ctx.name, ()))
+
+    def update(self, ctx):
+        Drifting.updates.append((ctx.name, set(ctx.changed), dict(ctx.properties)))
+        Drifting.drifts.pop(ctx.name, None)
+        return super(Drifting, self).update(ctx)
+
+    def create(self, ctx):
+        Drifting.drifts.pop(ctx.name, None)
+        return super(Drifting, self).create(ctx)
+
+
+@pytest.fixture
+def drifting(monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, 'OS::Heat::TestResource', Drifting)
+    monkeypatch.setattr(Drifting, 'drifts', {})
+    monkeypatch.setattr(Drifting, 'updates', [])
+    return Drifting
+
+
+def test_converge_updates_a_drifted_property_back_in_place(stacks, drifting):
+    stacks.run(DRIFT)
+    before = stacks.rows()['a']
+    drifting.drifts['a'] = {'value'}
+    result = stacks.run(DRIFT, converge=True)
+    assert result['changed'] is True
+    assert result['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    # the template's value is sent back for the drifted key
+    assert drifting.updates == [('a', {'value'}, drifting.updates[0][2])]
+    assert drifting.updates[0][2]['value'] == 'one'
+    brief = stacks.brief(e for e in result['events'] if e['resource_name'] == 'a')
+    assert brief == [('a', 'UPDATE', 'IN_PROGRESS'), ('a', 'UPDATE', 'COMPLETE')]
+    after = stacks.rows()['a']
+    assert after.physical_id == before.physical_id and after.action == 'UPDATE'
+    assert [e for e in result['events'] if e['resource_name'] == 'b'] == []
+    # put back: the next converge finds nothing to do and leaves no trace
+    again = stacks.run(DRIFT, converge=True)
+    assert again['changed'] is False and again['events'] == []
+    assert len(drifting.updates) == 1
+
+
+def test_converge_replaces_a_drifted_property_that_cannot_change_in_place(stacks, drifting):
+    stacks.run(DRIFT)
+    old = stacks.rows()['a'].physical_id
+    drifting.drifts['a'] = {'update_replace_value'}
+    result = stacks.run(DRIFT, converge=True)
+    assert result['changed'] is True and drifting.updates == []
+    assert stacks.rows()['a'].physical_id != old
+    brief = stacks.brief(e for e in result['events'] if e['resource_name'] == 'a')
+    assert brief.index(('a', 'CREATE', 'COMPLETE')) < brief.index(('a', 'DELETE', 'COMPLETE'))
+    # b refers to a: it follows the replacement
+    assert stacks.brief(e for e in result['events'] if e['resource_name'] == 'b')[-1] == \
+        ('b', 'UPDATE', 'COMPLETE')
+
+
+def test_without_converge_drift_changes_nothing(stacks, drifting):
+    stacks.run(DRIFT)
+    rows = stacks.rows()
+    drifting.drifts['a'] = {'value', 'update_replace_value'}
+    result = stacks.run(DRIFT)
+    assert result['changed'] is False and result['events'] == []
+    assert drifting.updates == [] and stacks.rows() == rows
+    planned = stacks.run(DRIFT, check_mode=True)
+    assert plan_of(planned) == {'a': 'keep', 'b': 'keep'} and planned['changed'] is False
+    # the check still reports the drift
+    assert dict((e['resource_name'], e['drift']) for e in planned['check'])['a'] == \
+        ['update_replace_value', 'value']
+
+
+def test_converge_check_mode_plans_putting_drift_back(stacks, drifting):
+    stacks.run(DRIFT)
+    before = snapshot(stacks)
+    drifting.drifts['a'] = {'value'}
+    result = stacks.run(DRIFT, converge=True, check_mode=True, diff=True)
+    assert result['changed'] is True
+    assert plan_of(result) == {'a': 'update', 'b': 'keep'}
+    reasons = dict((i['resource_name'], i['reason']) for i in result['plan'])
+    assert reasons['a'] == 'drifted: value; updated in place'
+    diff = dict((d['resource_name'], d) for d in result['diff'])
+    assert list(diff) == ['a'] and diff['a']['reason'] == reasons['a']
+    assert diff['a']['before']['value'] == check.DRIFTED and diff['a']['after']['value'] == 'one'
+    assert snapshot(stacks) == before and drifting.updates == []
+    # a key that cannot change in place, beside a template change: both named
+    drifting.drifts['a'] = {'update_replace_value'}
+    replaced = stacks.run(DRIFT.replace('value: one', 'value: two'), converge=True, check_mode=True)
+    assert plan_of(replaced) == {'a': 'replace', 'b': 'update'}
+    assert dict((i['resource_name'], i['reason']) for i in replaced['plan'])['a'] == \
+        'changed: value; drifted: update_replace_value; replaced: update_replace_value cannot ' \
+        'change in place'
+    assert snapshot(stacks) == before
+
+
+def test_a_converge_stopped_before_putting_drift_back_marks_no_row(stacks, drifting):
+    # restricted_actions refuse the update the drift asks for: the run fails
+    # on it, and what it found is not kept for a later run to act on
+    env = stacks.dir / 'env.yaml'
+    env.write_text('resource_registry:\n  resources:\n    a:\n      restricted_actions: [update]\n')
+    stacks.run(DRIFT)
+    drifting.drifts['a'] = {'value'}
+    refused = stacks.run(DRIFT, converge=True, environment=[str(env)])
+    assert refused['stack']['stack_status'] == 'UPDATE_FAILED'
+    assert 'restricts the action "update" (properties drifted: value)' in \
+        refused['stack']['stack_status_reason']
+    row = stacks.rows()['a']
+    assert (row.action, row.status) == ('CREATE', 'COMPLETE') and drifting.updates == []
+    plain = stacks.run(DRIFT)
+    assert plain['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert [e for e in plain['events'] if e['resource_name'] == 'a'] == [] and drifting.updates == []
+
+
+def test_a_run_after_a_converge_killed_while_putting_drift_back(stacks, drifting):
+    stacks.run(DRIFT)
+    # what the killed converge left: a's update begun, the record's
+    # properties the template's (the drift was never written down)
+    store = stacks.store()
+    try:
+        stack = store.get_stack('st')
+        row = [r for r in store.resources(stack['id']) if r.name == 'a'][0]
+        store.save_resource(row.replace(action='UPDATE', status='IN_PROGRESS'))
+        store.update_stack(stack['id'], action='UPDATE', status='IN_PROGRESS')
+    finally:
+        store.close()
+    drifting.drifts['a'] = {'value'}
+    plain = stacks.run(DRIFT)
+    # settled, its drift left alone (no converge asked)
+    assert stacks.brief(e for e in plain['events'] if e['resource_name'] == 'a') == [
+        ('a', 'UPDATE', 'IN_PROGRESS'), ('a', 'UPDATE', 'COMPLETE')]
+    assert drifting.updates == [] and stacks.rows()['a'].status == 'COMPLETE'
+    converged = stacks.run(DRIFT, converge=True)
+    assert converged['changed'] is True and [u[1] for u in drifting.updates] == [{'value'}]

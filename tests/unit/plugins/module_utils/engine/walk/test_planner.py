@@ -219,3 +219,57 @@ def test_the_update_wait_condition_handle_is_replaced_by_every_stack_update():
     with pytest.raises(ResourceFailure):
         decide(defn(uwch), kept, UpdateWaitConditionHandle(), props(uwch), stack_updated=True,
                restricted=frozenset([REPLACE]))
+
+
+# -- converge: drift the stack check found counts as changed ----------------------------
+
+def test_drifted_keys_update_in_place_when_update_allowed():
+    d = decide(defn(), row(value='a'), TestResource(), props(value='a'), drifted=('value',))
+    assert d.action == UPDATE and d.changed == d.drifted == frozenset(['value'])
+
+
+def test_drifted_keys_not_update_allowed_replace():
+    d = decide(defn(), row(value='a', update_replace_value='x'), TestResource(),
+               props(value='a', update_replace_value='x'), drifted=('update_replace_value',))
+    assert d.action == REPLACE and d.drifted == frozenset(['update_replace_value'])
+    assert d.reason == 'update_replace_value cannot change in place'
+
+
+def test_a_drifted_key_the_template_changes_too_is_a_change():
+    d = decide(defn(), row(value='a'), TestResource(), props(value='b'), drifted=('value', 'wait_secs'))
+    assert d.action == UPDATE and d.changed == frozenset(['value', 'wait_secs'])
+    assert d.drifted == frozenset(['wait_secs'])
+
+
+def test_no_drift_keeps_and_restricted_actions_refuse_putting_drift_back():
+    assert decide(defn(), row(value='a'), TestResource(), props(value='a'), drifted=()).action == KEEP
+    with pytest.raises(ResourceFailure, match='restricts the action "update" .properties drifted: value'):
+        decide(defn(), row(value='a'), TestResource(), props(value='a'), drifted=('value',),
+               restricted={'update'})
+    with pytest.raises(ResourceFailure, match='restricts the action "replace"'):
+        decide(defn(), row(value='a', update_replace_value='x'), TestResource(),
+               props(value='a', update_replace_value='x'), drifted=('update_replace_value',),
+               restricted={'replace'})
+
+
+def test_decide_desired_reads_the_drift_of_that_row_only():
+    run = SimpleNamespace(sd=SimpleNamespace(resources={'r': defn()}), plugin=lambda t, n: TestResource(),
+                          masker=SimpleNamespace(mask=lambda v: v), conn=None,
+                          drifted={'u': frozenset(['value'])})
+    want = planner.Desired(name='r', props=props(value='a'), masked=props(value='a'))
+    assert planner.decide_desired(run, row(value='a'), want).action == UPDATE
+    # another row of the same name (a replacement made since): not its drift
+    assert planner.decide_desired(run, row(value='a').replace(uuid='v'), want).action == KEEP
+    run.drifted = {}
+    assert planner.decide_desired(run, row(value='a'), want).action == KEEP
+
+
+def test_an_update_killed_with_no_change_recorded_is_settled():
+    # a converge killed while putting drift back leaves the row UPDATE_IN_PROGRESS
+    # with the template's properties: the next run settles it (not the user's
+    # update: never restricted), and puts no drift back unless it converges
+    left = row(action='UPDATE', status='IN_PROGRESS', value='a')
+    d = decide(defn(), left, TestResource(), props(value='a'), restricted={'update'})
+    assert d.action == UPDATE and not d.changed and d.reason == 'its update was interrupted'
+    d = decide(defn(), left, TestResource(), props(value='a'), drifted=('value',))
+    assert d.action == UPDATE and d.drifted == frozenset(['value'])

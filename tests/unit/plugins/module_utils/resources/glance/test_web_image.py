@@ -320,3 +320,12 @@ def test_validate_is_heats_validate(props, answer):
     assert err.value.path == ('resources', 'img', 'properties', answer[0])
     assert err.value.message == answer[1]
     assert not WebImage.has_preflight
+
+
+def test_update_puts_drifted_tags_back_from_the_live_image():
+    ctx, glance, proxy = _ctx({'tags': ['a', 'b']})
+    iid = _made(ctx, glance)
+    glance.images[iid]['tags'] = ['b', 'z']      # changed behind the stack
+    # a converge: the record equals the template, tags drifted
+    _update(ctx, tags=['a', 'b'])
+    assert sorted(glance.images[iid]['tags']) == ['a', 'b']

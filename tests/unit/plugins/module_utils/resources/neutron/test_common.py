@@ -192,3 +192,10 @@ def test_extensions_are_one_raw_get_a_run():
     assert common.extensions(conn) == frozenset(['tag', 'dns'])
     conn.network.get.assert_called_once_with('/extensions', raise_exc=False)
     conn.network.extensions.assert_not_called()    # no SDK Extension objects
+
+
+def test_prepare_update_sends_every_value_spec_when_only_the_cloud_changed_them(make_ctx):
+    # a converge putting drifted value_specs back: the record holds the template's values
+    ctx = make_ctx('OS::Neutron::Net', {'value_specs': {'a': 1, 'b': 2}},
+                   old={'value_specs': {'a': 1, 'b': 2}})
+    assert common.prepare_update(ctx, {'value_specs': {'a': 1, 'b': 2}}) == {'a': 1, 'b': 2}

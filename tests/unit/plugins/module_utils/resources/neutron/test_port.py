@@ -137,3 +137,12 @@ def test_prefetch_reads_the_extensions_once_for_every_port(make_ctx, conn, obj):
     Port().prefetch(make_ctx('OS::Neutron::Port', {}))
     Port().create(make_ctx('OS::Neutron::Port', {'network': NET}))
     conn.network.extensions.assert_called_once_with()
+
+
+def test_update_puts_a_drifted_name_and_value_specs_back(make_ctx, conn):
+    # a converge: the record equals the template, the changed keys are the drift
+    props = {'network': NET, 'name': 'p', 'value_specs': {'description': 'd'}}
+    ctx = make_ctx('OS::Neutron::Port', props, physical_id=PID, old=dict(props),
+                   changed=['name', 'value_specs'])
+    Port().update(ctx)
+    conn.network.update_port.assert_called_once_with(PID, name='p', description='d')

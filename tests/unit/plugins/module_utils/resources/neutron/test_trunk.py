@@ -50,3 +50,16 @@ def test_attributes_and_drift(make_ctx):
     assert Trunk().attributes(ctx, live)['port_id'] == P1
     assert Trunk().drift(ctx, live) == []
     assert Trunk().drift(ctx, dict(live, sub_ports=[])) == ['sub_ports']
+
+
+def test_update_puts_drifted_subports_back_from_the_live_trunk(make_ctx, conn, obj):
+    # a converge: sub_ports drifted, the record equal to the template
+    props = {'port': P1, 'name': 't', 'sub_ports': [_sp(P2, 100)]}
+    ctx = make_ctx('OS::Neutron::Trunk', props, physical_id=TID, old=dict(props), changed=['sub_ports'])
+    conn.network.get_trunk.return_value = obj(id=TID, sub_ports=[
+        {'port_id': P3, 'segmentation_type': 'vlan', 'segmentation_id': 101}])
+    Trunk().update(ctx)
+    conn.network.update_trunk.assert_not_called()
+    conn.network.delete_trunk_subports.assert_called_once_with(TID, [{'port_id': P3}])
+    conn.network.add_trunk_subports.assert_called_once_with(
+        TID, [{'port_id': P2, 'segmentation_type': 'vlan', 'segmentation_id': 100}])
