@@ -125,7 +125,7 @@ def test_heat_resource_data_of_the_handles():
     ctx = ResourceContext(data={mod.URL: url}, physical_id='st-h-x')
     assert mod.SwiftSignalHandle().heat_resource_data(ctx) == {'endpoint': url}
     ctx = ResourceContext(data={mod.URL: url}, physical_id='st-h-x',
-               properties={'signal_transport': 'TEMP_URL_SIGNAL'})
+                          properties={'signal_transport': 'TEMP_URL_SIGNAL'})
     assert mod.WaitConditionHandle().heat_resource_data(ctx) == {
         'swift_signal_url': url, 'swift_signal_object_name': 'st-h-x'}
     # TOKEN_SIGNAL's data is a Keystone user's token in Heat: nothing of it here
