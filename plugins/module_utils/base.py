@@ -187,14 +187,26 @@ class StackersModule(object):
         values, so Ansible masks them in all it prints (the result, its
         events and errors, the invocation at -vvvv).  A value that a
         declared output shows in ``result`` stays visible: the user asked
-        for it (Heat's output show prints it too)."""
+        for it (Heat's output show prints it too); so does one in
+        ``abandon_data``, which Heat's adopt needs in clear (masked, the
+        data would make another stack: see ``secrets_returned``)."""
         if self.learned_conn is None:
             return
         shown = list(_strings([(result or {}).get('outputs'),
-                               ((result or {}).get('stack') or {}).get('outputs')]))
+                               ((result or {}).get('stack') or {}).get('outputs'),
+                               (result or {}).get('abandon_data')]))
         for value in secrets_noted(self.learned_conn):
             if not any(value in text for text in shown):
                 self.ansible.no_log_values.add(value)
+
+    def secrets_returned(self, value):
+        """Whether ``value`` (a part of the result) holds a secret the
+        engine learned: the task should then run with ``no_log``, which
+        alone stops Ansible printing a result it must return in clear."""
+        if self.learned_conn is None:
+            return False
+        texts = list(_strings(value))
+        return any(secret in text for secret in secrets_noted(self.learned_conn) for text in texts)
 
     def fail(self, msg, **kwargs):
         self.hide_learned(kwargs)

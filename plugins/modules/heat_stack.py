@@ -29,8 +29,12 @@ options:
         else changed it ends C(RESUME_COMPLETE), as Heat's C(stack resume) leaves it.
       - C(absent) deletes the stack and every resource it made (deletion policies honoured).
       - C(suspended) suspends every resource (servers are suspended) in reverse dependency order.
+      - C(abandoned) is Heat's C(openstack stack abandon) - the stack's record (its nested stacks' too) is removed
+        and every cloud resource is left as it is; RV(abandon_data) is what C(openstack stack adopt --adopt-file)
+        reads. In check mode nothing is removed (Heat's C(openstack stack export)). A stack whose hidden
+        parameters were given needs the O(store_key) it was written with.
     type: str
-    choices: [present, absent, suspended]
+    choices: [present, absent, suspended, abandoned]
     default: present
   template:
     description:
@@ -184,6 +188,21 @@ EXAMPLES = r'''
     name: web
     state: suspended
 
+- name: Hand it to a Heat service (then openstack stack adopt --adopt-file web.json web)
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: web
+    state: abandoned
+  no_log: true
+  register: abandoned
+
+- name: Keep the abandon data
+  ansible.builtin.copy:
+    content: "{{ abandoned.abandon_data | to_json }}"
+    dest: web.json
+    mode: '0600'
+  no_log: true
+
 - name: Delete it
   stackers.orchestration.heat_stack:
     cloud: mycloud
@@ -243,6 +262,18 @@ diff:
   returned: diff mode, when something changes
   type: list
   elements: dict
+abandon_data:
+  description:
+    - With O(state=abandoned), Heat's abandon data of the stack - C(name), C(id), C(action), C(status),
+      C(environment) (the user environment, hidden parameter values in clear), C(files), C(template) (a dict),
+      C(resources) (per resource C(name), C(resource_id), C(type), C(action), C(status), C(metadata),
+      C(resource_data); a nested stack's resource is its nested stack's abandon data), C(project_id),
+      C(stack_user_project_id), C(tags).
+    - It holds the stack's secrets in clear, as Heat's does (hidden parameter values, generated strings, private
+      keys); run the task with C(no_log) and write the data to a file only the user reads (a warning says so
+      otherwise).
+  returned: with O(state=abandoned), when the stack existed
+  type: dict
 check:
   description: In check mode, Heat's stack check per recorded resource - C(resource_status) C(CHECK_COMPLETE) or
     C(CHECK_FAILED) with the reason, and C(drift), the properties whose live value differs.
@@ -290,7 +321,7 @@ def diff_view(changes):
 class HeatStack(StackersModule):
     argument_spec = dict(
         name=dict(type='str', required=True),
-        state=dict(type='str', default='present', choices=['present', 'absent', 'suspended']),
+        state=dict(type='str', default='present', choices=['present', 'absent', 'suspended', 'abandoned']),
         template=dict(type='path'),
         environment=dict(type='list', elements='path', default=[]),
         parameters=dict(type='dict', default={}),
@@ -341,6 +372,10 @@ class HeatStack(StackersModule):
         status = (result.get('stack') or {}).get('stack_status') or ''
         if self.ansible._diff and result.get('diff') is not None:
             result['diff'] = diff_view(result['diff'])
+        if result.get('abandon_data') and not self.ansible.no_log and \
+                self.secrets_returned(result['abandon_data']):
+            self.ansible.warn('abandon_data holds the stack\'s secrets in clear (as Heat\'s abandon '
+                              'data does): run this task with no_log: true')
         if result.get('failed_reason') and not self.check_mode:
             self.fail('Stack %s failed and was rolled back (%s): %s'
                       % (p['name'], status, result['failed_reason']), **result)

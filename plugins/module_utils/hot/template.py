@@ -256,6 +256,12 @@ class Template(object):
         return result
 
     # -- files ---------------------------------------------------------------
+    def files_read(self):
+        """name -> content of every file this template has read so far
+        (get_file, provider templates): what a files map must hold for Heat
+        to run it (abandon data)."""
+        return dict(self._file_cache)
+
     def get_file(self, name, path=()):
         """Content for ``get_file`` (and provider templates): from ``files``,
         else read from disk relative to the template, inside the allowed

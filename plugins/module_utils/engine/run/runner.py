@@ -8,7 +8,8 @@ write before the whole template, its parameters and every type are known
 good; then lock the stack and decide create or update), converge the
 record to the definition in parallel, then finish (outputs, the stack's
 end) or, when the run failed and asked for it, roll back (rollback.py).
-absent: converge to nothing.  suspended: suspend every resource, users
+absent: converge to nothing.  abandoned: drop the record, answer Heat's
+abandon data (abandon.py).  suspended: suspend every resource, users
 first.  Check mode never takes the lock nor writes: it reads the cloud
 (stack check) and answers the plan.
 """
@@ -23,6 +24,7 @@ from ...errors import StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
 from . import phases, prefetch, rollback
+from .abandon import abandon
 from .check import plan_and_check
 from .collector import spaced_collections
 from ..walk.converge import action_steps, delete_steps
@@ -51,6 +53,8 @@ def _run(request, conn):
         stack = store.get_stack(request.name)
         if request.state == 'absent':
             return _delete(invocation, stack)
+        if request.state == 'abandoned':
+            return abandon(invocation, stack)
         if request.state == 'suspended' and request.template is None:
             if stack is None:
                 raise StackNotFound('Stack "%s" not found: nothing to suspend' % request.name)

@@ -110,6 +110,12 @@ class RandomString(RecordOnly):
     def attributes(self, ctx, live, names=None):
         return {'value': ctx.data.get('value'), 'show': None}
 
+    def heat_resource_data(self, ctx):
+        # Heat keeps the generated value as data 'value' (redacted in its
+        # database, in clear in its abandon data): adopted, it is the same string
+        value = ctx.data.get('value')
+        return {} if value is None else {'value': value}
+
     def reference_id(self, ctx):
         if ctx.physical_id is not None:
             return ctx.data.get('value')

@@ -82,6 +82,11 @@ class _SwiftHandle(ResourcePlugin):
 class SwiftSignalHandle(_SwiftHandle):
     type_name = 'OS::Heat::SwiftSignalHandle'
 
+    def heat_resource_data(self, ctx):
+        # Heat's SwiftSignalHandle keeps its TempURL as data 'endpoint'
+        url = ctx.data.get(URL)
+        return {'endpoint': url} if url else {}
+
     def attributes(self, ctx, live, names=None):
         url = ctx.data.get(URL) if ctx.physical_id is not None else None
         return {'token': '' if url else None, 'endpoint': url,
@@ -116,6 +121,15 @@ class WaitConditionHandle(_SwiftHandle):
         if transport == 'TOKEN_SIGNAL' and url:
             attrs.update(token='', endpoint=url, curl_cli="curl -i -X PUT '%s'" % url)
         return attrs
+
+    def heat_resource_data(self, ctx):
+        # Heat's handle with TEMP_URL_SIGNAL keeps its TempURL as a signal
+        # responder does (swift_signal_url, swift_signal_object_name); its
+        # TOKEN_SIGNAL data (a Keystone user's token) has no counterpart here
+        url = ctx.data.get(URL)
+        if not url or self._transport(ctx) != 'TEMP_URL_SIGNAL':
+            return {}
+        return {'swift_signal_url': url, 'swift_signal_object_name': ctx.physical_id}
 
     def reference_id(self, ctx):
         if ctx.physical_id is None:

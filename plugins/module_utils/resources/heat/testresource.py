@@ -94,3 +94,8 @@ class TestResource(RecordOnly):
 
     def attributes(self, ctx, live, names=None):
         return {'output': ctx.data.get('value'), 'show': None}
+
+    def heat_resource_data(self, ctx):
+        # Heat's TestResource answers its ``output`` from data 'value'
+        value = ctx.data.get('value')
+        return {} if value is None else {'value': value}

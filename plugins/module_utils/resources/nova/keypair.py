@@ -83,6 +83,12 @@ class KeyPair(ResourcePlugin):
         ctx.live = live
         return keypair.name or props['name']
 
+    def heat_resource_data(self, ctx):
+        # Heat keeps a generated private key (save_private_key) as data
+        # 'private_key': its private_key attribute reads nothing else
+        private = ctx.data.get('private_key')
+        return {'private_key': private} if private else {}
+
     def delete(self, ctx):
         if ctx.physical_id:
             sdk.delete_quietly(ctx.conn.compute.delete_keypair, ctx.physical_id,

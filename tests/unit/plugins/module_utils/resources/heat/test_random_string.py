@@ -83,3 +83,9 @@ def test_generate_is_shuffled():
 def test_no_property_is_updated_in_place():
     for name in ('length', 'sequence', 'character_classes', 'character_sequences', 'salt'):
         assert not RandomString.update_allowed(name)
+
+
+def test_heat_resource_data_is_heats_value_key():
+    plugin = RandomString()
+    assert plugin.heat_resource_data(ResourceContext(data={'value': 'abc'})) == {'value': 'abc'}
+    assert plugin.heat_resource_data(ResourceContext()) == {}

@@ -17,6 +17,7 @@ from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import ResourceFailure  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.registry import PLUGINS  # noqa: E402
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourceContext  # noqa: E402
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat import signal_handles as mod  # noqa: E402
 
 TYPES = ('OS::Heat::SwiftSignalHandle', 'OS::Heat::WaitConditionHandle',
@@ -117,3 +118,16 @@ def test_delete_takes_every_version_and_the_emptied_container():
     assert plugin.check_delete_complete(ctx) is True
     assert swift.objects('sid') is None
     assert 'url' not in ctx.data
+
+
+def test_heat_resource_data_of_the_handles():
+    url = 'https://swift/v1/AUTH_x/c/o?temp_url_sig=s'
+    ctx = ResourceContext(data={mod.URL: url}, physical_id='st-h-x')
+    assert mod.SwiftSignalHandle().heat_resource_data(ctx) == {'endpoint': url}
+    ctx = ResourceContext(data={mod.URL: url}, physical_id='st-h-x',
+                          properties={'signal_transport': 'TEMP_URL_SIGNAL'})
+    assert mod.WaitConditionHandle().heat_resource_data(ctx) == {
+        'swift_signal_url': url, 'swift_signal_object_name': 'st-h-x'}
+    # TOKEN_SIGNAL's data is a Keystone user's token in Heat: nothing of it here
+    ctx = ResourceContext(data={mod.URL: url}, physical_id='st-h-x')
+    assert mod.WaitConditionHandle().heat_resource_data(ctx) == {}

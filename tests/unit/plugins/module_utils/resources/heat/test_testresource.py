@@ -124,3 +124,8 @@ def test_wait_state_is_json_plain():
     TestResource().create(ctx)
     assert set(ctx.data['wait']) == {'started', 'seconds'}
     assert _waiting.elapsed(ctx)[1] == 1
+
+
+def test_heat_resource_data_is_heats_value_key():
+    assert TestResource().heat_resource_data(ResourceContext(data={'value': 'v'})) == {'value': 'v'}
+    assert TestResource().heat_resource_data(ResourceContext()) == {}

@@ -96,3 +96,11 @@ def test_find_takes_a_key_of_that_name_only_when_it_carries_the_public_key_given
     assert KeyPair().find(ctx) is None
     generated = make_ctx(conn, 'OS::Nova::KeyPair', {'name': 'k'})
     assert not KeyPair().found_is_whole(generated)     # its private key was in the lost answer
+
+
+def test_heat_resource_data_keeps_a_saved_private_key_only():
+    ctx = make_ctx(None, 'OS::Nova::KeyPair', {'name': 'k'},
+                   data={'private_key': 'PRIV', 'public_key': 'ssh-rsa AAA'})
+    assert KeyPair().heat_resource_data(ctx) == {'private_key': 'PRIV'}
+    ctx = make_ctx(None, 'OS::Nova::KeyPair', {'name': 'k'}, data={'public_key': 'ssh-rsa AAA'})
+    assert KeyPair().heat_resource_data(ctx) == {}
