@@ -254,6 +254,19 @@ plan:
     - {resource_name: port, resource_type: 'OS::Neutron::Port', action: replace,
        reason: 'changed: network; replaced: network cannot change in place'}
     - {resource_name: old, resource_type: 'OS::Heat::Value', action: delete, reason: not in the template}
+snapshots:
+  description:
+    - What the run's deletes kept of resources whose C(deletion_policy) is C(Snapshot) (the stack's delete, a
+      resource removed from the template or replaced, a rollback) - C(resource_name), C(resource_type),
+      C(physical_resource_id) (the object deleted), and C(image_id), the Glance image of an C(OS::Nova::Server),
+      or C(backup_id), the Cinder backup of an C(OS::Cinder::Volume); a nested stack's also C(stack_name).
+    - The engine keeps no record of them once the resource is deleted; deleting them is the user's.
+  returned: when a delete kept a snapshot
+  type: list
+  elements: dict
+  sample:
+    - {resource_name: server, resource_type: 'OS::Nova::Server', physical_resource_id: 9c5d2e1a-7b4f-4e8a-9d3c-1f2e3a4b5c6d,
+       image_id: 5e0f9b3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b}
 diff:
   description:
     - In diff mode, Ansible's list of diffs, one per resource that changes, which C(--diff) shows under its

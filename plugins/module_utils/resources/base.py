@@ -301,8 +301,18 @@ class ResourcePlugin(object):
     def check_resume_complete(self, ctx):
         return True
 
-    # Heat's deletion_policy Snapshot: types that can snapshot define
-    # snapshot(ctx) and check_snapshot_complete(ctx).
+    # Heat's deletion_policy Snapshot (handle_snapshot_delete): types that
+    # can snapshot define ``snapshot(ctx, state)`` and
+    # ``check_snapshot_complete(ctx)``; the engine calls them before
+    # ``delete``.  ``state`` is the (action, status) the row had before the
+    # delete began (Heat's rules skip the snapshot of some FAILED states; a
+    # ('DELETE', 'IN_PROGRESS') row is a delete a killed run left).
+    # ``snapshot`` answers None when it makes no snapshot, else what the
+    # snapshot keeps as ``{key: id}`` (``{'image_id': ...}``), which the
+    # run's result names once ``check_snapshot_complete`` is True.  It keeps
+    # that id in ``ctx.data`` (saved before the first check), and a delete
+    # resumed from the row's data waits for that snapshot instead of making
+    # a second one.
     snapshot = None
 
     # -- moving stacks to and from a Heat service (abandon, adopt) ----------

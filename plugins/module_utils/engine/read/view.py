@@ -37,6 +37,15 @@ def stack_view(stack, run, outputs):
     return view
 
 
+def with_snapshots(result, *runs):
+    """``result`` with the ``snapshots`` the runs' deletes kept
+    (deletion_policy Snapshot: an image, a backup), when there are any."""
+    kept = [entry for run in runs for entry in run.log.snapshots]
+    if kept:
+        result['snapshots'] = kept
+    return result
+
+
 def resource_views(run):
     return _views([r for r in run.rows.values() if r.role == CURRENT])
 

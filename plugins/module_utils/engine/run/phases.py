@@ -48,7 +48,7 @@ from ..store.secrets import secret_strings
 from ..walk.scheduler import Scheduler
 from ..walk.summary import summarise
 from ..store.sqlite import now_iso
-from ..read.view import resource_views, stack_view
+from ..read.view import resource_views, stack_view, with_snapshots
 
 
 # -- validate ---------------------------------------------------------------------
@@ -368,10 +368,10 @@ def finish(invocation, converged, *, outputs=True):
         before.get('outputs') is None or before.get('status') != converged.status
     if not changed and out is not None:
         changed = run.vault.decrypt(before.get('outputs')) != out
-    return {'changed': bool(changed),
-            'stack': stack_view(stack, run, out),
-            'resources': resource_views(run),
-            'events': run.log.events}
+    return with_snapshots({'changed': bool(changed),
+                           'stack': stack_view(stack, run, out),
+                           'resources': resource_views(run),
+                           'events': run.log.events}, run)
 
 
 def _same_outputs(run, before, out):

@@ -42,6 +42,10 @@ def roll_back(invocation, goal, failed):
         result = _to_previous(invocation, goal, stack, previous)
     result['events'] = events + result['events']
     result['failed_reason'] = failed.reason
+    # what the failed run's own deletes kept (a resource it removed) first
+    kept = list(run.log.snapshots) + list(result.get('snapshots') or ())
+    if kept:
+        result['snapshots'] = kept
     return result
 
 

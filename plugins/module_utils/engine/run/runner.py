@@ -33,7 +33,7 @@ from .request import Invocation, StackRequest
 from ..walk.run_state import StackRun
 from ..store.sqlite import now_iso
 from ..store.backends import open_store
-from ..read.view import nested_resource_views, resource_views, stack_view
+from ..read.view import nested_resource_views, resource_views, stack_view, with_snapshots
 
 
 def run(request, conn):
@@ -148,8 +148,8 @@ def _delete(invocation, stack):
         view = stack_view(store.stack_by_id(stack['id']), run_, None)
         if status == 'COMPLETE':
             store.delete_stack(stack['id'])
-        return {'changed': True, 'stack': view, 'resources': resource_views(run_),
-                'events': run_.log.events}
+        return with_snapshots({'changed': True, 'stack': view, 'resources': resource_views(run_),
+                               'events': run_.log.events}, run_)
     finally:
         if store.stack_by_id(stack['id']) is not None:
             store.unlock(stack['id'], invocation.owner)

@@ -43,6 +43,10 @@ class EventLog(object):
         # not told by the type, an OS::Heat::Stack resource has the stack events'
         self._resource_events = False
         self._changed_names = set()
+        # What deletes with deletion_policy Snapshot kept (an image, a
+        # backup): the resource's row, and with it the id, is gone once it
+        # is deleted, and Heat's DELETE_COMPLETE event does not say it.
+        self.snapshots = []
 
     def resource(self, row, action, status, reason='state changed'):
         """A resource's event (``row``: its ResourceRow)."""
@@ -64,6 +68,20 @@ class EventLog(object):
                              'resource_action': action, 'resource_status': status,
                              'resource_status_reason': self.masker.text(reason),
                              'event_time': now_iso()})
+
+    def kept(self, row, kept):
+        """A snapshot a delete kept: ``kept`` names it (``{'image_id': id}``)."""
+        self.add_snapshot(dict(kept, resource_name=row.name, resource_type=row.type,
+                               physical_resource_id=row.physical_id or ''))
+
+    def add_snapshot(self, entry):
+        """Keep ``entry`` (a nested stack's, from its log: its
+        ``stack_name`` added, as its events have)."""
+        with self._lock:
+            self.snapshots.append(entry)
+        if self.parent is not None:
+            self.parent.add_snapshot(dict(entry, stack_name=entry.get('stack_name')
+                                          or self.stack_name))
 
     def changed_resources(self, names=None):
         """True when this run recorded an event of a resource (of one of

@@ -391,6 +391,10 @@ def delete_row(run, row, policy=None):
     wait = settle(row) if ctx.physical_id is None and row.physical_name else 0.0
     if wait:
         yield wait    # a dead run's create: its request is handled by then
+    # Heat's handle_snapshot_delete is given the state before the delete
+    # (a FAILED resource gets no snapshot); ('DELETE', 'IN_PROGRESS') is a
+    # delete a killed run left, whose snapshot the plugin resumes.
+    before = (row.action, row.status)
     row = run.save(row.replace(action='DELETE', status='IN_PROGRESS', status_reason='state changed'))
     run.log.resource(row, 'DELETE', 'IN_PROGRESS')
     try:
@@ -398,8 +402,7 @@ def delete_row(run, row, policy=None):
             ctx.physical_id = plugin.find(ctx)    # a create interrupted before its commit
         if ctx.physical_id is not None and policy not in ('Retain', 'adopted'):
             if policy == 'Snapshot' and plugin.snapshot is not None:
-                plugin.snapshot(ctx)
-                yield from _poll(run, row, ctx, plugin.check_snapshot_complete)
+                yield from _snapshot(run, row, ctx, before)
             plugin.delete(ctx)
             yield from _poll(run, row, ctx, plugin.check_delete_complete)
     except Exception as exc:  # noqa: B902 - recorded, then re-raised
@@ -407,6 +410,19 @@ def delete_row(run, row, policy=None):
         raise
     run.log.resource(row.replace(physical_id=ctx.physical_id), 'DELETE', 'COMPLETE')
     run.forget(row)
+
+
+def _snapshot(run, row, ctx, before):
+    """deletion_policy Snapshot: the plugin's snapshot, its id committed
+    before the first look (a run killed while it is made resumes it rather
+    than making another), waited for, then named in the run's result."""
+    plugin = run.plugin(row.type, row.name)
+    kept = plugin.snapshot(ctx, before)
+    if not kept:
+        return
+    row = run.save(row, ctx)
+    yield from _poll(run, row, ctx, plugin.check_snapshot_complete)
+    run.log.kept(row, kept)
 
 
 # Heat's handlers of suspend and resume: (start, check) on the plugin.

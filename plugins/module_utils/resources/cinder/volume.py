@@ -26,6 +26,8 @@ from . import _common
 from . import _volume_update
 
 _CREATING = ('creating', 'restoring-backup', 'downloading')
+# The row's data key of the backup deletion_policy Snapshot keeps.
+BACKUP_KEY = 'backup_id'
 # Heat's attributes that are str() of the volume's field of the same name.
 _STR_ATTRS = ('availability_zone', 'size', 'snapshot_id', 'volume_type', 'source_volid',
               'status', 'created_at', 'bootable', 'encrypted', 'multiattach')
@@ -196,22 +198,47 @@ class Volume(ResourcePlugin):
         return False
 
     # -- deletion_policy Snapshot ---------------------------------------------
-    def snapshot(self, ctx):
+    def snapshot(self, ctx, state):
         """deletion_policy Snapshot: Heat 27 keeps a *backup* (volume_base
         _create_backup), which, unlike a snapshot, does not stop the volume's
-        delete; a volume that never got created (CREATE_FAILED) is not backed up."""
-        backup = sdk.call(ctx.conn.block_storage.create_backup, volume_id=ctx.physical_id,
-                          name=ctx.physical_name, retry_writes=False)
-        ctx.data['backup_id'] = backup.id
-        return backup.id
+        delete.  A volume whose create or update failed is not backed up
+        (volume_base.handle_snapshot_delete); one gone already neither."""
+        if state in (('CREATE', 'FAILED'), ('UPDATE', 'FAILED')):
+            return None
+        earlier = ctx.data.get(BACKUP_KEY) if state[0] == 'DELETE' else None
+        if earlier is None and state == ('DELETE', 'IN_PROGRESS'):
+            # a run killed between Cinder's answer and the commit of its id
+            earlier = self._backup_of_killed_run(ctx)
+        if earlier is not None:
+            # An earlier delete's backup, still whole or on its way, is the
+            # one kept; one that failed is made again, as every delete
+            # attempt of Heat's makes one.
+            backup = sdk.get_or_none(ctx.conn.block_storage.get_backup, earlier)
+            if backup is not None and backup.status in ('creating', 'available'):
+                ctx.data[BACKUP_KEY] = earlier
+                return {BACKUP_KEY: earlier}
+        try:
+            backup = sdk.call(ctx.conn.block_storage.create_backup, volume_id=ctx.physical_id,
+                              name=ctx.physical_name, retry_writes=False)
+        except CloudNotFound:
+            return None
+        ctx.data[BACKUP_KEY] = backup.id
+        return {BACKUP_KEY: backup.id}
 
     def check_snapshot_complete(self, ctx):
-        backup = sdk.call(ctx.conn.block_storage.get_backup, ctx.data['backup_id'])
+        backup = sdk.call(ctx.conn.block_storage.get_backup, ctx.data[BACKUP_KEY])
         if backup.status == 'creating':
             return False
         if backup.status == 'available':
             return True
         ctx.unknown_status('Volume backup failed', backup.status)
+
+    def _backup_of_killed_run(self, ctx):
+        """The backup of this volume named after this resource, or None."""
+        bs, name = ctx.conn.block_storage, ctx.physical_name
+        found = [b for b in sdk.call(lambda: list(bs.backups(name=name, volume_id=ctx.physical_id)))
+                 if b.name == name and b.volume_id == ctx.physical_id]
+        return found[0].id if found else None
 
     # -- reading ---------------------------------------------------------------
     def show(self, ctx):

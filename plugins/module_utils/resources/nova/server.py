@@ -7,7 +7,8 @@ The create body is built as Heat's handle_create builds it (image and
 flavor by name or id, networks with internal ports, block devices, user
 data, metadata with the stack marks, tags); the server is then polled until
 ACTIVE.  Updates in place are in server_update.py, networks in
-server_network.py, attributes in server_attrs.py."""
+server_network.py, attributes in server_attrs.py, the image of
+deletion_policy Snapshot in server_snapshot.py."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -18,8 +19,8 @@ import time
 from ...errors import CloudConflict, CloudTransient
 from .. import poll_batch, sdk
 from ..base import ResourcePlugin, TAG_RESOURCE, TAG_STACK, own_metadata
-from . import (common, server_attrs, server_build, server_network, server_rules, server_software,
-               server_update)
+from . import (common, server_attrs, server_build, server_network, server_rules, server_snapshot,
+               server_software, server_update)
 
 PERSONALITY_REMOVED = ('Cannot use the personality parameter as nova no longer '
                        'supports it. Use user_data instead.')
@@ -190,6 +191,13 @@ class Server(ResourcePlugin):
             ctx.in_error('ERROR', 'Server %s delete failed: (%s) %s' % (
                 server.name, fault.get('code'), fault.get('message', 'Unknown')))
         return False
+
+    # -- deletion_policy Snapshot (server_snapshot.py) --------------------------------
+    def snapshot(self, ctx, state):
+        return server_snapshot.start(ctx, state)
+
+    def check_snapshot_complete(self, ctx):
+        return server_snapshot.check(ctx)
 
     # -- suspend / resume ----------------------------------------------------------
     def suspend(self, ctx):

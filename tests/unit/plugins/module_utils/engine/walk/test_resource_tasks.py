@@ -15,6 +15,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.engine.stor
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import RELEASE
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     CloudConflict, CloudError, CloudNotFound, ResourceFailure, StackersError, StoreError)
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
 from ansible_collections.stackers.orchestration.plugins.module_utils.resources.heat.testresource import TestResource
 
 TR = 'OS::Heat::TestResource'
@@ -240,6 +241,120 @@ def test_retain_added_to_a_kept_resource_is_remembered(stacks, monkeypatch):
     assert [e for e in result['events'] if e['resource_name'] == 'kept'] == []
     stacks.run(name='st', state='absent')
     assert Recording.deleted == []
+
+
+VOL = 'OS::Cinder::Volume'
+
+
+class Backed(ResourcePlugin):
+    """A type deletion_policy Snapshot is allowed on, recording its calls:
+    no backup of a FAILED one; a backup is looked at twice before it is whole."""
+    type_name = VOL
+    calls = []
+    stored = []     # the row's data in the store at each look at the backup
+
+    def create(self, ctx):
+        return 'vol-%s' % ctx.name
+
+    def snapshot(self, ctx, state):
+        Backed.calls.append(('snapshot', ctx.name, state))
+        if state[1] == 'FAILED':
+            return None
+        ctx.data.setdefault('backup_id', 'bk-%s' % ctx.name)
+        return {'backup_id': ctx.data['backup_id']}
+
+    def check_snapshot_complete(self, ctx):
+        Backed.calls.append(('look', ctx.name))
+        Backed.stored.append(dict(Backed.store_data(ctx)))
+        return Backed.calls.count(('look', ctx.name)) >= 2
+
+    def delete(self, ctx):
+        Backed.calls.append(('delete', ctx.name, ctx.physical_id))
+
+    @staticmethod
+    def store_data(ctx):
+        return {}
+
+
+@pytest.fixture
+def backed(monkeypatch):
+    monkeypatch.setitem(resources.PLUGINS, VOL, Backed)
+    monkeypatch.setattr(Backed, 'calls', [])
+    monkeypatch.setattr(Backed, 'stored', [])
+    return Backed
+
+
+def test_a_snapshot_policy_delete_snapshots_first_and_the_result_names_what_was_kept(stacks, backed):
+    stacks.run('resources:\n'
+               '  kept: {type: OS::Cinder::Volume, properties: {size: 1}, deletion_policy: Snapshot}\n'
+               '  plain: {type: OS::Cinder::Volume, properties: {size: 1}}\n')
+    result = stacks.run(name='st', state='absent')
+    assert result['stack']['stack_status'] == 'DELETE_COMPLETE'
+    kept_calls = [c for c in backed.calls if c[1] == 'kept']
+    # the plugin is given the state before the delete; the delete waits for the backup
+    assert kept_calls == [('snapshot', 'kept', ('CREATE', 'COMPLETE')), ('look', 'kept'),
+                          ('look', 'kept'), ('delete', 'kept', 'vol-kept')]
+    assert [c for c in backed.calls if c[1] == 'plain'] == [('delete', 'plain', 'vol-plain')]
+    assert result['snapshots'] == [{'resource_name': 'kept', 'resource_type': VOL,
+                                    'physical_resource_id': 'vol-kept', 'backup_id': 'bk-kept'}]
+    # Heat's DELETE_COMPLETE event keeps its shape
+    done = [e for e in result['events'] if e['resource_name'] == 'kept'][-1]
+    assert (done['resource_action'], done['resource_status']) == ('DELETE', 'COMPLETE')
+    assert 'backup_id' not in done and 'backup_id' not in str(done)
+
+
+def test_a_resource_removed_from_the_template_is_snapshotted_and_named(stacks, backed):
+    stacks.run('resources:\n'
+               '  kept: {type: OS::Cinder::Volume, properties: {size: 1}, deletion_policy: Snapshot}\n'
+               '  other: {type: OS::Heat::None}\n')
+    result = stacks.run('resources:\n  other: {type: OS::Heat::None}\n')
+    assert backed.calls[0] == ('snapshot', 'kept', ('CREATE', 'COMPLETE'))
+    assert [s['backup_id'] for s in result['snapshots']] == ['bk-kept']
+    assert 'snapshots' not in stacks.run('resources:\n  other: {type: OS::Heat::None}\n')
+
+
+def _volume_row(run, **kw):
+    fields = dict(uuid='u', stack_id=run.stack['id'], name='v', role='current', type=VOL,
+                  physical_id='vol-v', physical_name='st-v-x', action='CREATE', status='COMPLETE')
+    fields.update(kw)
+    return run.save(ResourceRow(**fields))
+
+
+def test_a_failed_resource_is_given_its_state_and_deleted_without_a_snapshot(make_run, backed):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    row = _volume_row(run, action='CREATE', status='FAILED')
+    drive(rt.delete_row(run, row, 'Snapshot'))
+    assert backed.calls == [('snapshot', 'v', ('CREATE', 'FAILED')), ('delete', 'v', 'vol-v')]
+    assert run.log.snapshots == [] and run.rows == {}
+
+
+def test_the_snapshots_id_is_stored_before_the_first_look(make_run, backed, monkeypatch):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    monkeypatch.setattr(Backed, 'store_data', staticmethod(
+        lambda ctx: run.store.resources(run.stack['id'])[0].data))
+    drive(rt.delete_row(run, _volume_row(run), 'Snapshot'))
+    assert backed.stored[0].get('backup_id') == 'bk-v'
+
+
+def test_a_delete_a_killed_run_left_gives_the_plugin_its_stored_snapshot(make_run, backed):
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    row = _volume_row(run, action='DELETE', status='IN_PROGRESS', data={'backup_id': 'bk-old'})
+    drive(rt.delete_row(run, row, 'Snapshot'))
+    assert backed.calls[0] == ('snapshot', 'v', ('DELETE', 'IN_PROGRESS'))
+    assert [s['backup_id'] for s in run.log.snapshots] == ['bk-old']
+
+
+def test_a_failed_snapshot_fails_the_delete_and_keeps_its_id(make_run, backed, monkeypatch):
+    def broken(self, ctx):
+        ctx.fail('Volume backup failed - Unknown status error due to "Unknown"')
+    monkeypatch.setattr(Backed, 'check_snapshot_complete', broken)
+    run, _graph = make_run('resources:\n  a: {type: OS::Heat::None}\n')
+    with pytest.raises(ResourceFailure):
+        drive(rt.delete_row(run, _volume_row(run), 'Snapshot'))
+    stored = run.store.resources(run.stack['id'])
+    assert [(r.action, r.status, r.data.get('backup_id')) for r in stored] == [
+        ('DELETE', 'FAILED', 'bk-v')]
+    assert ('delete', 'v', 'vol-v') not in backed.calls and run.log.snapshots == []
 
 
 def test_poll_delay_backs_off_with_the_wait_up_to_the_plugins_cap():

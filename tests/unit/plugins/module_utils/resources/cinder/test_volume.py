@@ -213,7 +213,7 @@ def test_snapshot_policy_keeps_a_backup_named_after_the_physical_name():
     ctx = _ctx({'size': 1}, physical_id='vol-1')
     bs = ctx.conn.block_storage
     bs.create_backup.return_value = fakes.Obj(id='bk-1')
-    Volume().snapshot(ctx)
+    assert Volume().snapshot(ctx, ('CREATE', 'COMPLETE')) == {'backup_id': 'bk-1'}
     bs.create_backup.assert_called_once_with(volume_id='vol-1', name='s-vol-x')
     bs.create_snapshot.assert_not_called()   # a snapshot would stop the volume's delete
     assert ctx.data['backup_id'] == 'bk-1'
@@ -224,6 +224,62 @@ def test_snapshot_policy_keeps_a_backup_named_after_the_physical_name():
     bs.get_backup.return_value = fakes.Obj(status='error')
     with pytest.raises(ResourceFailure, match='Volume backup failed'):
         Volume().check_snapshot_complete(ctx)
+
+
+@pytest.mark.parametrize('state, backed_up', [
+    (('CREATE', 'FAILED'), False), (('UPDATE', 'FAILED'), False),
+    # volume_base.handle_snapshot_delete skips only those two
+    (('CREATE', 'COMPLETE'), True), (('UPDATE', 'COMPLETE'), True), (('CHECK', 'FAILED'), True),
+    (('DELETE', 'FAILED'), True), (('SUSPEND', 'FAILED'), True)])
+def test_snapshot_skips_a_volume_whose_create_or_update_failed_as_heat(state, backed_up):
+    ctx = _ctx({'size': 1}, physical_id='vol-1')
+    ctx.conn.block_storage.create_backup.return_value = fakes.Obj(id='bk-1')
+    kept = Volume().snapshot(ctx, state)
+    assert (kept == {'backup_id': 'bk-1'}) is backed_up
+    assert ctx.conn.block_storage.create_backup.called is backed_up
+
+
+def test_a_volume_gone_already_gets_no_backup_as_heat():
+    ctx = _ctx({'size': 1}, physical_id='vol-1')
+    ctx.conn.block_storage.create_backup.side_effect = fakes.http(404)
+    assert Volume().snapshot(ctx, ('CREATE', 'COMPLETE')) is None
+    assert 'backup_id' not in ctx.data
+
+
+@pytest.mark.parametrize('status', ['creating', 'available'])
+def test_a_killed_delete_waits_for_its_backup_and_makes_no_second(status):
+    ctx = _ctx({'size': 1}, physical_id='vol-1', data={'backup_id': 'bk-1'})
+    bs = ctx.conn.block_storage
+    bs.get_backup.return_value = fakes.Obj(id='bk-1', status=status)
+    assert Volume().snapshot(ctx, ('DELETE', 'IN_PROGRESS')) == {'backup_id': 'bk-1'}
+    bs.get_backup.assert_called_once_with('bk-1')
+    bs.create_backup.assert_not_called()
+
+
+def test_a_killed_delete_finds_a_backup_whose_id_was_not_committed():
+    ctx = _ctx({'size': 1}, physical_id='vol-1')
+    bs = ctx.conn.block_storage
+    bs.backups.return_value = iter([fakes.Obj(id='other', name='s-vol-x', volume_id='vol-2'),
+                                    fakes.Obj(id='bk-1', name='s-vol-x', volume_id='vol-1')])
+    bs.get_backup.return_value = fakes.Obj(id='bk-1', status='creating')
+    assert Volume().snapshot(ctx, ('DELETE', 'IN_PROGRESS')) == {'backup_id': 'bk-1'}
+    bs.backups.assert_called_once_with(name='s-vol-x', volume_id='vol-1')
+    bs.create_backup.assert_not_called()
+    assert ctx.data['backup_id'] == 'bk-1'
+
+
+def test_a_failed_backup_of_an_earlier_delete_is_made_again_and_an_old_id_is_not_reused():
+    second = fakes.Obj(id='bk-2')
+    # an earlier delete's backup went to error: each of Heat's delete attempts makes one
+    ctx = _ctx({'size': 1}, physical_id='vol-1', data={'backup_id': 'bk-1'})
+    ctx.conn.block_storage.get_backup.return_value = fakes.Obj(id='bk-1', status='error')
+    ctx.conn.block_storage.create_backup.return_value = second
+    assert Volume().snapshot(ctx, ('DELETE', 'FAILED')) == {'backup_id': 'bk-2'}
+    # an id left by a delete long ago (the volume was updated since) is not looked at
+    ctx = _ctx({'size': 1}, physical_id='vol-1', data={'backup_id': 'bk-1'})
+    ctx.conn.block_storage.create_backup.return_value = second
+    assert Volume().snapshot(ctx, ('UPDATE', 'COMPLETE')) == {'backup_id': 'bk-2'}
+    ctx.conn.block_storage.get_backup.assert_not_called()
 
 
 def test_needs_replace_failed_reads_the_volume():
