@@ -22,7 +22,7 @@ import uuid
 from ...errors import StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
-from . import phases, prefetch, rollback
+from . import adopt, phases, prefetch, rollback
 from .check import plan_and_check
 from .collector import spaced_collections
 from ..walk.converge import action_steps, delete_steps
@@ -51,6 +51,8 @@ def _run(request, conn):
         stack = store.get_stack(request.name)
         if request.state == 'absent':
             return _delete(invocation, stack)
+        if request.adopt_data is not None and request.state == 'present':
+            return _with_nested(invocation, adopt.adopt(invocation, stack))
         if request.state == 'suspended' and request.template is None:
             if stack is None:
                 raise StackNotFound('Stack "%s" not found: nothing to suspend' % request.name)
