@@ -405,8 +405,7 @@ def _stacks_of(data):
     yield data
     for entry in (data.get('resources') or {}).values():
         if isinstance(entry, dict) and 'template' in entry:
-            for stack in _stacks_of(entry):
-                yield stack
+            yield from _stacks_of(entry)
 
 
 def main():

@@ -74,6 +74,12 @@ def inputs(data):
     is left), the parameters it holds, and its files."""
     env = dict(data.get('environment') or {})
     parameters = dict(env.pop('parameters', None) or {})
+    registry = env.get('resource_registry')
+    if isinstance(registry, dict):
+        # Heat registers each template resource's file under its own name
+        # (``nested.yaml: nested.yaml``); the user's environment had none
+        env['resource_registry'] = dict((k, v) for k, v in registry.items()
+                                        if not (isinstance(v, str) and k == v))
     for section in _ENV_SECTIONS:
         if section in env and not _filled(env[section]):
             env.pop(section)
