@@ -38,8 +38,26 @@ options:
     default: present
   template:
     description:
-      - Path to the HOT template. Required with O(state=present) unless O(existing=true).
+      - Path to the HOT template. Required with O(state=present) unless O(existing=true) or O(adopt_data).
     type: path
+  adopt_data:
+    description:
+      - "Heat's stack adopt (C(openstack stack adopt --adopt-file)): Heat's abandon data of a stack, as
+        C(openstack stack abandon) prints it (a dict), from which the stack's record is made. The template,
+        environment, files and parameters are the data's (O(parameters) are merged over its parameters), each
+        resource takes the physical id (C(resource_id)) and data (C(resource_data)) the data gives it, nested
+        stacks included."
+      - Each resource's object is read from the cloud, and a missing one fails the adopt naming it; nothing in the
+        cloud is created, changed or deleted. The stack ends C(ADOPT_COMPLETE), with Heat's events
+        (C(Stack ADOPT started), each resource C(ADOPT_IN_PROGRESS) and C(ADOPT_COMPLETE)).
+      - Refused when the store holds a stack of that name, and for a stack or resource whose status in the data
+        is not C(COMPLETE). A failed adopt keeps no record.
+      - Secrets in it (hidden parameters, random strings, private keys) are stored as any other secret of the
+        store (see O(store_key)) and masked in what the module returns.
+      - Afterwards O(template) (or O(existing=true)) manages the stack; a run with the same template changes
+        nothing.
+      - Only with O(state=present). M(stackers.orchestration.heat_service_abandon) reads it from a Heat service.
+    type: dict
   environment:
     description: Environment files, merged in order (the C(-e) options of C(openstack stack create)).
     type: list
@@ -301,6 +319,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     StackersModule,
     hidden_parameters,
     limits_argument_spec,
+    secret_strings,
     limits_from,
 )
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
@@ -336,6 +355,7 @@ class HeatStack(StackersModule):
         name=dict(type='str', required=True),
         state=dict(type='str', default='present', choices=['present', 'absent', 'suspended', 'abandoned']),
         template=dict(type='path'),
+        adopt_data=dict(type='dict'),
         environment=dict(type='list', elements='path', default=[]),
         parameters=dict(type='dict', default={}),
         files=dict(type='dict', default={}),
@@ -362,7 +382,11 @@ class HeatStack(StackersModule):
         p = self.params
         hidden = hidden_parameters(p['template'])
         self.hide(hidden)
-        if p['state'] == 'present' and not p['template'] and not p['existing']:
+        if p['adopt_data'] is not None:
+            self._hide_adopt_secrets(p['adopt_data'])
+            if p['state'] != 'present' or p['template'] or p['existing']:
+                self.fail('adopt_data goes with state=present, without template and existing')
+        elif p['state'] == 'present' and not p['template'] and not p['existing']:
             self.fail('state=present needs a template (or existing=true)')
         conn = self.learned_conn = self.conn
         project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
@@ -379,7 +403,8 @@ class HeatStack(StackersModule):
             store_key=p['store_key'], lock_timeout=p['lock_timeout'], converge=p['converge'],
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
             checker=CloudChecker(conn),
-            region_name=getattr(getattr(conn, 'config', None), 'region_name', None))
+            region_name=getattr(getattr(conn, 'config', None), 'region_name', None),
+            adopt_data=p['adopt_data'])
         result = runner.run(request, conn)
         result['events'] = api_events(result.get('events'))
         status = (result.get('stack') or {}).get('stack_status') or ''
@@ -396,6 +421,43 @@ class HeatStack(StackersModule):
             self.fail('Stack %s %s: %s' % (p['name'], status, result['stack'].get('stack_status_reason')),
                       **result)
         return result
+
+    def _hide_adopt_secrets(self, data):
+        """Mask the secrets Heat's abandon data holds in clear (hidden
+        parameters' values, the resources' secret data) from the start, so
+        that an early failure prints none of them."""
+        values = []
+        for stack in _stacks_of(data):
+            declared = (stack.get('template') or {}).get('parameters') or {}
+            given = (stack.get('environment') or {}).get('parameters') or {}
+            for name, schema in declared.items():
+                if isinstance(schema, dict) and str(schema.get('hidden')).lower() == 'true':
+                    values.extend([given.get(name), schema.get('default')])
+            for entry in (stack.get('resources') or {}).values():
+                if isinstance(entry, dict) and 'template' not in entry:
+                    found = entry.get('resource_data') or {}
+                    values.extend(found.get(key) for key in SECRET_DATA_KEYS)
+                    if entry.get('type') == 'OS::Heat::RandomString':
+                        values.append(found.get('value'))
+        self.ansible.no_log_values.update(secret_strings(values))
+
+
+# Heat's resource_data keys that hold secrets (data_set(..., redact=True)
+# in Heat's plugins: random_string.py, keypair.py, server_base.py,
+# stack_user.py, wait_condition_handle.py)
+SECRET_DATA_KEYS = ('private_key', 'password', 'secret_key', 'access_key', 'token',
+                    'credential_id')
+
+
+def _stacks_of(data):
+    """A stack's abandon data and its nested stacks' (their resources'
+    entries are their abandon dicts)."""
+    if not isinstance(data, dict):
+        return
+    yield data
+    for entry in (data.get('resources') or {}).values():
+        if isinstance(entry, dict) and 'template' in entry:
+            yield from _stacks_of(entry)
 
 
 def main():

@@ -6,7 +6,13 @@
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
-from localcloud.harness import ids, wait_for
+import json
+import os
+import sqlite3
+import subprocess
+
+
+from localcloud.harness import ROOT, ids, wait_for
 
 TEMPLATE = """
 heat_template_version: 2018-08-31
@@ -68,3 +74,137 @@ def test_heat_refuses_a_key_pair_without_public_key(cloud, tmp_path):
     assert 'The public_key property is required by the nova API version currently used.' in \
         refused.stderr, refused.stderr
     assert cloud.osc('stack', 'list', as_json=True) == []
+
+
+# A stack the real Heat makes, moved into the store by playbooks/adopt_from_heat.yml (issue 35).
+ADOPT_TOP = """
+heat_template_version: 2018-08-31
+parameters:
+  length: {type: number, default: 12}
+resources:
+  net:
+    type: OS::Neutron::Net
+  sub:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.61.0.0/24}
+  port:
+    type: OS::Neutron::Port
+    properties: {network: {get_resource: net}, fixed_ips: [{subnet: {get_resource: sub}}]}
+  secret:
+    type: OS::Heat::RandomString
+    properties: {length: {get_param: length}}
+  inner:
+    type: nested.yaml
+    properties: {label: {get_attr: [secret, value]}}
+outputs:
+  secret: {value: {get_attr: [secret, value]}}
+  inner_net: {value: {get_attr: [inner, net_id]}}
+"""
+ADOPT_NESTED = """
+heat_template_version: 2018-08-31
+parameters:
+  label: {type: string}
+resources:
+  net:
+    type: OS::Neutron::Net
+outputs:
+  net_id: {value: {get_resource: net}}
+"""
+
+
+def _play(cloud, tmp_path, book, variables, check=False):
+    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=cloud.clouds_yaml, ANSIBLE_NOCOLOR='1',
+               ANSIBLE_CALLBACK_RESULT_FORMAT='json')
+    env.pop('OS_CLOUD', None)
+    cmd = [os.path.join(ROOT, '.venv', 'bin', 'ansible-playbook'), os.path.join(ROOT, 'playbooks', book),
+           '-e', json.dumps(variables)] + (['--check'] if check else [])
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL, check=False)
+
+
+def _ok(proc):
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_adopt_from_heat_moves_the_stack_into_the_store(cloud, tmp_path):
+    (tmp_path / 'top.yaml').write_text(ADOPT_TOP)
+    (tmp_path / 'nested.yaml').write_text(ADOPT_NESTED)
+    store = str(tmp_path / 'stacks.sqlite')
+    names = {'heat_cloud': 'localcloud', 'heat_stack_name': 'moved', 'heat_store_path': store}
+    conn = cloud.sdk()
+    # made through the SDK, the template resource named as the template names it (the openstack
+    # client would send it under its file:// URL)
+    conn.orchestration.create_stack(name='moved', template=ADOPT_TOP,
+                                    files={'nested.yaml': ADOPT_NESTED})
+    try:
+        wait_for(lambda: cloud.osc('stack', 'show', 'moved', as_json=True)['stack_status']
+                 in ('CREATE_COMPLETE', 'CREATE_FAILED'), timeout=300, what='Heat\'s create')
+        shown = cloud.osc('stack', 'show', 'moved', as_json=True)
+        assert shown['stack_status'] == 'CREATE_COMPLETE', shown['stack_status_reason']
+        secret = dict((o['output_key'], o['output_value']) for o in shown['outputs'])['secret']
+        before = _objects(cloud)
+
+        # a dry run leaves Heat and the store alone
+        out = _ok(_play(cloud, tmp_path, 'adopt_from_heat.yml', dict(names, heat_dry_run=True)))
+        assert '"dry_run": true' in out and _stack_rows(store) == {}, out[-4000:]
+        assert [s['Stack Name'] for s in cloud.osc('stack', 'list', as_json=True)] == ['moved']
+
+        cloud.reset_stats()
+        out = _ok(_play(cloud, tmp_path, 'adopt_from_heat.yml', names))
+        assert '"unchanged": true' in out, out[-4000:]
+        assert _objects(cloud) == before
+        writes = [r for r in cloud.stats()['by_route']
+                  if r.split()[0] in ('POST', 'PUT', 'PATCH', 'DELETE') and 'orchestration' not in r
+                  and 'identity' not in r]
+        assert writes == [], writes
+        assert cloud.osc('stack', 'list', as_json=True) == []   # Heat no longer lists it
+        assert secret not in out
+    finally:
+        if cloud.osc('stack', 'list', as_json=True):
+            cloud.osc('stack', 'delete', 'moved', '--yes', '--wait', timeout=400, check=False)
+
+    stack_vars = dict(names, heat_template=str(tmp_path / 'top.yaml'))
+    # the same template: nothing changes, nothing is written
+    cloud.reset_stats()
+    out = _ok(_play(cloud, tmp_path, 'stack.yml', stack_vars))
+    assert 'ADOPT_COMPLETE' in out and '"changed": true' not in out, out[-4000:]
+    writes = [r for r in cloud.stats()['by_route'] if r.split()[0] in ('POST', 'PUT', 'PATCH', 'DELETE')
+              and 'identity' not in r]
+    assert writes == [], writes
+    assert _objects(cloud) == before
+
+    # an update that replaces one resource (a longer string), the others kept
+    out = _ok(_play(cloud, tmp_path, 'stack.yml', dict(stack_vars, heat_parameters={'length': 20})))
+    assert 'UPDATE_COMPLETE' in out, out[-4000:]
+    assert _objects(cloud) == before
+    rows = _stack_rows(store)
+    assert rows['secret'] == ('CREATE', 'COMPLETE'), rows     # the replacement's create
+    assert rows['net'] == rows['port'] == ('ADOPT', 'COMPLETE'), rows
+
+    # state absent deletes every object Heat made
+    _ok(_play(cloud, tmp_path, 'delete.yml', names))
+    wait_for(lambda: ids(cloud.resources()) == ids(cloud.baseline), timeout=120,
+             what='the moved stack\'s resources to be gone')
+
+
+def _objects(cloud):
+    """The cloud's objects by kind, without Heat's own stacks (the move takes the stack out of Heat)."""
+    found = ids(cloud.resources())
+    found.pop('stacks', None)
+    return found
+
+
+def _stack_rows(store):
+    """name -> (action, status) of the top stack's current rows, read from the SQLite store."""
+    if not os.path.exists(store):
+        return {}
+    db = sqlite3.connect(store)
+    try:
+        stack = db.execute("SELECT id FROM stacks WHERE name='moved'").fetchone()
+        if stack is None:
+            return {}
+        return dict((r[0], (r[1], r[2])) for r in db.execute(
+            "SELECT name, action, status FROM resources WHERE stack_id=? AND role='current'", stack))
+    finally:
+        db.close()

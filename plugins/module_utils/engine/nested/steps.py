@@ -26,6 +26,7 @@ from ..walk import hooks
 from ..walk.hooks import HookPending
 from ..walk.resource_tasks import failure_reason
 from ..walk.summary import summarise
+from ..definition import heat_data
 from ..walk.scheduler import DONE, FAILED, Outcome, once
 from ..walk.converge import StepKey, converge_steps, delete_steps
 from ..walk.outputs import output_attributes, resolve_outputs
@@ -97,6 +98,9 @@ def attach(invocation, run, goals, deps, work, *, path=()):
     for name, goal in goals.items():
         child = nesting.child_run(invocation, run, goal.stored, goal.sd)
         child.use_definition(goal.sd, goal.graph)
+        if run.adopting is not None:
+            # Heat's adopt of a nested stack: its resource's entry is its abandon data
+            child.adopting = heat_data.nested_entries(run.adopting, name)
         nest = Nest(goal=goal, parent=run, run=child, path=path + (name,), invocation=invocation)
         run.nests[name] = nest
         cdeps, cwork = converge_steps(child, goal.graph, _policies(child))
@@ -221,9 +225,10 @@ def _start(nest):
         _write_group(nest, row, defn)
     if nest.run.stack is None:
         top = parent.stack
+        action = 'CREATE' if nest.run.adopting is None else 'ADOPT'
         fields = {
-            'id': goal.stack_id, 'name': goal.stack_name, 'action': 'CREATE',
-            'status': 'IN_PROGRESS', 'status_reason': 'Stack CREATE started',
+            'id': goal.stack_id, 'name': goal.stack_name, 'action': action,
+            'status': 'IN_PROGRESS', 'status_reason': 'Stack %s started' % action,
             'created_time': now_iso(), 'salt': top.get('salt'),
             'disable_rollback': top.get('disable_rollback'), 'timeout_mins': top.get('timeout_mins'),
             'parent_id': top['id'], 'parent_resource': name, 'project_id': top.get('project_id')}
@@ -231,7 +236,7 @@ def _start(nest):
             fields.update(stack_resource.stack_fields(defn))
         stack = nest.invocation.store.create_stack(fields)
         nest.run.bind_stack(stack)
-        _in_progress(nest, 'CREATE')
+        _in_progress(nest, action)
     elif nest.run.stack.get('action') == 'CREATE' and nest.run.stack.get('status') != 'COMPLETE':
         _in_progress(nest, 'CREATE')       # a create interrupted or failed: finished now
     else:

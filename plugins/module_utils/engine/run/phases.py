@@ -31,7 +31,7 @@ from ...hot import loader
 from ...hot.shown import stack_shown
 from ...resources.sdk import note_secret
 from ...resources.heat import autoscaling_group as autoscaling
-from ..definition import inputs as defs
+from ..definition import heat_data, inputs as defs
 from ..graph import dependencies as _graph
 from ..walk import hooks
 from ..nested import steps as nested_steps, stacks as nesting
@@ -84,6 +84,12 @@ def _recorded(invocation, stack):
 def _inputs(invocation, stack):
     request = invocation.request
     given = None
+    if request.adopt_data is not None:
+        # Heat's adopt: the inputs are the abandon data's own (service.py
+        # create_stack), the parameters given merged over its environment's
+        given = heat_data.inputs(request.adopt_data)
+        given['parameters'].update(request.parameters or {})
+        return given
     if request.template is not None:
         given = defs.read_inputs(request.template, request.environment, request.parameters,
                                  request.files, limits=request.limits, urls=request.files_allowed_urls,
@@ -189,6 +195,8 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
                    secret_values=goal.hidden.values())
     run.action_retry_limit = request.action_retry_limit
     run.action = recorded = rollback_of or action
+    if action == 'ADOPT':
+        run.adopting = heat_data.entries(request.adopt_data)
     before = dict(stack)
     for row in list(run.rows.values()):
         if row.role == NEW:       # an interrupted replacement: delete it
@@ -263,7 +271,8 @@ class _Start(object):
         run.log.stack(fields['action'], 'IN_PROGRESS', fields['status_reason'])
 
 
-SETTLED = (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE'), ('RESUME', 'COMPLETE'))
+SETTLED = (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE'), ('RESUME', 'COMPLETE'),
+           ('ADOPT', 'COMPLETE'))
 
 
 def _same_inputs(invocation, goal, stack, fields):
@@ -273,7 +282,7 @@ def _same_inputs(invocation, goal, stack, fields):
     # with nothing else changed it ends there, as Heat's stack resume does
     if (stack.get('action'), stack.get('status')) not in SETTLED:
         return False
-    if stack.get('hooks') or _portable(stack.get('definition')) != _portable(fields['definition']):
+    if stack.get('hooks') or not same_definition(stack.get('definition'), fields['definition']):
         return False
     if (stack.get('tags') or None) != fields['tags'] or stack.get('timeout_mins') != fields['timeout_mins']:
         return False
@@ -364,7 +373,7 @@ def finish(invocation, converged, *, outputs=True):
     stack = store.stack_by_id(stack_id)
     before = converged.before
     changed = run.log.changed_resources() or \
-        _portable(before.get('definition')) != _portable(stack.get('definition')) or \
+        not same_definition(before.get('definition'), stack.get('definition')) or \
         before.get('outputs') is None or before.get('status') != converged.status
     if not changed and out is not None:
         changed = run.vault.decrypt(before.get('outputs')) != out
@@ -383,6 +392,22 @@ def _same_outputs(run, before, out):
         return False
 
 
+def same_definition(kept, new):
+    """Whether two stored definitions are the same stack's inputs: the same
+    template and environments wherever they were read from, the same
+    parameters, and the same ``files`` where both keep a file (a record
+    made from Heat's data keeps the provider templates a run from files
+    reads from disk: their digests, nested/steps.py, tell a change)."""
+    kept, new = _portable(kept), _portable(new)
+    if not kept or not new:
+        return kept == new
+    kept_files, new_files = kept.pop('files', None) or {}, new.pop('files', None) or {}
+    shared = set(kept_files) & set(new_files)
+    if any(kept_files[k] != new_files[k] for k in shared):
+        return False
+    return kept == new
+
+
 def _portable(definition):
     """A stored definition without where its files were read from: the same
     template run from another checkout is the same stack."""
@@ -391,4 +416,10 @@ def _portable(definition):
     out = dict(definition)
     out.pop('template_file', None)
     out['environment'] = [e.get('data') for e in out.get('environment') or ()]
+    # the template as data: an adopted stack keeps Heat's as JSON text, the
+    # same template as the user's YAML file is the same stack
+    try:
+        out['template'] = loader.load_text(out.get('template') or '', max_size=None).data
+    except StackersError:
+        pass    # compared as text
     return out

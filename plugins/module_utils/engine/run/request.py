@@ -75,6 +75,9 @@ class StackRequest:
     url_opener: Any = None
     # heat.conf's action_retry_limit (engine/walk/create_attempts.py)
     action_retry_limit: int = 5
+    # Heat's abandon data of a stack to adopt (engine/run/adopt.py): the
+    # record is made from it, the cloud only read
+    adopt_data: Optional[Dict[str, Any]] = None
 
     def __post_init__(self):
         if self.limits is None:

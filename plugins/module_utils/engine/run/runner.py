@@ -23,7 +23,7 @@ import uuid
 from ...errors import StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
-from . import phases, prefetch, rollback
+from . import adopt, phases, prefetch, rollback
 from .abandon import abandon
 from .check import plan_and_check
 from .collector import spaced_collections
@@ -55,6 +55,8 @@ def _run(request, conn):
             return _delete(invocation, stack)
         if request.state == 'abandoned':
             return abandon(invocation, stack)
+        if request.adopt_data is not None and request.state == 'present':
+            return _with_nested(invocation, adopt.adopt(invocation, stack))
         if request.state == 'suspended' and request.template is None:
             if stack is None:
                 raise StackNotFound('Stack "%s" not found: nothing to suspend' % request.name)

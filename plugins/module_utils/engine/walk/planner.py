@@ -36,6 +36,9 @@ from typing import Any, Dict, FrozenSet, Optional
 
 from ...errors import ResourceFailure
 from ...resources.base import ResourceContext
+from ...resources.heat.group_kinds import group_type
+from ...resources.heat.remote_stack import is_stack
+from ..definition import heat_data
 
 KEEP, CREATE, UPDATE, REPLACE, DELETE = 'keep', 'create', 'update', 'replace', 'delete'
 # The row's data key saying its create's deferred work (create_later) is not done.
@@ -202,11 +205,21 @@ def desired(run, name, unknown_names=(), unknown_attrs=()):
     external_id = None
     if defn.external_id is not None:
         external_id = run.sd.resolve(defn.external_id, defn.path + ('external_id',)) or None
+    elif getattr(run, 'adopting', None) is not None and not _nested(defn):
+        # Heat's adopt: the physical id its abandon data gives ('' when it
+        # gives none: resource_tasks then fails it as Heat's handle_adopt does)
+        external_id = heat_data.resource_id(run.adopting, name) or ''
     return Desired(name=name, props=props, masked=run.masker.mask(props),
                    metadata=run.seam.resolve_metadata(name), external_id=external_id,
                    unknown=frozenset(unknown),
                    restricted=frozenset(registry_.restricted_actions(name)
                                         if registry_ is not None else ()))
+
+
+def _nested(defn):
+    """A template resource, a group or an OS::Heat::Stack (nested/stacks.py
+    is_nested, which imports the walk): its entry is its stack's."""
+    return bool(getattr(defn.type_info, 'template', None) or group_type(defn) or is_stack(defn))
 
 
 def decide_desired(run, row, want):

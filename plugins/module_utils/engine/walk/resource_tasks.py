@@ -113,6 +113,8 @@ class _Step:
 def _create(step, role, resume=None):
     run, want, plugin = step.run, step.want, step.plugin
     defn = run.sd.resources[want.name]
+    if run.adopting is not None and role == CURRENT and resume is None:
+        return _adopt(step)     # one read, nothing to wait for
     changes = dict(properties=want.masked, metadata=run.masker.mask(want.metadata),
                    requires=step.requires)
     if resume is not None:
@@ -160,6 +162,43 @@ def _create(step, role, resume=None):
     if later is not None:
         yield RELEASE
         row = _finish(run, row, ctx, later)
+    return row
+
+
+def _adopt(step):
+    """Heat's adopt of one resource (resource.py handle_adopt): the physical
+    id and the data Heat's abandon data gives it taken as they are, the
+    object read once (the plugin's ``show``: it must exist), nothing made,
+    changed or waited for: ADOPT_IN_PROGRESS, ADOPT_COMPLETE."""
+    run, want, plugin = step.run, step.want, step.plugin
+    defn = run.sd.resources[want.name]
+    row = ResourceRow(uuid=str(uuid.uuid4()), stack_id=run.stack['id'], name=want.name,
+                      role=CURRENT, type=defn.type,
+                      physical_name=physical_name(run.stack['name'], want.name,
+                                                  limit=plugin.physical_name_limit),
+                      action='ADOPT', status='IN_PROGRESS', status_reason='state changed',
+                      properties=want.masked, metadata=run.masker.mask(want.metadata),
+                      requires=step.requires)
+    row = run.save(row)
+    run.log.resource(row, 'ADOPT', 'IN_PROGRESS')
+    ctx = _context(run, row, want.props, action='ADOPT')
+    try:
+        if not want.external_id:
+            ctx.fail('Resource ID was not provided.', kind='Exception')
+        ctx.physical_id = want.external_id
+        entry = run.adopting.get(want.name) or {}
+        plugin.from_heat_resource_data(ctx, dict(entry.get('resource_data') or {}))
+        live = plugin.show(ctx)
+        if live is None:
+            ctx.fail('The physical resource %s (%s) of the adopt data does not exist'
+                     % (want.external_id, defn.type), kind='NotFound')
+        if live:
+            ctx.live = live     # the attributes are read from it: no second request
+    except Exception as exc:  # noqa: B902 - recorded as the resource's failure, then re-raised
+        _failed(run, row, ctx, 'ADOPT', exc)
+        raise
+    row = _complete(run, row, ctx, 'ADOPT')
+    run.seam.publish(row)
     return row
 
 

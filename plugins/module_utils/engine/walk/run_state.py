@@ -55,6 +55,10 @@ class StackRun(RowAttributes):
         # for a delete with no definition, the stored environment's registry
         self.action = None
         self.hook_registry = None
+        # an adopt (engine/run/adopt.py): name -> the entry of Heat's abandon
+        # data of each resource of this stack (definition/heat_data.py); None
+        # for any other run
+        self.adopting = None
         self.masker = Masker(secret_values, (stack or {}).get('salt'))
         self.log = EventLog(store, stack, self.masker, check_mode=check_mode)
         self._plugins = {}

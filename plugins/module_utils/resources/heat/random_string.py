@@ -107,6 +107,12 @@ class RandomString(RecordOnly):
         ctx.data['value'] = generate(length, char_pools(props))
         return ctx.physical_name
 
+    def from_heat_resource_data(self, ctx, resource_data):
+        # Heat keeps the generated string as ``value`` (random_string.py
+        # data_set): the adopted string is that one, never a new one
+        if resource_data.get('value') is not None:
+            ctx.data['value'] = resource_data['value']
+
     def attributes(self, ctx, live, names=None):
         return {'value': ctx.data.get('value'), 'show': None}
 

@@ -95,6 +95,12 @@ class SwiftSignalHandle(_SwiftHandle):
     def reference_id(self, ctx):
         return ctx.data.get(URL) if ctx.physical_id is not None else ctx.name
 
+    def from_heat_resource_data(self, ctx, resource_data):
+        # Heat's swiftsignal.py keeps its TempURL as ``endpoint``: a Swift
+        # object, which the waits read as they read ours (_swift_signal.py)
+        if resource_data.get('endpoint'):
+            ctx.data[URL] = resource_data['endpoint']
+
 
 class WaitConditionHandle(_SwiftHandle):
     type_name = 'OS::Heat::WaitConditionHandle'

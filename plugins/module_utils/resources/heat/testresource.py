@@ -47,6 +47,11 @@ class TestResource(RecordOnly):
         ctx.data['value'] = props.get('value')
         return ctx.physical_name
 
+    def from_heat_resource_data(self, ctx, resource_data):
+        # Heat's test_resource.py keeps the value it outputs as ``value``
+        if 'value' in resource_data:
+            ctx.data['value'] = resource_data['value']
+
     def check_create_complete(self, ctx):
         return self._done(ctx, deleting=False)
 

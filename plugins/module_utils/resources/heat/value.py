@@ -90,6 +90,11 @@ class Value(RecordOnly):
         # so get_attr still gives the value, as Heat's does.
         ctx.data['value'] = (ctx.properties or {}).get('value')
 
+    def from_heat_resource_data(self, ctx, resource_data):
+        # Heat keeps no data for the type (its attribute is its property):
+        # ours is what create would have kept
+        self.update(ctx)
+
     def attributes(self, ctx, live, names=None):
         props = ctx.properties or {}
         data = ctx.data or {}

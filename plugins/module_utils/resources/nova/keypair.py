@@ -89,6 +89,12 @@ class KeyPair(ResourcePlugin):
         private = ctx.data.get('private_key')
         return {'private_key': private} if private else {}
 
+    def from_heat_resource_data(self, ctx, resource_data):
+        # Heat keeps the private key Nova generated (save_private_key) as
+        # ``private_key``; it is answered once, so the adopted one is the only copy
+        if resource_data.get('private_key'):
+            ctx.data['private_key'] = resource_data['private_key']
+
     def delete(self, ctx):
         if ctx.physical_id:
             sdk.delete_quietly(ctx.conn.compute.delete_keypair, ctx.physical_id,

@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright: stackers.orchestration contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""heat_service_abandon through its real main(), a fake orchestration proxy answering as Heat does."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from unittest import mock
+
+from openstack import exceptions
+from openstack.orchestration.v1 import _proxy
+
+from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
+from ansible_collections.stackers.orchestration.plugins.module_utils import connection
+from ansible_collections.stackers.orchestration.plugins.modules import heat_service_abandon as module
+
+DATA = {'name': 'web', 'id': 'i', 'action': 'CREATE', 'status': 'COMPLETE', 'template': {}, 'resources': {}}
+# Heat's body when heat.conf's enable_stack_abandon is off (openstacksdk's abandon does not raise on it)
+REFUSED = {'code': 400, 'title': 'Bad Request', 'explanation': 'The server could not comply with the request',
+           'error': {'message': 'Stack Abandon is not supported.', 'type': 'NotSupported', 'traceback': None}}
+
+
+def _cloud(monkeypatch, **answers):
+    proxy = mock.create_autospec(_proxy.Proxy, instance=True)
+    proxy.find_stack.return_value = mock.sentinel.stack
+    for name, answer in answers.items():
+        getattr(proxy, name).side_effect = answer if isinstance(answer, Exception) else None
+        getattr(proxy, name).return_value = answer
+    conn = mock.Mock(orchestration=proxy)
+    monkeypatch.setattr(connection, 'openstack_connection', lambda params: conn)
+    return proxy
+
+
+def test_abandon_and_export(capsys, monkeypatch):
+    proxy = _cloud(monkeypatch, abandon_stack=DATA, export_stack=DATA)
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web'})
+    assert code == 0 and out['abandoned'] is True and out['changed'] is True and out['abandon_data'] == DATA
+    proxy.abandon_stack.assert_called_once_with(mock.sentinel.stack)
+    for args, check in (({'cloud': 'c', 'name': 'web', 'export': True}, False),
+                        ({'cloud': 'c', 'name': 'web'}, True)):
+        code, out = run_main(module, capsys, args, check=check)
+        assert code == 0 and out['abandoned'] is False and out['changed'] is False
+    assert proxy.export_stack.call_count == 2 and proxy.abandon_stack.call_count == 1
+
+
+def test_abandon_disabled_says_what_to_ask(capsys, monkeypatch):
+    _cloud(monkeypatch, abandon_stack=REFUSED,
+           export_stack=exceptions.BadRequestException('Stack Abandon is not supported.'))
+    for args in ({'cloud': 'c', 'name': 'web'}, {'cloud': 'c', 'name': 'web', 'export': True}):
+        code, out = run_main(module, capsys, args)
+        assert code == 1
+        assert out['msg'].startswith('Stack Abandon is not supported.'), out['msg']
+        assert 'enable_stack_abandon' in out['msg']
+
+
+def test_a_stack_heat_does_not_have(capsys, monkeypatch):
+    proxy = _cloud(monkeypatch)
+    proxy.find_stack.return_value = None
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'gone'})
+    assert code == 1 and out['msg'] == 'Stack gone not found in the Heat service'
