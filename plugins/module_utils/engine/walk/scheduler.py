@@ -142,7 +142,7 @@ class Scheduler(object):
     own thread.  Returns node -> Outcome."""
 
     def __init__(self, max_concurrency=10, deadline=None, heartbeat=None,
-                 heartbeat_interval=10.0, clock=time.monotonic, stop=None):
+                 heartbeat_interval=10.0, clock=time.monotonic, *, stop=None):
         self.max_concurrency = max(1, int(max_concurrency))
         self.deadline = deadline
         self.stop = stop
