@@ -52,11 +52,17 @@ options:
       - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
         C(~/.local/state/stackers/stacks.sqlite).
     type: path
+  store_url:
+    description:
+      - The Swift store keeping the stack records, C(swift://container/prefix) (see
+        O(stackers.orchestration.heat_stack#module:store_url)), read and written with the cloud the auth options name.
+        The request is the object C(<prefix>/<stack>.lock.cancel) beside the stack's lock.
+      - Mutually exclusive with O(store_path).
+    type: str
 author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
-  - stackers.orchestration.store
 attributes:
   check_mode:
     support: full

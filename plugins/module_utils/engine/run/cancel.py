@@ -200,10 +200,10 @@ def cancel(request, conn=None):
 def _live_holder(store, stack):
     held = store.lock_holder(stack['id'])
     if held is None or held[1] < time.time() or not owner_alive(held[0]):
+        state = '%s_%s' % (stack['action'], stack['status'])
         raise StackersError(
-            'Stack "%s" is %s_%s but no run holds its lock: the run that left it so is gone, and there is '
-            'nothing to cancel. Run heat_stack again to converge it.' % (stack['name'], stack['action'],
-                                                                          stack['status']),
+            'Stack "%s" is %s but no run holds its lock: the run that left it so is gone, and there is '
+            'nothing to cancel. Run heat_stack again to converge it.' % (stack['name'], state),
             stack=stack['name'])
     return held[0]
 

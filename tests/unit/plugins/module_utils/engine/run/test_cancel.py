@@ -18,8 +18,8 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import cancel, runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import HALT
-from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (NotSupported, StackersError,
-                                                                                     StackNotFound)
+from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
+    NotSupported, StackersError, StackNotFound)
 
 # a chain whose updates take a while each: the cancel comes while 'a' updates
 SLOW = '''
