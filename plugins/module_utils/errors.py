@@ -189,6 +189,14 @@ class ResourceActionNotSupported(StackersError):
             '%s is not supported for resource.' % action, **details)
 
 
+class NotSupported(StackersError):
+    """Heat's NotSupported: an action the stack's state does not allow (a
+    cancel of a stack not in progress); ``feature`` words it as Heat does."""
+
+    def __init__(self, feature, **details):
+        super(NotSupported, self).__init__('%s is not supported.' % feature, **details)
+
+
 class StackLocked(StackersError):
     """Another live run holds the stack's lock."""
 

@@ -18,6 +18,11 @@ description:
   - The stack's record (resources, events, outputs) is kept in a local state store (an SQLite file, see
     O(store_path)).
   - Check mode is Heat's C(stack check) plus a plan; diff mode shows what changes per resource.
+  - A running create or update is cancelled from another process by M(stackers.orchestration.heat_stack_cancel)
+    (Heat's C(openstack stack cancel)). A SIGTERM or SIGINT to the module's process (an AWX job cancelled, a
+    C(kill)) ends the run the same way without rollback - the steps running end, nothing else starts, the stack
+    ends C(*_FAILED) with C(Stack UPDATE cancelled) (or C(CREATE)) and its lock is released; a second signal acts
+    as usual. A SIGKILL leaves the lock to its lease.
 options:
   name:
     description: The stack's name. Heat's rules apply - it starts with a letter and holds letters, digits, C(_), C(-) and C(.).
@@ -327,9 +332,9 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener 
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import cancel, runner
 except ImportError:
-    runner = api_events = None
+    runner = api_events = cancel = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -404,8 +409,12 @@ class HeatStack(StackersModule):
             check_mode=self.check_mode, diff=self.ansible._diff, project_id=project_id,
             checker=CloudChecker(conn),
             region_name=getattr(getattr(conn, 'config', None), 'region_name', None),
-            adopt_data=p['adopt_data'])
-        result = runner.run(request, conn)
+            adopt_data=p['adopt_data'], cancel=cancel.CancelToken())
+        # A SIGTERM (an AWX job cancelled, a kill) ends the run as a cancel
+        # does, its lock released, instead of killing it with the lock held
+        # until its lease runs out.
+        with cancel.on_termination(request.cancel):
+            result = runner.run(request, conn)
         result['events'] = api_events(result.get('events'))
         status = (result.get('stack') or {}).get('stack_status') or ''
         if self.ansible._diff and result.get('diff') is not None:

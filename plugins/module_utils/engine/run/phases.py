@@ -35,7 +35,7 @@ from ..definition import heat_data, inputs as defs
 from ..graph import dependencies as _graph
 from ..walk import hooks
 from ..nested import steps as nested_steps, stacks as nesting
-from . import prefetch
+from . import cancel, prefetch
 from ..walk.outputs import output_attributes, refresh_steps, resolve_outputs
 from .check import drifted, mark_failed_checks, plan as check_plan, stack_check
 from .preflight import preflight
@@ -243,9 +243,10 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
     nested_steps.attach_deletes(invocation, run, deps, work)
     refresh_steps(run, goal.graph, deps, work)
     with prefetch.started(run):
-        outcomes = schedule(invocation, run, deps, work)
+        outcomes = schedule(invocation, run, deps, work, cancellable=rollback_of is None)
     nested_steps.record_failures(run, outcomes)
     status, reason = summarise(nesting.outcomes_at(outcomes, ()), recorded, run=run)
+    status, reason = cancel.settle(invocation.cancel, recorded, status, reason)
     return Converged(run=run, action=recorded, status=status, reason=reason, before=before,
                      start=None if start.done else start)
 
@@ -327,17 +328,27 @@ def walk(invocation, run, action, steps, *, started=None):
     nested_steps.attach_deletes(invocation, run, deps, work)
     outcomes = schedule(invocation, run, deps, work)
     nested_steps.record_failures(run, outcomes)
-    return summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
+    status, reason = summarise(nesting.outcomes_at(outcomes, ()), action, run=run)
+    return cancel.settle(invocation.cancel, action, status, reason)
 
 
-def schedule(invocation, run, deps, work):
+def schedule(invocation, run, deps, work, *, cancellable=False):
+    """The walk of ``deps``/``work`` on the scheduler, its heartbeat renewing
+    the lock and, for a ``cancellable`` walk (a create's or an update's),
+    taking a cancel asked of this run (cancel.py); the run's cancel token
+    stops it."""
+    token = invocation.cancel
+
     def beat():
         if run.stack and run.stack.get('lock_owner'):
             invocation.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
+            if cancellable:
+                cancel.look(token, invocation.store, run.stack)
     timeout = invocation.request.timeout
     sched = Scheduler(max_concurrency=invocation.request.max_concurrency,
                       deadline=time.monotonic() + float(timeout) if timeout else None,
-                      heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3))
+                      heartbeat=beat, heartbeat_interval=min(10.0, lock_ttl() / 3),
+                      stop=token.stop if token is not None else None)
     return sched.run(deps, work, **lanes(run, deps))
 
 

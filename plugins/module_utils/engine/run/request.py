@@ -78,6 +78,9 @@ class StackRequest:
     # Heat's abandon data of a stack to adopt (engine/run/adopt.py): the
     # record is made from it, the cloud only read
     adopt_data: Optional[Dict[str, Any]] = None
+    # a cancel.CancelToken the caller keeps, to halt the run from a signal
+    # handler (heat_stack's SIGTERM) or another thread; None: the run's own
+    cancel: Any = None
 
     def __post_init__(self):
         if self.limits is None:
@@ -92,12 +95,14 @@ class StackRequest:
 class Invocation:
     """One call of the engine (runner.run, a signal, a mark-unhealthy): its
     request, cloud connection, store and vault, and the lock's owner once
-    it holds the stack."""
+    it holds the stack; ``cancel``: the run's cancel.CancelToken (None:
+    nothing can cancel this call)."""
     request: StackRequest
     conn: Any
     store: Any
     vault: Any
     owner: Optional[str] = None
+    cancel: Any = None
 
 
 @dataclasses.dataclass

@@ -7,7 +7,8 @@ present, in phases (phases.py): validate (everything first: no cloud
 write before the whole template, its parameters and every type are known
 good; then lock the stack and decide create or update), converge the
 record to the definition in parallel, then finish (outputs, the stack's
-end) or, when the run failed and asked for it, roll back (rollback.py).
+end) or, when the run failed and asked for it, roll back (rollback.py);
+a cancel (cancel.py) stops the walk and decides the rollback instead.
 absent: converge to nothing.  abandoned: drop the record, answer Heat's
 abandon data (abandon.py).  suspended: suspend every resource, users
 first.  Check mode never takes the lock nor writes: it reads the cloud
@@ -23,7 +24,7 @@ import uuid
 from ...errors import StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
-from . import adopt, phases, prefetch, rollback
+from . import adopt, cancel, phases, prefetch, rollback
 from .abandon import abandon
 from .check import plan_and_check
 from .collector import spaced_collections
@@ -49,7 +50,8 @@ def _run(request, conn):
     store = open_store(request.store_path, request.store_url, conn)
     try:
         invocation = Invocation(request=request, conn=conn, store=store,
-                                vault=store.vault(request.store_key))
+                                vault=store.vault(request.store_key),
+                                cancel=request.cancel or cancel.CancelToken())
         stack = store.get_stack(request.name)
         if request.state == 'absent':
             return _delete(invocation, stack)
@@ -113,7 +115,7 @@ def _apply(invocation, goal):
             resumed = _action(invocation, stack, 'RESUME')
             stack = store.stack_by_id(goal.stack_id)
         converged = phases.converge(invocation, goal, stack, 'CREATE' if creating else 'UPDATE')
-        if converged.status == 'FAILED' and invocation.request.rollback:
+        if cancel.rolls_back(invocation, converged):
             result = rollback.roll_back(invocation, goal, converged)
         else:
             result = phases.finish(invocation, converged)

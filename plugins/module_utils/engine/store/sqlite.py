@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS stacks (
     definition TEXT, previous TEXT, secrets TEXT, outputs TEXT, tags TEXT,
     timeout_mins INTEGER, disable_rollback INTEGER, salt TEXT,
     lock_owner TEXT, lock_expiry REAL, parent_id TEXT, parent_resource TEXT, hooks TEXT,
-    project_id TEXT, shown TEXT);
+    project_id TEXT, shown TEXT, cancel TEXT);
 CREATE TABLE IF NOT EXISTS resources (
     uuid TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,
     role TEXT NOT NULL, type TEXT, physical_name TEXT, physical_id TEXT,
@@ -90,7 +90,7 @@ _STACK_COLS = ('id', 'name', 'action', 'status', 'status_reason', 'created_time'
 # Columns added since schema 1 was first written: (table, column, type).
 _ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT'),
           ('stacks', 'hooks', 'TEXT'), ('stacks', 'project_id', 'TEXT'), ('stacks', 'shown', 'TEXT'),
-          ('deleted', 'root_id', 'TEXT'))
+          ('deleted', 'root_id', 'TEXT'), ('stacks', 'cancel', 'TEXT'))
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
@@ -411,9 +411,38 @@ class Store(object):
 
     def unlock(self, stack_id, owner):
         def write(db):
-            db.execute('UPDATE stacks SET lock_owner=NULL, lock_expiry=NULL '
+            db.execute('UPDATE stacks SET lock_owner=NULL, lock_expiry=NULL, cancel=NULL '
                        'WHERE id=? AND lock_owner=?', (stack_id, owner))
         self._tx(write)
+
+    def lock_holder(self, stack_id):
+        """(owner, lease's end) of the stack's lock, or None when free."""
+        found = self._tx(lambda db: db.execute('SELECT lock_owner, lock_expiry FROM stacks WHERE id=?',
+                                               (stack_id,)).fetchone())
+        return (found[0], found[1] or 0) if found and found[0] else None
+
+    # -- a cancel request ---------------------------------------------------------
+    # Kept in the column ``cancel`` beside the lock and never among the stack's
+    # fields (``_STACK_COLS``): it is addressed to one holder of the lock, which
+    # reads it at its heartbeat, and it goes with that holder's unlock.  It is
+    # written only where that holder still holds the lock, so a request never
+    # reaches the run after it.
+    def request_cancel(self, stack_id, owner, rollback):
+        """Ask the run holding the lock as ``owner`` to cancel; False when
+        it holds the lock no more."""
+        request = _dumps({'owner': owner, 'rollback': bool(rollback), 'time': time.time()})
+
+        def write(db):
+            return db.execute('UPDATE stacks SET cancel=? WHERE id=? AND lock_owner=?',
+                              (request, stack_id, owner)).rowcount
+        return bool(self._tx(write, immediate=True))
+
+    def cancel_request(self, stack_id, owner):
+        """The cancel asked of ``owner``'s run ({'rollback': bool, ...}), or None."""
+        found = self._tx(lambda db: db.execute('SELECT cancel FROM stacks WHERE id=?',
+                                               (stack_id,)).fetchone())
+        request = _loads(found[0]) if found and found[0] else None
+        return request if request and request.get('owner') == owner else None
 
     # -- resources ------------------------------------------------------------
     def resources(self, stack_id, roles=None):

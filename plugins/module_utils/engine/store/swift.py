@@ -18,6 +18,8 @@ included) under its own name, so that one stack is read with one listing:
   ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only); one written
                                                beside a run, ``<seq>-<event id>.json``
   ``<name>.lock``, ``<name>.lock.claims/``     the lock (below)
+  ``<name>.lock.cancel``                       a cancel asked of the lock's holder (its own object: the
+                                               holder writes its stack row whole and would put it back)
   ``deleted/<id>.json``                         what a deleted top-level stack leaves for a day (sqlite.py)
   ``deleted/<top id>/<id>.json``               what a deleted nested stack leaves, under its top-level
                                                stack's id: one listing finds a tree's (a follower's look)
@@ -138,6 +140,7 @@ class SwiftStore(Store):
         self._tops = {}               # stack id -> the name of its top-level stack
         self._versions = {}
         self._held = set()            # the stacks (top names) whose lock this process holds
+        self._asked = set()           # those whose holder here was asked to cancel
         self.path = url
         try:
             self._open(writable)
@@ -681,7 +684,38 @@ class SwiftStore(Store):
         obj = self._lock_obj(name)
         held, _etag = self._get(obj)
         if held is not None and held.get('owner') == owner:
+            if name in self._asked:
+                # the cancel asked of this run goes with it (before the lock: a
+                # request made after would be addressed to the next holder).  One
+                # that came after the run's last look stays, addressed to a run
+                # that is gone: no run reads it, the next request replaces it.
+                self._asked.discard(name)
+                self._delete(obj + '.cancel')
             self._delete(obj)
+
+    def lock_holder(self, stack_id):
+        stack = self.stack_by_id(stack_id)
+        held = self._get(self._lock_obj(stack['name']))[0] if stack is not None else None
+        return (held.get('owner'), held.get('expiry', 0)) if held and held.get('owner') else None
+
+    def request_cancel(self, stack_id, owner, rollback):
+        """As sqlite.py's, the request in ``<name>.lock.cancel``."""
+        held = self.lock_holder(stack_id)
+        if held is None or held[0] != owner:
+            return False
+        self._put(self._lock_obj(self.stack_by_id(stack_id)['name']) + '.cancel',
+                  {'owner': owner, 'rollback': bool(rollback), 'time': time.time()})
+        return True
+
+    def cancel_request(self, stack_id, owner):
+        stack = self.stack_by_id(stack_id)
+        if stack is None:
+            return None
+        request = self._get(self._lock_obj(stack['name']) + '.cancel')[0]
+        if request and request.get('owner') == owner:
+            self._asked.add(stack['name'])
+            return request
+        return None
 
 
 def export(store, stack):

@@ -23,6 +23,15 @@ steps already running are let finish, so the record they write stays
 consistent.  Nodes with no work (``None``) complete at once (the
 graph's hub nodes).
 
+``stop`` (a zero-argument callable, asked at every turn of the walk, so it
+must be cheap: run/cancel.py answers from memory) cancels the walk as
+Heat's ``stack cancel`` stops a traversal: DRAIN starts nothing new and
+lets every node already started run to its end (a server's build is
+polled until it is done, as Heat's in-progress resources complete
+normally); HALT is the deadline's stop, for a process asked to end (its
+SIGTERM): waiting nodes are not stepped again, only the steps running now
+end.  Nodes the stop kept from starting end CANCELLED.
+
 ``max_concurrency`` bounds the steps that call the cloud.  Nodes named
 ``local`` (resources that exist only in the stack record: OS::Heat::None,
 RandomString, Value) make no request of their own: they run on a lane of
@@ -63,6 +72,9 @@ import queue
 import time
 
 DONE, FAILED, SKIPPED, TIMED_OUT = 'done', 'failed', 'skipped', 'timed_out'
+CANCELLED = 'cancelled'
+# what a walk's ``stop`` answers (see the module's docstring)
+DRAIN, HALT = 'drain', 'halt'
 # The inline nodes the walk starts before it looks again at the pools' ended
 # steps and the timers: a stack's thousands of ready RandomStrings must not
 # hold up a port whose dependencies just ended.
@@ -82,7 +94,7 @@ RELEASE = _Release()
 
 class Outcome(object):
     """How one node (a step) of the walk ended: ``status`` (DONE, FAILED,
-    SKIPPED or TIMED_OUT), the ``value`` its work returned or its
+    SKIPPED, TIMED_OUT or CANCELLED), the ``value`` its work returned or its
     ``error``, and for a skipped node the nodes it waited on that did not
     end DONE (``blocked_by``)."""
     __slots__ = ('status', 'value', 'error', 'blocked_by')
@@ -130,9 +142,10 @@ class Scheduler(object):
     own thread.  Returns node -> Outcome."""
 
     def __init__(self, max_concurrency=10, deadline=None, heartbeat=None,
-                 heartbeat_interval=10.0, clock=time.monotonic):
+                 heartbeat_interval=10.0, clock=time.monotonic, *, stop=None):
         self.max_concurrency = max(1, int(max_concurrency))
         self.deadline = deadline
+        self.stop = stop
         self.heartbeat = heartbeat
         self.heartbeat_interval = heartbeat_interval
         self.clock = clock
@@ -177,6 +190,7 @@ class Scheduler(object):
         later = collections.deque()   # (node, generator) released, work left
         counter = itertools.count()
         next_beat = self.clock() + self.heartbeat_interval
+        stopped = None        # DRAIN or HALT once ``stop`` asked for it
         pools = {False: concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency),
                  True: concurrent.futures.ThreadPoolExecutor(max_workers=self.max_concurrency)}
 
@@ -242,22 +256,25 @@ class Scheduler(object):
             while True:
                 used[_INLINE] = 0     # a new batch of inline steps
                 now = self.clock()
-                expired = self.deadline is not None and now >= self.deadline
+                if self.stop is not None and stopped != HALT:
+                    stopped = self.stop() or stopped
+                expired = (self.deadline is not None and now >= self.deadline) or stopped == HALT
                 # Due polls first: they finish work already begun.
                 while timers and timers[0][0] <= now and (expired or free(lane_of(timers[0][2]))):
                     _due, _n, node, gen = heapq.heappop(timers)
                     if expired:
                         gen.close()
-                        finish(node, Outcome(TIMED_OUT))
+                        finish(node, Outcome(CANCELLED if stopped == HALT else TIMED_OUT))
                         continue
                     step(node, gen)
-                if not expired:
+                if not expired and not stopped:
                     start(False)
                     start(True)
                     start(_INLINE)
                     if held and not ready[False] and all(n in defer for n in starting):
                         start(False, held)
-                while later and not ready[False] and not starting and not expired and \
+                # (stopped: the ready nodes never start, and wait for nothing)
+                while later and (stopped or not ready[False]) and not starting and not expired and \
                         free(lane_of(later[0][0])):
                     node, gen = later.popleft()
                     step(node, gen)
@@ -265,7 +282,7 @@ class Scheduler(object):
                     waiting = [(node, gen) for _due, _n, node, gen in timers] + list(later)
                     for node, gen in waiting:
                         gen.close()
-                        finish(node, Outcome(TIMED_OUT))
+                        finish(node, Outcome(CANCELLED if stopped == HALT else TIMED_OUT))
                     timers = []
                     later.clear()
                 running = used[False] + used[True]   # submitted, not yet taken from ``ended``
@@ -273,7 +290,7 @@ class Scheduler(object):
                 # left after a release): the walk comes back for it at once.
                 more = not expired and not free(_INLINE)
                 if not running and not timers and not later and not more and (
-                        expired or not (ready[False] or ready[True] or held)):
+                        expired or stopped or not (ready[False] or ready[True] or held)):
                     break
                 wait_for = 0.0 if more else self.heartbeat_interval
                 if timers and free(lane_of(timers[0][2])):
@@ -289,7 +306,7 @@ class Scheduler(object):
                         starting.discard(node)
                         kind, value = future.result()
                         after_step(node, gen, kind, value)
-                elif timers and not more and not (ready[False] or ready[True]):
+                elif timers and not more and (stopped or not (ready[False] or ready[True])):
                     time.sleep(wait_for)
                 if self.heartbeat is not None and self.clock() >= next_beat:
                     self.heartbeat()
@@ -301,9 +318,13 @@ class Scheduler(object):
             if node not in outcomes:
                 blocked = sorted((d for d in deps[node] if outcomes.get(d) is None
                                   or outcomes[d].status != DONE), key=repr)
-                outcomes[node] = Outcome(TIMED_OUT if not blocked and self.deadline is not None
-                                         and self.clock() >= self.deadline else SKIPPED,
-                                         blocked_by=blocked or None)
+                if not blocked and stopped:
+                    status = CANCELLED
+                elif not blocked and self.deadline is not None and self.clock() >= self.deadline:
+                    status = TIMED_OUT
+                else:
+                    status = SKIPPED
+                outcomes[node] = Outcome(status, blocked_by=blocked or None)
         return outcomes
 
 

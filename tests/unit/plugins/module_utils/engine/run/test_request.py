@@ -16,7 +16,7 @@ from ansible_collections.stackers.orchestration.plugins.modules import heat_stac
 
 # What the module passes that is not one of its options.
 ENGINE_ONLY = {'check_mode', 'diff', 'project_id', 'checker', 'region_name', 'resize', 'limits',
-               'url_opener'}
+               'url_opener', 'cancel'}
 # Options that reach the engine inside ``limits`` (hot/limits.py) only.
 IN_LIMITS = {'max_template_size': 'max_template_size', 'max_json_body_size': 'max_json_body_size',
              'yaql_limit_iterators': 'yaql_limit_iterators', 'yaql_memory_quota': 'yaql_memory_quota'}

@@ -513,3 +513,30 @@ def test_a_store_written_before_nested_traces_opens_and_keeps_them(path, store):
         assert list(again.nested_traces(top['id'])) == [child['id']]
     finally:
         again.close()
+
+
+def test_a_cancel_is_asked_of_the_locks_holder_only_and_goes_with_its_unlock(path, store):
+    sid = store.lock('s', 'run-1', 60, create=dict(CREATE))['id']
+    canceller = Store(path)     # another process: the same file, another store
+    assert canceller.lock_holder(sid)[0] == 'run-1'
+    assert not canceller.request_cancel(sid, 'run-0', True)    # not the holder: nothing asked
+    assert store.cancel_request(sid, 'run-1') is None
+    assert canceller.request_cancel(sid, 'run-1', False)
+    assert store.cancel_request(sid, 'run-1')['rollback'] is False
+    assert store.cancel_request(sid, 'run-2') is None          # addressed to run-1 alone
+    assert 'cancel' not in store.stack_by_id(sid)              # never one of the stack's fields
+    store.unlock(sid, 'run-1')
+    assert canceller.lock_holder(sid) is None
+    assert not canceller.request_cancel(sid, 'run-1', True)    # the run ended: too late
+    store.lock('s', 'run-2', 60)
+    assert store.cancel_request(sid, 'run-2') is None
+
+
+def test_an_old_store_gets_the_cancel_column(tmp_path):
+    path = str(tmp_path / 'old.sqlite')
+    db = sqlite3.connect(path)
+    db.executescript(st._SCHEMA.replace(', cancel TEXT', ''))
+    db.close()
+    store = Store(path)
+    sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
+    assert store.request_cancel(sid, 'o', True) and store.cancel_request(sid, 'o')['rollback']

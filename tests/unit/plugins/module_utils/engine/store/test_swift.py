@@ -516,3 +516,19 @@ def test_a_taker_of_an_expired_lease_whose_put_was_replaced_does_not_hold_it(clo
     _racing_put(swift, monkeypatch, 'host-c:3:cc')
     with pytest.raises(StackLocked, match=r'by another run \(host-c:3:cc\)'):
         _store(conn).lock('st', 'host-b:2:bb', 60)
+
+
+def test_a_cancel_is_an_object_beside_the_lock_that_the_holders_row_writes_never_touch(cloud):
+    conn, swift, _proxy = cloud
+    run, canceller = _store(conn), _store(conn)
+    sid = run.lock('st', 'host-a:1:aa', 60, create={'action': 'UPDATE', 'status': 'IN_PROGRESS'})['id']
+    assert canceller.get_stack('st')['status'] == 'IN_PROGRESS'
+    assert canceller.lock_holder(sid)[0] == 'host-a:1:aa'
+    assert not canceller.request_cancel(sid, 'host-z:9:zz', True)
+    assert canceller.request_cancel(sid, 'host-a:1:aa', True)
+    run.update_stack(sid, status_reason='still going')      # the run's row written whole
+    assert run.cancel_request(sid, 'host-a:1:aa')['rollback'] is True
+    assert run.cancel_request(sid, 'host-b:2:bb') is None
+    run.unlock(sid, 'host-a:1:aa')
+    assert not [o for o in _objects(swift) if o.startswith('team/st.lock')]
+    assert canceller.lock_holder(sid) is None and not canceller.request_cancel(sid, 'host-a:1:aa', True)

@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk import scheduler as walk
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.walk.scheduler import (
-    DONE, FAILED, INLINE_BATCH, RELEASE, SKIPPED, TIMED_OUT, Scheduler)
+    CANCELLED, DONE, DRAIN, FAILED, HALT, INLINE_BATCH, RELEASE, SKIPPED, TIMED_OUT, Scheduler)
 
 
 class FakeTime(object):
@@ -217,6 +217,64 @@ def test_past_deadline_nothing_starts():
     out = Scheduler(deadline=time.monotonic() - 1).run(deps, work)
     assert rec.start == {}
     assert out['a'].status == TIMED_OUT and out['b'].status == TIMED_OUT
+
+
+def test_a_drain_starts_nothing_new_and_lets_started_nodes_end(fake_time):
+    # Heat's stack cancel: the traversal stops, in-progress resources complete
+    rec = Recorder(clock=fake_time.clock)
+    asked = []
+
+    def slow():
+        rec.start['slow'] = fake_time.now
+        asked.append(DRAIN)       # the cancel arrives while 'slow' holds the only slot
+        for _ in range(5):
+            yield 0.1
+        rec.end['slow'] = fake_time.now
+    deps = {'slow': set(), 'after': {'slow'}, 'waiting': set(), 'later': {'after'}}
+    work = {'slow': slow, 'after': rec.node('after'), 'waiting': rec.node('waiting'),
+            'later': rec.node('later')}
+    out = Scheduler(max_concurrency=1, clock=fake_time.clock,
+                    stop=lambda: asked[-1] if asked else None).run(deps, work)
+    assert out['slow'].status == DONE and 'slow' in rec.end     # polled to its end
+    assert 'after' not in rec.start and 'waiting' not in rec.start
+    assert out['after'].status == CANCELLED and out['waiting'].status == CANCELLED
+    assert out['later'].status == SKIPPED and out['later'].blocked_by == ['after']
+
+
+def test_a_drain_lets_work_left_after_a_release_end():
+    rec = Recorder()
+    asked = []
+
+    def marked():
+        yield RELEASE
+        asked.append(DRAIN)
+        yield 0
+        rec.end['marked'] = True
+    deps = {'marked': set(), 'user': {'marked'}, 'other': {'user'}}
+    work = {'marked': marked, 'user': rec.node('user', waits=(0.05,)), 'other': rec.node('other')}
+    out = Scheduler(stop=lambda: asked[-1] if asked else None).run(deps, work)
+    assert out['marked'].status == DONE and out['user'].status == DONE
+    assert out['other'].status == CANCELLED and 'other' not in rec.start
+
+
+def test_a_halt_ends_the_running_steps_only(fake_time):
+    # a process asked to end (SIGTERM): waiting nodes are closed, as at a deadline
+    rec = Recorder(clock=fake_time.clock)
+    asked = []
+    deps = {'slow': set(), 'quick': set(), 'after': {'quick'}}
+
+    def quick():
+        asked.append(HALT)      # the signal comes during this step, which ends
+        rec.end['quick'] = True
+        return 'q'
+        yield   # pragma: no cover
+    work = {'slow': rec.node('slow', waits=[0.1] * 50), 'quick': quick, 'after': rec.node('after')}
+    out = Scheduler(max_concurrency=2, clock=fake_time.clock,
+                    stop=lambda: asked[-1] if asked else None).run(deps, work)
+    assert out['quick'].status == DONE and out['quick'].value == 'q'
+    assert out['slow'].status == CANCELLED and 'slow' not in rec.end
+    assert out['after'].status == CANCELLED and 'after' not in rec.start
+    assert fake_time.now < 1.0
 
 
 def test_hub_and_none_generators_complete_at_once():
