@@ -227,7 +227,7 @@ def test_a_drain_starts_nothing_new_and_lets_started_nodes_end(fake_time):
     def slow():
         rec.start['slow'] = fake_time.now
         asked.append(DRAIN)       # the cancel arrives while 'slow' holds the only slot
-        for _ in range(5):
+        for dummy in range(5):
             yield 0.1
         rec.end['slow'] = fake_time.now
     deps = {'slow': set(), 'after': {'slow'}, 'waiting': set(), 'later': {'after'}}
