@@ -416,7 +416,20 @@ def same_definition(kept, new):
     shared = set(kept_files) & set(new_files)
     if any(kept_files[k] != new_files[k] for k in shared):
         return False
+    kept_text, new_text = kept.pop('template', None), new.pop('template', None)
+    # the template as data when the texts differ (parsed only then: a rerun
+    # keeps the same text): an adopted stack keeps Heat's as JSON text, the
+    # same template as the user's YAML file is the same stack
+    if kept_text != new_text and _template_data(kept_text) != _template_data(new_text):
+        return False
     return kept == new
+
+
+def _template_data(text):
+    try:
+        return loader.load_text(text or '', max_size=None).data
+    except StackersError:
+        return text     # compared as text
 
 
 def _portable(definition):
@@ -427,10 +440,4 @@ def _portable(definition):
     out = dict(definition)
     out.pop('template_file', None)
     out['environment'] = [e.get('data') for e in out.get('environment') or ()]
-    # the template as data: an adopted stack keeps Heat's as JSON text, the
-    # same template as the user's YAML file is the same stack
-    try:
-        out['template'] = loader.load_text(out.get('template') or '', max_size=None).data
-    except StackersError:
-        pass    # compared as text
     return out

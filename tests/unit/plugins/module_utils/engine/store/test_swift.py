@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 
+from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.info import InfoRequest, info
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import runner
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store import swift as ss
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.store.records import ResourceRow
@@ -197,7 +198,6 @@ def test_a_swift_ignoring_conditional_puts_is_refused_once_checked_it_is_not_ask
 
 
 def test_heat_stack_info_reads_a_swift_store_and_writes_nothing(stacks, cloud):
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.info import InfoRequest, info
     conn, _swift, proxy = cloud
     made = _run(stacks, conn)
     proxy.requests[:] = []
@@ -396,7 +396,6 @@ def test_a_deleted_nested_stack_leaves_its_trace_under_its_top_level_stacks_id(s
 
 
 def test_a_follower_on_swift_prints_the_nested_stacks_delete_once(stacks, cloud):
-    from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.info import InfoRequest, info
     conn, _swift, _proxy = cloud
     (stacks.dir / 'leaf.yaml').write_text(LEAF)
     _run(stacks, conn, NESTED, parameters={})
