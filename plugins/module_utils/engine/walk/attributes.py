@@ -207,16 +207,20 @@ class RowAttributes(object):
             entry.asked.update(want)
             return merged
 
-    def _keep(self, row_uuid, attrs):
-        """Add computed attributes to the row's cache, if the run still
-        holds the row settled (check mode never writes: see save)."""
+    def _keep(self, row_uuid, attrs, fresh=False):
+        """Add computed attributes to the newest copy of the row's cache (an
+        older one would write over what was saved meanwhile, e.g. the end of
+        the resource's create, resource_tasks._finish), if the run still
+        holds the row settled; ``fresh``: they replace the cached values (a
+        read again), else those cached stay.  The row saved, or None (check
+        mode never writes: see save)."""
         with self._lock:
             current = self.rows.get(row_uuid)
             if current is None or current.status != 'COMPLETE':
-                return
-            merged = dict(attrs)
-            merged.update(current.attrs or {})
-            self.save(current.replace(attrs=merged), touch=False)
+                return None
+            merged = dict(current.attrs or {}) if fresh else dict(attrs)
+            merged.update(attrs if fresh else current.attrs or {})
+            return self.save(current.replace(attrs=merged), touch=False)
 
     def _refresh(self, row, plugin, names):
         plugin, ctx = self._read_live(row)
@@ -230,17 +234,11 @@ class RowAttributes(object):
         keep = self._secret_free(plugin, got) is not None
         with self._lock:
             if keep:
-                # The newest copy of the row: while the read waited on the
-                # cloud, the end of the resource's create (its deferred work,
-                # resource_tasks._finish) may have saved it; the one this
-                # read started from would write that over.
-                row = self.rows.get(row.uuid, row)
-                keep = row.status == 'COMPLETE'     # not one another action took over since
-            if keep:
-                attrs = dict(row.attrs or {})
-                attrs.update(got)
-                row = self.save(row.replace(attrs=attrs), touch=False)
-            else:
+                # onto the newest copy: the read waited on the cloud meanwhile
+                saved = self._keep(row.uuid, got, fresh=True)
+                keep = saved is not None
+                row = saved or row
+            if not keep:
                 entry.attrs = got
                 entry.asked.update(names)
             self._attr_cache[row.uuid] = entry
