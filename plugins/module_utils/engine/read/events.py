@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ...errors import StackersError
+from ..definition.hook_words import cleared_reason, paused_reason
 from ..store.records import CURRENT
 from .view import _status
 
@@ -138,15 +139,16 @@ def pending_hooks(stack, events):
         raise StackersError('Unexpected stack status %s, only create, update and delete supported'
                             % _status(stack.get('action'), stack.get('status')))
     action = stack['action']
+    paused, cleared = paused_reason(hook), cleared_reason(hook)
     started = [i for i, e in enumerate(events)
                if e['resource_status_reason'] == 'Stack %s started' % action
                and e.get('stack_name', stack['name']) == stack['name']]
     pending = {}
     for event in events[started[-1] if started else 0:]:
         key = (event.get('stack_name', stack['name']), event['resource_name'])
-        if event['resource_status_reason'] == '%s paused until Hook %s is cleared' % (action, hook):
+        if event['resource_status_reason'] == paused:
             pending[key] = event
-        elif event['resource_status_reason'] == 'Hook %s is cleared' % hook:
+        elif event['resource_status_reason'] == cleared:
             pending.pop(key, None)
     return list(pending.values())
 

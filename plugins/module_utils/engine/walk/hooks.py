@@ -34,13 +34,10 @@ __metaclass__ = type
 
 from ...errors import StackersError
 from ...hot.environment import merge_environments
+from ...hot.registry_entries import HOOK_TYPES
+from ..definition.hook_words import ACTION_OF, cleared_reason, paused_reason
 from ..store.sqlite import now_iso
 
-HOOK_TYPES = ('pre-create', 'pre-update', 'pre-delete', 'post-create', 'post-update',
-              'post-delete')
-# the stack action in which each hook holds a resource
-ACTION_OF = {'pre-create': 'CREATE', 'pre-update': 'UPDATE', 'pre-delete': 'DELETE',
-             'post-create': 'CREATE', 'post-update': 'UPDATE'}
 PENDING, CLEARED, PASSED = 'pending', 'cleared', 'passed'
 # the reason of a stack whose run ended with resources held
 PAUSED_AT = 'Paused at hooks of: '
@@ -53,15 +50,6 @@ class HookPending(StackersError):
 
 class InvalidBreakPointHook(StackersError):
     """Heat's refusal of an ``unset_hook`` it cannot apply."""
-
-
-def paused_reason(hook):
-    """Heat's event reason when a resource reaches ``hook``."""
-    return '%s paused until Hook %s is cleared' % (ACTION_OF[hook], hook)
-
-
-def cleared_reason(hook):
-    return 'Hook %s is cleared' % hook
 
 
 def paused(stack):
