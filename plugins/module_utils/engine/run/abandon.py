@@ -37,6 +37,7 @@ from ...resources.heat.template_resource import NESTED_STACK
 from ...resources.sdk import note_secret
 from ..nested import stacks as nesting
 from ..read.view import stack_view
+from ..store.backends import forget_tree
 from ..store.owner import new_owner
 from ..store.records import CURRENT
 from ..store.secrets import secret_strings
@@ -56,9 +57,7 @@ def abandon(invocation, stack):
     stack = phases.lock(invocation)
     try:
         data = abandon_data(invocation, stack)
-        # the nested stacks first: a reader never meets a child without its parent
-        for stack_id in reversed(_tree_ids(store, stack['id'])):
-            store.delete_stack(stack_id, trace=False)
+        forget_tree(store, stack['id'])
         return _result(stack, data)
     finally:
         if store.stack_by_id(stack['id']) is not None:
@@ -68,14 +67,6 @@ def abandon(invocation, stack):
 def _result(stack, data):
     return {'changed': True, 'stack': stack_view(stack, None, None), 'resources': [],
             'events': [], 'abandon_data': data}
-
-
-def _tree_ids(store, stack_id):
-    """The ids of ``stack_id`` and of its nested stacks, parents first."""
-    out = [stack_id]
-    for child in store.children(stack_id):
-        out.extend(_tree_ids(store, child['id']))
-    return out
 
 
 def abandon_data(invocation, stack):

@@ -24,6 +24,7 @@ import uuid
 
 from ...errors import StackersError
 from ..definition import heat_data
+from ..store.backends import forget_tree
 from ..store.owner import new_owner
 from ..store.sqlite import now_iso
 from . import phases
@@ -59,15 +60,7 @@ def adopt(invocation, stack):
         if kept:
             invocation.store.unlock(goal.stack_id, invocation.owner)
         else:
-            forget(invocation.store, goal.stack_id)
-
-
-def forget(store, stack_id):
-    """Drop a stack's record and its nested stacks', leaving no trace (the
-    stack was never ours: nothing of it was deleted in the cloud)."""
-    for child in store.children(stack_id):
-        forget(store, child['id'])
-    store.delete_stack(stack_id, trace=False)
+            forget_tree(invocation.store, goal.stack_id)   # never ours: nothing deleted in the cloud
 
 
 def _plan(goal, data):

@@ -63,3 +63,13 @@ def open_store(store_path=None, store_url=None, conn=None, writable=True):
             raise StoreError('Give store_path or store_url, not both')
         return SwiftStore(store_url, conn, writable=writable)
     return Store(store_path)
+
+
+def forget_tree(store, stack_id):
+    """Drop a stack's record and its nested stacks', leaving no trace: the
+    cloud still holds what they stand for (an abandon, an adopt undone).
+    The nested stacks go first: a reader never meets a child without its
+    parent."""
+    for child in store.children(stack_id):
+        forget_tree(store, child['id'])
+    store.delete_stack(stack_id, trace=False)
