@@ -34,6 +34,7 @@ __metaclass__ = type
 
 import contextlib
 import dataclasses
+import os
 import signal as signals
 import threading
 import time
@@ -43,6 +44,7 @@ from ...errors import NotSupported, StackersError, StackNotFound, StackTimeout
 from ..read.view import stack_view
 from ..store.backends import open_store
 from ..store.owner import owner_alive
+from ..store.sqlite import default_store_path
 from ..walk.scheduler import DRAIN, HALT
 
 # Seconds between the canceller's looks at the lock while it waits.
@@ -174,6 +176,9 @@ def check_cancellable(stack, rollback):
 def cancel(request, conn=None):
     """Ask the run of stack ``request.name`` to cancel; with ``wait``, the
     stack once that run has ended."""
+    if not request.store_url and not os.path.exists(request.store_path or default_store_path()):
+        # no store yet holds no stack; opening one would make it (as heat_stack_info, read/info.py)
+        raise StackNotFound('The Stack (%s) could not be found.' % request.name)
     store = open_store(request.store_path, request.store_url, conn)
     try:
         stack = store.get_stack(request.name)

@@ -159,6 +159,8 @@ def test_a_create_is_cancelled_only_without_rollback_and_ends_create_failed(stac
 def test_cancelling_a_stack_not_in_progress_fails_with_heats_message(stacks):
     with pytest.raises(StackNotFound, match=r'The Stack \(st\) could not be found'):
         _cancel(stacks)
+    # a store that does not exist holds no stack: asking about one makes no store
+    assert not os.path.exists(stacks.store_path)
     stacks.run(SLOW)
     with pytest.raises(NotSupported, match='Cancelling update when stack is CREATE_COMPLETE is not supported'):
         _cancel(stacks, rollback=False)
