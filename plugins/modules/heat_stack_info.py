@@ -120,6 +120,16 @@ options:
         C(pre-update) or C(pre-delete), as heatclient polls.
     type: bool
     default: false
+  export:
+    description:
+      - Return stack O(name)'s Heat abandon data in RV(abandon_data) without removing anything (C(openstack stack
+        export)), as M(stackers.orchestration.heat_stack) with O(stackers.orchestration.heat_stack#module:state=abandoned)
+        answers it in check mode - that module is what runs (the data needs each resource type's plugin, which this
+        one does not load). The data holds the stack's secrets in clear, as Heat's does; a warning says so unless the
+        task has C(no_log).
+      - Takes only O(name), the store and the cloud options.
+    type: bool
+    default: false
   store_path:
     description:
       - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
@@ -186,9 +196,22 @@ EXAMPLES = r'''
     event_resource: server
     sort: [":desc"]
     limit: 5
+
+- name: Heat's abandon data, nothing removed (openstack stack export)
+  stackers.orchestration.heat_stack_info:
+    name: web
+    export: true
+  no_log: true
+  register: exported
 '''
 
 RETURN = r'''
+abandon_data:
+  description:
+    - With O(export), Heat's abandon data of the stack, as M(stackers.orchestration.heat_stack) returns it with
+      O(stackers.orchestration.heat_stack#module:state=abandoned) - what C(openstack stack adopt --adopt-file) reads.
+  returned: with export
+  type: dict
 stacks:
   description:
     - Without O(name), the stacks newest first, as Heat's API lists them - C(id), C(stack_name), C(description),
@@ -294,6 +317,7 @@ class HeatStackInfo(StackersModule):
         environment=dict(type='bool', default=False),
         failures=dict(type='bool', default=False),
         hooks=dict(type='bool', default=False),
+        export=dict(type='bool', default=False),
         follow=dict(type='dict'),
         store_path=dict(type='path'),
         store_url=dict(type='str'),
@@ -305,6 +329,9 @@ class HeatStackInfo(StackersModule):
         if info is None:
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
+        if p['export']:
+            self.fail('export is answered by the heat_stack_info action plugin on the controller, which runs '
+                      'stackers.orchestration.heat_stack instead: run this module through Ansible')
         request = info.InfoRequest(
             p['name'], store_path=p['store_path'], store_url=p['store_url'], store_key=p['store_key'], filters=p['filters'],
             show_nested=p['show_nested'], nested_depth=p['nested_depth'],

@@ -48,6 +48,11 @@ def test_abandoned_stack_adopted_by_heat(cloud, tmp_path):
     try:
         checked = runner.run(check=True, name='moved', state='abandoned')
         assert checked['changed'] and checked['abandon_data']['name'] == 'moved'
+        # openstack stack export: heat_stack_info's export answers the same, removes nothing
+        info = StackRunner(cloud, tmp_path, tmp_path / 'store.sqlite', module='heat_stack_info')
+        exported = info.run(name='moved', export=True)
+        assert exported['changed'] is False and exported['abandon_data'] == checked['abandon_data']
+        assert info.run(name='moved')['stack']['stack_status'] == 'CREATE_COMPLETE'
         result = runner.run(name='moved', state='abandoned')
         assert result['changed'] is True
         data = result['abandon_data']

@@ -130,6 +130,12 @@ def test_every_quick_reference_command_as_a_playbook(cloud, tmp_path):
     # template show
     template = shown(books.run('template.yml').stdout, 'Show it')
     assert 'mid.yaml' in template and 'top_text' in template
+    # stack export --output-file: the abandon data in a file only its owner reads, the stack kept
+    exported = tmp_path / 'export.json'
+    books.run('export.yml', {'heat_abandon_file': str(exported)})
+    data = json.loads(exported.read_text())
+    assert data['name'] == NAME and 'mid' in data['resources'] and exported.stat().st_mode & 0o077 == 0
+    assert shown(books.run('show.yml').stdout, 'Show it')['stack_status'] == 'CREATE_COMPLETE'
     # stack check: nothing drifted, nothing to do
     checked = shown(books.run('check.yml').stdout, 'Show the outcome')
     assert checked['status'] == 'CHECK_COMPLETE' and all(p['action'] == 'keep' for p in checked['plan'])
