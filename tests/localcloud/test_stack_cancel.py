@@ -2,7 +2,7 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """`openstack stack cancel` as playbooks/cancel.yml, from a second ansible-playbook while the first updates
-the stack against the local cloud; and a SIGTERM to the first (an AWX job cancelled)."""
+the stack against the local cloud; a SIGTERM to the first; and an AWX job cancelled through ansible-runner."""
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,7 +28,7 @@ parameters:
 resources:
   first_net: {type: OS::Neutron::Net, properties: {name: cancel-first}}
   slow: {type: OS::Heat::TestResource, depends_on: first_net,
-         properties: {value: {get_param: v}, action_wait_secs: {update: 6}}}
+         properties: {value: {get_param: v}, action_wait_secs: {update: 10}}}
   second_net: {type: OS::Neutron::Net, depends_on: slow, properties: {name: {get_param: second}}}
 '''
 
@@ -76,6 +77,25 @@ def _ended(proc, result_file):
     proc.communicate(timeout=300)
     with open(result_file) as f:
         return json.load(f)
+
+
+def _awx_job(cloud, tmp_path, runner, stack_args):
+    """(thread, runner) of a heat_stack run as AWX starts a job: ansible_runner on a private data dir, asked
+    every 0.5 s whether to cancel (``runner.cancel_now``)."""
+    import ansible_runner
+    cancel_now = threading.Event()
+    (tmp_path / 'awx-job').mkdir()
+    stack_args = dict(stack_args, cloud='localcloud', store_path=runner.store_path)
+    thread, job = ansible_runner.run_async(
+        private_data_dir=str(tmp_path / 'awx-job'), playbook=runner.playbook, quiet=True,
+        extravars={'stack_args': stack_args, 'result_file': str(tmp_path / 'awx-job.json')},
+        settings={'pexpect_timeout': 0.5}, cancel_callback=cancel_now.is_set,
+        envvars={'ANSIBLE_COLLECTIONS_PATH': os.path.join(ROOT, '.build'), 'ANSIBLE_NOCOLOR': '1',
+                 'OS_CLIENT_CONFIG_FILE': cloud.clouds_yaml, 'STACKERS_LOCK_TTL': '6',
+                 'ANSIBLE_LOCALHOST_WARNING': 'false',
+                 'PATH': os.path.join(ROOT, '.venv', 'bin') + os.pathsep + os.environ['PATH']})
+    job.cancel_now = cancel_now
+    return thread, job
 
 
 def test_cancel_rolls_an_update_back_and_sigterm_stops_one_unlocked(cloud, tmp_path, monkeypatch):
@@ -127,6 +147,23 @@ def test_cancel_rolls_an_update_back_and_sigterm_stops_one_unlocked(cloud, tmp_p
     while _lock(store_path) is not None and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _lock(store_path) is None          # released by the run, not left to its lease
+    events = _events(store_path)
+    assert events[-1] == ('cancelled', 'UPDATE', 'FAILED')
+    assert ('second_net', 'UPDATE', 'IN_PROGRESS') not in events[started:]
+
+    # -- an AWX job cancelled through ansible-runner: it SIGKILLs ansible-playbook's process group, which
+    # leaves the task's worker and the module alive in a session of their own; the run halts at its next
+    # heartbeat (2 s here) as on a SIGTERM
+    started = len(_events(store_path))
+    thread, job = _awx_job(cloud, tmp_path, runner, dict(args, parameters={'v': 'four', 'second': 'cancel-second-d'}))
+    _when(store_path, ('slow', 'UPDATE', 'IN_PROGRESS'), started)
+    job.cancel_now.set()
+    thread.join(60)
+    assert job.status == 'canceled'
+    deadline = time.monotonic() + 30
+    while _lock(store_path) is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lock(store_path) is None
     events = _events(store_path)
     assert events[-1] == ('cancelled', 'UPDATE', 'FAILED')
     assert ('second_net', 'UPDATE', 'IN_PROGRESS') not in events[started:]

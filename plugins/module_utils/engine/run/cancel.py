@@ -26,6 +26,16 @@ job cancelled, a ``kill``) halts the walk instead: the steps running end
 and nothing else is stepped, since the process may soon be killed; the
 stack ends FAILED "Stack <ACTION> cancelled", never rolled back, and the
 lock is released rather than left to its lease.
+
+A run whose controller died without a signal to pass on halts the same
+way at its next heartbeat.  ansible-runner cancels a job (AWX's cancel) by
+SIGKILLing ansible-playbook's process group, and ansible-core runs each
+task's worker in a session of its own, so the worker and this module live
+on with nobody to answer to: the run would go on to its end and a rerun
+would wait for its lock.  The token notes the parent of the run's session
+leader (the worker, under a local connection; sshd's session process
+under SSH) when it is made; a new parent (the worker re-parented) or a
+leader gone means the controller is gone.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -61,6 +71,20 @@ class CancelToken(object):
         self.rollback = False     # a drain asked with rollback
         self.spent = False        # the walk it stopped ended: later walks go on
         self.cancelled = None     # the action the cancel ended (FAILED)
+        self._leader_parent = _session_leader_parent()
+
+    def halt_if_orphaned(self):
+        """At a heartbeat of any walk: halt, as a SIGTERM would, once the
+        controller is gone."""
+        if self.mode is None and self.controller_gone():
+            self.halt()
+
+    def controller_gone(self):
+        """Whether the process this run answers to is gone (see the
+        module's docstring); False where that cannot be told."""
+        if self._leader_parent is None:
+            return False
+        return _session_leader_parent(missing=-1) != self._leader_parent
 
     def drain(self, rollback):
         if self.mode is None:
@@ -111,6 +135,26 @@ def rolls_back(invocation, converged):
     if token is not None and token.cancelled:
         return token.mode == DRAIN and token.rollback and converged.action == 'UPDATE'
     return bool(invocation.request.rollback)
+
+
+def _session_leader_parent(missing=None):
+    """The parent pid of this process's session leader (Linux's /proc);
+    None when this process leads its session (a daemon, Ansible's async
+    wrapper: nothing above it to answer to) or /proc cannot say;
+    ``missing`` when the leader is gone."""
+    try:
+        sid = os.getsid(0)
+    except OSError:
+        return None
+    if sid == os.getpid():
+        return None
+    try:
+        with open('/proc/%d/stat' % sid) as f:
+            return int(f.read().rsplit(')', 1)[-1].split()[1])
+    except FileNotFoundError:
+        return missing
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @contextlib.contextmanager

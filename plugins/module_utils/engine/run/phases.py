@@ -334,12 +334,14 @@ def walk(invocation, run, action, steps, *, started=None):
 
 def schedule(invocation, run, deps, work, *, cancellable=False):
     """The walk of ``deps``/``work`` on the scheduler, its heartbeat renewing
-    the lock and, for a ``cancellable`` walk (a create's or an update's),
-    taking a cancel asked of this run (cancel.py); the run's cancel token
-    stops it."""
+    the lock, halting the walk once the controller is gone and, for a
+    ``cancellable`` walk (a create's or an update's), taking a cancel asked
+    of this run (cancel.py); the run's cancel token stops it."""
     token = invocation.cancel
 
     def beat():
+        if token is not None:
+            token.halt_if_orphaned()
         if run.stack and run.stack.get('lock_owner'):
             invocation.store.refresh_lock(run.stack['id'], run.stack['lock_owner'], lock_ttl())
             if cancellable:

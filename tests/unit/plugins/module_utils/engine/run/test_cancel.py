@@ -250,3 +250,55 @@ def test_a_process_sent_sigterm_ends_its_run_failed_and_unlocked(stacks):
     assert proc.returncode == 0, err
     assert out.decode().strip() == 'UPDATE_FAILED Stack UPDATE cancelled'
     assert _holder(stacks) is None
+
+
+# The controller (ansible-playbook) runs each task's worker in a session of its own, the module in the worker's
+# session: here a shell leading a new session, started by a "controller" process, runs SCRIPT.
+CONTROLLER = '''
+import subprocess, sys, time
+subprocess.Popen(['sh', '-c', '"$0" -c "$1" "$2" "$3" "$4" > "$5" 2>&1'] + sys.argv[1:], start_new_session=True)
+time.sleep(120)
+'''
+
+
+def _stored_status(stacks):
+    store = stacks.store()
+    try:
+        stack = store.get_stack('st')
+        return '%s_%s' % (stack['action'], stack['status']), stack['status_reason']
+    finally:
+        store.close()
+
+
+def test_a_run_whose_controller_is_sigkilled_halts_at_its_next_heartbeat_and_unlocks(stacks, tmp_path):
+    """ansible-runner cancels a job (AWX's cancel) with a SIGKILL to ansible-playbook's process group; the
+    worker and the module, in a session of their own, live on: the run halts as a SIGTERM would."""
+    stacks.run(SLOW)
+    build = os.path.join(os.path.dirname(os.path.abspath(__file__)), *(['..'] * 6), '.build')
+    out = str(tmp_path / 'run.out')
+    controller = subprocess.Popen([sys.executable, '-c', CONTROLLER, sys.executable, SCRIPT, os.path.normpath(build),
+                                   stacks.template(SLOW), stacks.store_path, out],
+                                  env=dict(os.environ, STACKERS_LOCK_TTL='0.6'))
+    try:
+        _when(stacks, 'a', 'UPDATE', 'IN_PROGRESS')
+        assert _stored_status(stacks)[0] == 'UPDATE_IN_PROGRESS'      # alive controller: the run goes on
+        controller.kill()
+        controller.wait(10)
+        deadline = time.monotonic() + 15          # 'a' waits 30 s: the halt, not the end
+        while _stored_status(stacks)[0] == 'UPDATE_IN_PROGRESS' and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _stored_status(stacks) == ('UPDATE_FAILED', 'Stack UPDATE cancelled')
+        deadline = time.monotonic() + 10
+        while _holder(stacks) is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _holder(stacks) is None
+    finally:
+        if controller.poll() is None:
+            controller.kill()
+
+
+def test_a_token_made_by_a_session_leader_watches_nothing(monkeypatch):
+    monkeypatch.setattr(os, 'getsid', lambda _pid: os.getpid())
+    token = cancel.CancelToken()
+    token.halt_if_orphaned()
+    assert token.stop() is None and not token.controller_gone()
