@@ -302,3 +302,61 @@ def test_a_token_made_by_a_session_leader_watches_nothing(monkeypatch):
     token = cancel.CancelToken()
     token.halt_if_orphaned()
     assert token.stop() is None and not token.controller_gone()
+
+
+INNER = '''
+parameters:
+  v: {type: string}
+  secs: {type: number}
+resources:
+  x: {type: OS::Heat::TestResource, properties: {value: {get_param: v},
+      action_wait_secs: {create: {get_param: secs}, update: {get_param: secs}}}}
+  y: {type: OS::Heat::TestResource, depends_on: x, properties: {value: {get_param: v}}}
+'''
+NESTED = '''
+parameters:
+  v: {type: string, default: one}
+  secs: {type: number, default: 0}
+resources:
+  inner: {type: inner.yaml, properties: {v: {get_param: v}, secs: {get_param: secs}}}
+  after: {type: OS::Heat::TestResource, depends_on: inner, properties: {value: {get_param: v}}}
+'''
+
+
+def _nested_values(stacks):
+    inner = stacks.children()['inner']['name']
+    return (dict((n, r.data.get('value')) for n, r in stacks.rows(inner).items()),
+            stacks.rows()['after'].data.get('value'))
+
+
+@pytest.mark.parametrize('rollback', [True, False])
+def test_a_cancel_reaches_into_nested_stacks(stacks, rollback):
+    stacks.template(INNER, name='inner.yaml')
+    stacks.run(NESTED)
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(
+        stacks.run(NESTED, parameters={'v': 'two', 'secs': 0.6})))
+    thread.start()
+    inner = stacks.children()['inner']['name']
+    deadline = time.monotonic() + 20
+    while ('x', 'UPDATE', 'IN_PROGRESS') not in stacks.brief(stacks.stored_events(inner)):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    asked = _cancel(stacks, rollback=rollback)
+    thread.join(30)
+    assert not thread.is_alive()
+    inner_events = stacks.brief(stacks.stored_events(inner))
+    assert ('x', 'UPDATE', 'COMPLETE') in inner_events           # in progress: let end
+    assert ('y', 'UPDATE', 'IN_PROGRESS') not in inner_events    # nothing new started, nested included
+    assert ('after', 'UPDATE', 'IN_PROGRESS') not in stacks.brief(result['events'])
+    if rollback:
+        assert asked['stack']['stack_status'] == result['stack']['stack_status'] == 'ROLLBACK_COMPLETE'
+        assert _nested_values(stacks) == ({'x': 'one', 'y': 'one'}, 'one')
+    else:
+        assert result['stack']['stack_status'] == 'UPDATE_FAILED'
+        assert result['stack']['stack_status_reason'] == 'Stack UPDATE cancelled'
+        assert _nested_values(stacks) == ({'x': 'two', 'y': 'one'}, 'one')
+    assert _holder(stacks) is None
+    again = stacks.run(NESTED, parameters={'v': 'two'})
+    assert again['stack']['stack_status'] == 'UPDATE_COMPLETE'
+    assert _nested_values(stacks) == ({'x': 'two', 'y': 'two'}, 'two')
