@@ -75,6 +75,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.wait
   - stackers.orchestration.store
 attributes:
   check_mode:

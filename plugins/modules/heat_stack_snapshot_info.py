@@ -31,12 +31,17 @@ options:
       - The SQLite file keeping stack records. Defaults to C($STACKERS_STORE), else
         C(~/.local/state/stackers/stacks.sqlite). A store that does not exist holds no stack; it is not created.
     type: path
+  store_url:
+    description:
+      - The Swift store keeping the stack records, C(swift://container/prefix) (see
+        O(stackers.orchestration.heat_stack#module:store_url)), read with the cloud the auth options name.
+      - Mutually exclusive with O(store_path).
+    type: str
 author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.openstack.wait
-  - stackers.orchestration.store
 attributes:
   check_mode:
     support: full

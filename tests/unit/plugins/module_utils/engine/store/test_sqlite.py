@@ -568,7 +568,7 @@ def test_snapshots_round_trip_and_go_with_their_stack(store):
 def test_a_store_written_before_snapshots_gets_their_table(tmp_path):
     path = str(tmp_path / 'old.sqlite')
     db = sqlite3.connect(path)
-    db.executescript(st._SCHEMA.split('CREATE TABLE IF NOT EXISTS snapshots')[0])
+    db.executescript(st._SCHEMA.split('CREATE TABLE IF NOT EXISTS snapshots', maxsplit=1)[0])
     db.close()
     store = Store(path)
     try:
