@@ -168,8 +168,8 @@ def check_deletion_policy(defn):
     info = defn.type_info
     plugin = None if getattr(info, 'template', None) else getattr(info, 'plugin', None)
     if plugin not in SNAPSHOT_TYPES:
-        raise TemplateError('The "Snapshot" deletion policy is not supported by resources of '
-                            'type %s' % defn.type, path=defn.path + ('deletion_policy',))
+        # Heat's words (Resource.validate_deletion_policy); the path names the resource
+        raise TemplateError('"Snapshot" deletion policy not supported', path=defn.path + ('deletion_policy',))
 
 
 def provider_template(stack, defn):

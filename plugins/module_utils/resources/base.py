@@ -313,7 +313,31 @@ class ResourcePlugin(object):
     # that id in ``ctx.data`` (saved before the first check), and a delete
     # resumed from the row's data waits for that snapshot instead of making
     # a second one.
+    #
+    # Heat's stack snapshot (handle_snapshot, engine/run/snapshot.py) calls
+    # the same pair with ``state`` ('SNAPSHOT', 'IN_PROGRESS'), on a copy of
+    # the row's data: what it makes belongs to the snapshot record, never to
+    # the row (a later delete with deletion_policy Snapshot makes its own).
+    # The record keeps what ``snapshot`` answered as Heat's resource_data,
+    # each key renamed by ``heat_snapshot_keys`` (Heat's server keeps
+    # ``snapshot_image_id``); the other two hooks read that resource_data:
+    # - ``restore_properties(properties, resource_data)``: Heat's
+    #   handle_restore, the resource's properties as the template writes them
+    #   (a dict, functions unresolved) made into the restored stack's (a
+    #   server's image becomes the snapshot's image); a new dict;
+    # - ``delete_snapshot(ctx, resource_data)`` and
+    #   ``check_delete_snapshot_complete(ctx)``: Heat's handle_delete_snapshot,
+    #   the snapshot's image or backup deleted (one gone already is no
+    #   error), polled as the other pairs; ``ctx.data`` is a copy of the
+    #   resource_data and ``ctx.physical_id`` the resource's id when the
+    #   snapshot was taken.
     snapshot = None
+    heat_snapshot_keys = {}
+    restore_properties = None
+    delete_snapshot = None
+
+    def check_delete_snapshot_complete(self, ctx):
+        return True
 
     # -- moving stacks to and from a Heat service (abandon, adopt) ----------
     def heat_resource_data(self, ctx):

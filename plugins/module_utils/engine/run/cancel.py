@@ -133,7 +133,7 @@ def rolls_back(invocation, converged):
         return False
     token = invocation.cancel
     if token is not None and token.cancelled:
-        return token.mode == DRAIN and token.rollback and converged.action == 'UPDATE'
+        return token.mode == DRAIN and token.rollback and converged.action in ('UPDATE', 'RESTORE')
     return bool(invocation.request.rollback)
 
 

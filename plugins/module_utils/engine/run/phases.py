@@ -189,7 +189,9 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
     """Walk the record of ``stack`` (the locked row) to ``goal``'s
     definition; ``action`` is CREATE or UPDATE, recorded as
     ``rollback_of`` (ROLLBACK) when this converge is a rollback's.  The
-    stack's inputs are stored unless it is a rollback."""
+    stack's inputs are stored unless it is a rollback.  RESTORE (a
+    snapshot's restore, snapshot.py) is an update recorded as RESTORE, as
+    Heat's stack restore is."""
     request, store = invocation.request, invocation.store
     run = StackRun(store, invocation.vault, invocation.conn, stack, goal.sd,
                    secret_values=goal.hidden.values())
@@ -213,10 +215,11 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
     if request.project_id and not stack.get('project_id'):
         # the project the stack lives in, for readers that do not authenticate (heat_stack_info)
         fields['project_id'] = request.project_id
+    updating = action in ('UPDATE', 'RESTORE')
     run.stack_updated = bool(rollback_of) or (
-        action == 'UPDATE' and defs.differs(before.get('definition'), fields.get('definition')))
-    start = _Start(run, fields, stamp=action == 'UPDATE')
-    if action == 'UPDATE' and rollback_of is None and _same_inputs(invocation, goal, stack, fields):
+        updating and defs.differs(before.get('definition'), fields.get('definition')))
+    start = _Start(run, fields, stamp=updating)
+    if updating and rollback_of is None and _same_inputs(invocation, goal, stack, fields):
         # A rerun that changes nothing leaves no trace (a scheduled job would
         # otherwise grow the events and move updated_time at every run): the
         # stack's UPDATE is recorded only once the run records something.
@@ -273,7 +276,7 @@ class _Start(object):
 
 
 SETTLED = (('CREATE', 'COMPLETE'), ('UPDATE', 'COMPLETE'), ('RESUME', 'COMPLETE'),
-           ('ADOPT', 'COMPLETE'))
+           ('ADOPT', 'COMPLETE'), ('SNAPSHOT', 'COMPLETE'), ('RESTORE', 'COMPLETE'))
 
 
 def _same_inputs(invocation, goal, stack, fields):

@@ -35,7 +35,7 @@ def roll_back(invocation, goal, failed):
     stack = store.stack_by_id(run.stack['id'])
     events = list(run.log.events)
     events.append(run.log.stack(failed.action, 'FAILED', failed.reason))
-    previous = stack.get('previous') if failed.action == 'UPDATE' else None
+    previous = stack.get('previous') if failed.action in ('UPDATE', 'RESTORE') else None
     if previous is None:
         result = _to_nothing(invocation, goal, stack, failed.reason)
     else:

@@ -9,7 +9,8 @@ good; then lock the stack and decide create or update), converge the
 record to the definition in parallel, then finish (outputs, the stack's
 end) or, when the run failed and asked for it, roll back (rollback.py);
 a cancel (cancel.py) stops the walk and decides the rollback instead.
-absent: converge to nothing.  abandoned: drop the record, answer Heat's
+absent: its snapshots' images and backups deleted (snapshot.py), then
+converge to nothing.  abandoned: drop the record, answer Heat's
 abandon data (abandon.py).  suspended: suspend every resource, users
 first.  Check mode never takes the lock nor writes: it reads the cloud
 (stack check) and answers the plan.
@@ -21,10 +22,10 @@ __metaclass__ = type
 
 import uuid
 
-from ...errors import StackNotFound, StackTimeout
+from ...errors import StackersError, StackNotFound, StackTimeout
 from ...resources import transport
 from ..walk import hooks
-from . import adopt, cancel, phases, prefetch, rollback
+from . import adopt, cancel, phases, prefetch, rollback, snapshot as snapshots
 from .abandon import abandon
 from .check import plan_and_check
 from .collector import spaced_collections
@@ -143,6 +144,14 @@ def _delete(invocation, stack):
     run_ = StackRun(store, invocation.vault, invocation.conn, stack, None)
     run_.hook_registry = hooks.stored_registry(stack.get('definition'))
     try:
+        try:
+            # Heat deletes the stack's snapshots, their images and backups, with it
+            snapshots.delete_all(invocation, stack)
+        except StackersError as exc:
+            store.update_stack(stack['id'], action='DELETE', status='FAILED', status_reason=str(exc))
+            run_.log.stack('DELETE', 'FAILED', str(exc))
+            return {'changed': True, 'stack': stack_view(store.stack_by_id(stack['id']), run_, None),
+                    'resources': resource_views(run_), 'events': run_.log.events}
         with prefetch.deleting(run_, run_.rows.values()):
             status, reason = phases.walk(invocation, run_, 'DELETE', delete_steps(run_, {}))
         store.update_stack(stack['id'], status=status, status_reason=reason)

@@ -130,6 +130,8 @@ def recrypt_record(record, before, after):
         one['outputs'] = again(one.get('outputs'))
     for row in record['resources']:
         row['secret_data'] = again(row.get('secret_data'))
+    for snapshot in record.get('snapshots') or ():
+        snapshot['secrets'] = again(snapshot.get('secrets'))
     return count[0]
 
 
@@ -144,6 +146,8 @@ def _import(target, record, owner):
         for event in sorted(record['events'], key=lambda e: (e['stack_id'], e['seq'])):
             target.add_event(event['stack_id'], dict((k, v) for k, v in event.items()
                                                      if k not in ('stack_id', 'seq')))
+        for snapshot in record.get('snapshots') or ():
+            target.save_snapshot(dict(snapshot))
         target.keep_version(made['id'])
     finally:
         target.unlock(made['id'], owner)

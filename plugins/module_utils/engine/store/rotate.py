@@ -2,7 +2,8 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Rotating the key of an SQLite state store: every secret it holds
-(hidden parameter values, encrypted outputs, resources' secret data) is
+(hidden parameter values, encrypted outputs, resources' secret data,
+snapshots' hidden values) is
 decrypted with the old key and encrypted with the new one, in one
 transaction, so a store is never half under one key and half under the
 other.
@@ -115,4 +116,12 @@ def _recrypt(db, before, after):
         new = _again(before, after, secret_data)
         if after is not None:
             db.execute('UPDATE resources SET secret_data=? WHERE uuid=?', (new, row_uuid))
+    for snapshot_id, secrets in db.execute(
+            'SELECT id, secrets FROM snapshots WHERE secrets IS NOT NULL').fetchall():
+        counts['secrets'] += 1
+        new = _again(before, after, secrets)
+        if after is not None and not after.user_key:
+            new = None       # a snapshot's hidden values, as the stack's: only under a user key
+        if after is not None:
+            db.execute('UPDATE snapshots SET secrets=? WHERE id=?', (new, snapshot_id))
     return counts

@@ -80,3 +80,9 @@ def _tree(store, name, before, after, counts):
             store.update_stack(stack['id'], **record['stacks'][0])
         for row, new in zip(rows, record['resources']):
             store.save_resource(dataclasses.replace(row, secret_data=new['secret_data']), touch=False)
+        snapshots = [snap for snap in store.snapshots(stack['id']) if snap.get('secrets') is not None]
+        record = {'stacks': [], 'resources': [], 'snapshots': snapshots}
+        counts['secrets'] += recrypt_record(record, before, after)
+        if after is not None:
+            for snapshot in snapshots:
+                store.save_snapshot(snapshot)

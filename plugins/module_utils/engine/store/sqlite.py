@@ -79,6 +79,10 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_stack ON events (stack_id, seq);
 CREATE TABLE IF NOT EXISTS deleted (
     id TEXT PRIMARY KEY, name TEXT, deleted_at REAL, record TEXT);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT, action TEXT, status TEXT,
+    status_reason TEXT, creation_time TEXT, data TEXT, inputs TEXT, secrets TEXT);
+CREATE INDEX IF NOT EXISTS snapshots_stack ON snapshots (stack_id, creation_time);
 """
 
 _JSON_STACK = ('definition', 'previous', 'outputs', 'tags', 'hooks', 'shown')
@@ -94,6 +98,13 @@ _ADDED = (('stacks', 'parent_id', 'TEXT'), ('stacks', 'parent_resource', 'TEXT')
 _RESOURCE_COLS = ('uuid', 'stack_id', 'name', 'role', 'type', 'physical_name', 'physical_id',
                   'reference_id', 'action', 'status', 'status_reason', 'properties', 'metadata',
                   'attrs', 'data', 'secret_data', 'requires', 'created_time', 'updated_time', 'seq')
+# A stack snapshot (Heat's ``stack snapshot``, engine/run/snapshot.py): Heat's
+# fields, ``data`` as Heat's API shows it (no secret), ``inputs`` the stack's
+# stored definition to restore (hidden values cut out, as ``definition``)
+# and ``secrets`` the stack's hidden values, encrypted as the stack row's.
+SNAPSHOT_COLS = ('id', 'stack_id', 'name', 'action', 'status', 'status_reason', 'creation_time',
+                 'data', 'inputs', 'secrets')
+_JSON_SNAPSHOT = ('data', 'inputs')
 _EVENT_COLS = ('id', 'stack_id', 'seq', 'resource_name', 'resource_type', 'physical_resource_id',
                'resource_action', 'resource_status', 'resource_status_reason', 'event_time')
 
@@ -320,7 +331,8 @@ class Store(object):
                 db.execute('INSERT OR REPLACE INTO deleted (id, name, deleted_at, record, root_id) '
                            'VALUES (?,?,?,?,?)', (stack_id, record['stack']['name'], time.time(),
                                                   _dumps(record), record.get('root')))
-            for table, col in (('events', 'stack_id'), ('resources', 'stack_id'), ('stacks', 'id')):
+            for table, col in (('events', 'stack_id'), ('resources', 'stack_id'),
+                               ('snapshots', 'stack_id'), ('stacks', 'id')):
                 db.execute('DELETE FROM %s WHERE %s=?' % (table, col), (stack_id,))
         self._tx(write)
 
@@ -491,6 +503,28 @@ class Store(object):
 
     def delete_resource(self, row_uuid):
         self._one('DELETE FROM resources WHERE uuid=?', (row_uuid,))
+
+    # -- snapshots --------------------------------------------------------------
+    # A stack's snapshots go with its record (delete_stack); the images and
+    # backups they name are the engine's to delete first (Heat deletes them
+    # with the stack).
+    def save_snapshot(self, snapshot):
+        """Insert or replace a snapshot (a dict of SNAPSHOT_COLS); returns it."""
+        snapshot = dict((c, snapshot.get(c)) for c in SNAPSHOT_COLS)
+        self._one('INSERT OR REPLACE INTO snapshots (%s) VALUES (%s)' % (
+            ','.join(SNAPSHOT_COLS), ','.join('?' * len(SNAPSHOT_COLS))),
+            [_dumps(snapshot[c]) if c in _JSON_SNAPSHOT else snapshot[c] for c in SNAPSHOT_COLS])
+        return snapshot
+
+    def snapshots(self, stack_id):
+        """The stack's snapshots, oldest first."""
+        def read(db):
+            return db.execute('SELECT %s FROM snapshots WHERE stack_id=? ORDER BY creation_time, rowid'
+                              % ','.join(SNAPSHOT_COLS), (stack_id,)).fetchall()
+        return [self._row(SNAPSHOT_COLS, _JSON_SNAPSHOT, r) for r in self._tx(read)]
+
+    def delete_snapshot(self, snapshot_id):
+        self._one('DELETE FROM snapshots WHERE id=?', (snapshot_id,))
 
     # -- events ---------------------------------------------------------------
     def add_event(self, stack_id, event):

@@ -15,6 +15,7 @@ included) under its own name, so that one stack is read with one listing:
   ``stacks/<top>/stack/<id>.json``             a stack row (lock fields and hooks left out)
   ``stacks/<top>/hooks/<id>.json``             its hook states (cleared by a signal while a run goes on)
   ``stacks/<top>/resources/<uuid>.json``       a resource row (secret data encrypted)
+  ``stacks/<top>/snapshots/<id>.json``         a stack snapshot (its hidden values encrypted)
   ``stacks/<top>/events/<stack id>/<seq>.json`` an event (append only); one written
                                                beside a run, ``<seq>-<event id>.json``
   ``<name>.lock``, ``<name>.lock.claims/``     the lock (below)
@@ -83,7 +84,7 @@ LOCAL_ONLY = ('lock_owner', 'lock_expiry')
 _APART = ('hooks',)
 # A tree's objects by kind, in the order they are restored (rows before
 # what refers to them); events are read apart, when asked for.
-KINDS = ('stack', 'hooks', 'resources')
+KINDS = ('stack', 'hooks', 'resources', 'snapshots')
 _PAGE = 10000
 # Set on a container once it was seen refusing a conditional PUT (412).
 CHECKED = 'X-Container-Meta-Stackers-Conditional-Put'
@@ -337,6 +338,8 @@ class SwiftStore(Store):
             self._one('DELETE FROM resources WHERE uuid=?', (key,))
         elif parts[1] == 'hooks':
             self._one('UPDATE stacks SET hooks=NULL WHERE id=?', (key,))
+        elif parts[1] == 'snapshots':
+            Store.delete_snapshot(self, key)
 
     def _restore(self, kind, value):
         if kind == 'stack':
@@ -348,6 +351,8 @@ class SwiftStore(Store):
                 [_dumps(value[c]) if c in _JSON_STACK else value[c] for c in cols])
         elif kind == 'hooks':
             self._one('UPDATE stacks SET hooks=? WHERE id=?', (_dumps(value['hooks']), value['id']))
+        elif kind == 'snapshots':
+            Store.save_snapshot(self, value)
         else:
             Store.save_resource(self, ResourceRow(**value), touch=False)
 
@@ -462,6 +467,8 @@ class SwiftStore(Store):
             self._unread.pop(stack_id, None)
             if stack and stack.get('hooks'):
                 self._delete(self._obj(top, 'hooks', stack_id + '.json'))
+            for snapshot in Store.snapshots(self, stack_id):
+                self._delete(self._obj(top, 'snapshots', snapshot['id'] + '.json'))
             self._delete(self._obj(top, 'stack', stack_id + '.json'))
         super(SwiftStore, self).delete_stack(stack_id, trace=False)
         self._tops.pop(stack_id, None)
@@ -512,6 +519,25 @@ class SwiftStore(Store):
         super(SwiftStore, self).delete_resource(row_uuid)
         if found is not None:
             self._delete(self._obj(self._top(found.stack_id), 'resources', row_uuid + '.json'))
+
+    def snapshots(self, stack_id):
+        self._ensure(stack_id)
+        return super(SwiftStore, self).snapshots(stack_id)
+
+    def save_snapshot(self, snapshot):
+        self._ensure(snapshot['stack_id'])
+        snapshot = super(SwiftStore, self).save_snapshot(snapshot)
+        self._put(self._obj(self._top(snapshot['stack_id']), 'snapshots', snapshot['id'] + '.json'), snapshot)
+        return snapshot
+
+    def delete_snapshot(self, snapshot_id):
+        with self._lock:
+            found = self._db.execute('SELECT stack_id FROM snapshots WHERE id=?', (snapshot_id,)).fetchone()
+        super(SwiftStore, self).delete_snapshot(snapshot_id)
+        if found is not None:
+            obj = self._obj(self._top(found[0]), 'snapshots', snapshot_id + '.json')
+            self._delete(obj)
+            self._seen.pop(obj, None)
 
     def add_event(self, stack_id, event):
         """The lock's holder appends ``<seq>.json`` with ``If-None-Match: *``
@@ -720,8 +746,8 @@ class SwiftStore(Store):
 
 def export(store, stack):
     """A stack, its nested stacks, their resources and events as one
-    document (secrets stay encrypted as stored)."""
-    out = {'stacks': [], 'resources': [], 'events': []}
+    document (secrets stay encrypted as stored), with the stack's snapshots."""
+    out = {'stacks': [], 'resources': [], 'events': [], 'snapshots': store.snapshots(stack['id'])}
     pending = [stack]
     while pending:
         one = pending.pop(0)

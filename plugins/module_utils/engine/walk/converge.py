@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, Tuple
 from ...resources import registry
 from ..graph import dependencies as _graph
 from ..store.records import CURRENT, OLD
-from .resource_tasks import action_row, apply_resource, delete_row
+from .resource_tasks import action_row, apply_resource, delete_row, snapshot_row
 from .seam import attribute_references
 
 
@@ -182,8 +182,9 @@ def delete_steps(run, deletion_policies):
     return _closed(deps), work
 
 
-def action_steps(run, action):
-    """Suspend (users first) or resume (dependencies first) every resource."""
+def action_steps(run, action, keep=None):
+    """Suspend (users first), resume or snapshot (dependencies first) every
+    resource; a SNAPSHOT gives each resource's entry to ``keep``."""
     rows = [r for r in run.rows.values() if r.role == CURRENT]
     by_name = dict((r.name, r) for r in rows)
     deps, work = {}, {}
@@ -191,7 +192,10 @@ def action_steps(run, action):
         key = StepKey('act', row.name)
         needs = set(StepKey('act', n) for n in row.requires or () if n in by_name)
         deps[key] = needs
-        work[key] = (lambda r=row: action_row(run, r, action))
+        if action == 'SNAPSHOT':
+            work[key] = (lambda r=row: snapshot_row(run, r, keep))
+        else:
+            work[key] = (lambda r=row: action_row(run, r, action))
     if action == 'SUSPEND':
         reverse = dict((key, set()) for key in deps)
         for key, needs in deps.items():

@@ -29,7 +29,7 @@ from typing import Any, List
 
 from ...errors import (CloudConflict, CloudError, CloudNotFound, NestedStackFailure, ResourceFailure,
                        StackersError)
-from ...resources.base import physical_name
+from ...resources.base import ResourceContext, physical_name
 from ...resources.sdk import translate, warm
 from . import hooks
 from .create_attempts import create_proven, in_error, retry_delay, settle
@@ -271,7 +271,13 @@ def _context(run, row, properties=None, **kwargs):
 
 
 def _poll(run, row, ctx, check):
-    plugin = run.plugin(row.type, row.name)
+    yield from looks(run.plugin(row.type, row.name), ctx, check, lambda: run.save(row, ctx))
+
+
+def looks(plugin, ctx, check, on_change=None):
+    """Look with ``check(ctx)`` until it answers True, waiting between
+    looks as poll_delay says; ``on_change()`` when a look changed
+    ``ctx.data`` (a row's poll commits it)."""
     data = dict(ctx.data)
     started = time.monotonic()
     soon = False
@@ -286,7 +292,8 @@ def _poll(run, row, ctx, check):
             return
         if ctx.data != data:
             data = dict(ctx.data)
-            run.save(row, ctx)
+            if on_change is not None:
+                on_change()
         # look_soon: the plugin saw an object made beside this one move.
         # Never two short waits in a row: while a hundred servers end one
         # by one, each still building looks at most twice as often.
@@ -486,5 +493,55 @@ def action_row(run, row, action):
     run.log.resource(row, action, 'COMPLETE')
 
 
-__all__ = ['apply_resource', 'delete_row', 'action_row', 'HookPending', 'CREATE', 'UPDATE',
-           'REPLACE', 'KEEP', 'failure_reason']
+# The state a stack snapshot gives a plugin's ``snapshot`` (resources/base.py).
+STACK_SNAPSHOT = ('SNAPSHOT', 'IN_PROGRESS')
+
+
+def snapshot_row(run, row, keep):
+    """Heat's SNAPSHOT of one resource (handle_snapshot): the row goes
+    SNAPSHOT_IN_PROGRESS, the plugin's snapshot (if the type has one) is
+    made from a copy of its data and waited for, and ``keep(entry)`` is
+    given the resource's entry of the snapshot's data (Heat's shape: name,
+    resource_id, type, action, status, metadata, resource_data) as soon as
+    the snapshot's ids are known, and again once it is COMPLETE."""
+    plugin = run.plugin(row.type, row.name)
+    ctx = _context(run, row, action='SNAPSHOT')
+    own = ctx.data
+    ctx.data = dict(own)       # the snapshot's ids are the record's, never the row's
+    row = run.save(row.replace(action='SNAPSHOT', status='IN_PROGRESS', status_reason='state changed'))
+    run.log.resource(row, 'SNAPSHOT', 'IN_PROGRESS')
+    entry = {'name': row.name, 'resource_id': row.physical_id, 'type': row.type,
+             'action': 'SNAPSHOT', 'status': 'IN_PROGRESS',
+             'metadata': row.metadata if row.metadata is not None else {}, 'resource_data': {}}
+    try:
+        kept = plugin.snapshot(ctx, STACK_SNAPSHOT) if plugin.snapshot is not None and \
+            ctx.physical_id is not None else None
+        if kept:
+            names = plugin.heat_snapshot_keys
+            entry['resource_data'] = dict((names.get(k, k), v) for k, v in kept.items())
+            keep(dict(entry))      # what to delete, should the run end here
+            yield from looks(plugin, ctx, plugin.check_snapshot_complete)
+    except Exception as exc:  # noqa: B902 - recorded, then re-raised
+        ctx.data = own
+        _failed(run, row, ctx, 'SNAPSHOT', exc)
+        raise
+    row = run.save(row.replace(status='COMPLETE'))
+    run.log.resource(row, 'SNAPSHOT', 'COMPLETE')
+    keep(dict(entry, status='COMPLETE'))
+
+
+def delete_snapshot_data(conn, plugin, entry):
+    """Heat's delete_snapshot of one resource's entry in a snapshot's data:
+    its image or backup deleted and waited for (nothing for a type that
+    keeps none)."""
+    data = dict(entry.get('resource_data') or {})
+    if plugin.delete_snapshot is None or not data:
+        return
+    ctx = ResourceContext(conn, name=entry.get('name'), type_name=entry.get('type'),
+                          physical_id=entry.get('resource_id'), data=data, action='DELETE_SNAPSHOT')
+    plugin.delete_snapshot(ctx, data)
+    yield from looks(plugin, ctx, plugin.check_delete_snapshot_complete)
+
+
+__all__ = ['apply_resource', 'delete_row', 'action_row', 'snapshot_row', 'delete_snapshot_data',
+           'HookPending', 'CREATE', 'UPDATE', 'REPLACE', 'KEEP', 'failure_reason']

@@ -28,6 +28,8 @@ from . import _volume_update
 _CREATING = ('creating', 'restoring-backup', 'downloading')
 # The row's data key of the backup deletion_policy Snapshot keeps.
 BACKUP_KEY = 'backup_id'
+# The state a stack snapshot gives ``snapshot`` (resources/base.py).
+STACK_SNAPSHOT = ('SNAPSHOT', 'IN_PROGRESS')
 # Heat's attributes that are str() of the volume's field of the same name.
 _STR_ATTRS = ('availability_zone', 'size', 'snapshot_id', 'volume_type', 'source_volid',
               'status', 'created_at', 'bootable', 'encrypted', 'multiattach')
@@ -217,9 +219,12 @@ class Volume(ResourcePlugin):
             if backup is not None and backup.status in ('creating', 'available'):
                 ctx.data[BACKUP_KEY] = earlier
                 return {BACKUP_KEY: earlier}
+        # A stack snapshot backs up a volume in use (Heat's handle_snapshot
+        # forces it); a delete's volume is detached by then.
+        force = {'force': True} if state == STACK_SNAPSHOT else {}
         try:
             backup = sdk.call(ctx.conn.block_storage.create_backup, volume_id=ctx.physical_id,
-                              name=ctx.physical_name, retry_writes=False)
+                              name=ctx.physical_name, retry_writes=False, **force)
         except CloudNotFound:
             return None
         ctx.data[BACKUP_KEY] = backup.id
@@ -232,6 +237,30 @@ class Volume(ResourcePlugin):
         if backup.status == 'available':
             return True
         ctx.unknown_status('Volume backup failed', backup.status)
+
+    # -- the stack snapshot: the same backup, restored into the volume --------
+    heat_snapshot_keys = {BACKUP_KEY: BACKUP_KEY}
+
+    def restore_properties(self, properties, resource_data):
+        """Heat's handle_restore: the properties given a value but the other
+        sources (``image``, ``imageRef``, ``source_volid``), and the
+        snapshot's backup as ``backup_id`` (an update restores it into the
+        volume; a new volume is made from it)."""
+        props = dict((k, v) for k, v in properties.items()
+                     if k not in ('image', 'imageRef', 'source_volid') and v is not None)
+        props[BACKUP_KEY] = resource_data[BACKUP_KEY]
+        return props
+
+    def delete_snapshot(self, ctx, resource_data):
+        """Heat's handle_delete_snapshot: the backup goes; one gone already
+        is no error."""
+        if resource_data.get(BACKUP_KEY):
+            sdk.call(ctx.conn.block_storage.delete_backup, resource_data[BACKUP_KEY],
+                     ignore_missing=True)
+
+    def check_delete_snapshot_complete(self, ctx):
+        backup_id = ctx.data.get(BACKUP_KEY)
+        return not backup_id or sdk.get_or_none(ctx.conn.block_storage.get_backup, backup_id) is None
 
     def _backup_of_killed_run(self, ctx):
         """The backup of this volume named after this resource, or None."""

@@ -8,7 +8,7 @@ flavor by name or id, networks with internal ports, block devices, user
 data, metadata with the stack marks, tags); the server is then polled until
 ACTIVE.  Updates in place are in server_update.py, networks in
 server_network.py, attributes in server_attrs.py, the image of
-deletion_policy Snapshot in server_snapshot.py."""
+deletion_policy Snapshot and the stack snapshot in server_snapshot.py."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -198,6 +198,14 @@ class Server(ResourcePlugin):
 
     def check_snapshot_complete(self, ctx):
         return server_snapshot.check(ctx)
+
+    heat_snapshot_keys = {server_snapshot.IMAGE_KEY: server_snapshot.HEAT_IMAGE_KEY}
+
+    def restore_properties(self, properties, resource_data):
+        return server_snapshot.restore_properties(properties, resource_data)
+
+    def delete_snapshot(self, ctx, resource_data):
+        server_snapshot.delete_image(ctx, resource_data)
 
     # -- suspend / resume ----------------------------------------------------------
     def suspend(self, ctx):

@@ -2,7 +2,9 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """OS::Nova::Server's deletion_policy Snapshot, as Heat 27 keeps it
-(server_base.handle_snapshot_delete, Server.check_delete_complete).
+(server_base.handle_snapshot_delete, Server.check_delete_complete), and its
+stack snapshot (Server.handle_snapshot, handle_restore,
+handle_delete_snapshot): the same image, which a restore boots from.
 
 Nova makes an image of the server (createImage) named after the resource's
 physical name; the delete waits until Glance says the image is ``active``
@@ -22,6 +24,10 @@ from ...errors import CloudTransient
 from .. import sdk
 
 IMAGE_KEY = 'image_id'
+# Heat's resource_data key of a stack snapshot's image.
+HEAT_IMAGE_KEY = 'snapshot_image_id'
+# Lists of maps whose None entries Heat's handle_restore drops.
+_LISTS_OF_MAPS = ('block_device_mapping', 'block_device_mapping_v2', 'networks')
 # Glance's states of an image on its way to ``active``: an image of an
 # earlier attempt in one of these is the one to wait for.
 _ON_ITS_WAY = frozenset(('queued', 'saving', 'uploading', 'importing', 'active'))
@@ -103,3 +109,23 @@ def _image_of_killed_run(ctx):
              if image.name == name and getattr(image, 'instance_uuid', None) == ctx.physical_id
              and (image.status or '').lower() in _ON_ITS_WAY]
     return found[0].id if found else None
+
+
+def restore_properties(properties, resource_data):
+    """Heat's handle_restore: the properties given a value, the snapshot's
+    image as ``image``, None entries dropped from the lists of maps."""
+    props = dict((k, v) for k, v in properties.items() if v is not None)
+    for key in _LISTS_OF_MAPS:
+        if isinstance(props.get(key), list):
+            props[key] = [dict((k, v) for k, v in item.items() if v is not None)
+                          if isinstance(item, dict) else item for item in props[key]]
+    props['image'] = resource_data[HEAT_IMAGE_KEY]
+    return props
+
+
+def delete_image(ctx, resource_data):
+    """Heat's handle_delete_snapshot: the image goes (one gone already is
+    no error); Heat does not wait for it."""
+    image_id = resource_data.get(HEAT_IMAGE_KEY)
+    if image_id:
+        sdk.call(ctx.conn.image.delete_image, image_id, ignore_missing=True)

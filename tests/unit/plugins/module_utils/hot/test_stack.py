@@ -12,6 +12,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.errors impo
     StackersError, TemplateError, UnknownResourceType)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.environment import Environment
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack import StackDefinition
+from ansible_collections.stackers.orchestration.plugins.module_utils.hot.stack_inputs import SNAPSHOT_TYPES
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry
 
 HEAD = 'heat_template_version: %s\n'
 
@@ -105,7 +107,15 @@ def test_snapshot_policy_needs_a_snapshot_capable_type(rtype, ok):
     if ok:
         stack(body, version).validate()
     else:
-        assert 'Snapshot' in validation_error(body, version).message
+        # Heat's words (Resource.validate_deletion_policy)
+        assert validation_error(body, version).message == '"Snapshot" deletion policy not supported'
+
+
+def test_every_type_validate_lets_snapshot_that_the_collection_runs_has_a_snapshot():
+    supported = [t for t in SNAPSHOT_TYPES if registry.is_supported(t)]
+    assert sorted(supported) == ['OS::Cinder::Volume', 'OS::Nova::Server']
+    for type_name in supported:
+        assert registry.PLUGINS[type_name].snapshot is not None, type_name
 
 
 def test_depends_on_string_or_list_and_description():

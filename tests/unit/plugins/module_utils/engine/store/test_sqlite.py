@@ -540,3 +540,39 @@ def test_an_old_store_gets_the_cancel_column(tmp_path):
     store = Store(path)
     sid = store.lock('s', 'o', 60, create=dict(CREATE))['id']
     assert store.request_cancel(sid, 'o', True) and store.cancel_request(sid, 'o')['rollback']
+
+
+def _snapshot(stack_id, name='s1', **kw):
+    record = {'id': str(uuid.uuid4()), 'stack_id': stack_id, 'name': name, 'action': 'CREATE',
+              'status': 'COMPLETE', 'status_reason': 'done', 'creation_time': st.now_iso(),
+              'data': {'resources': {'r': {'resource_data': {'backup_id': 'b'}}}},
+              'inputs': {'template': 'x', 'parameters': {}}, 'secrets': 'token'}
+    record.update(kw)
+    return record
+
+
+def test_snapshots_round_trip_and_go_with_their_stack(store):
+    stack = store.lock('st', 'o', 60, create={'action': 'CREATE', 'status': 'COMPLETE'})
+    other = store.lock('other', 'o', 60, create={'action': 'CREATE', 'status': 'COMPLETE'})
+    first = store.save_snapshot(_snapshot(stack['id']))
+    store.save_snapshot(_snapshot(other['id']))
+    assert store.snapshots(stack['id']) == [first]
+    store.save_snapshot(dict(first, status='FAILED'))
+    assert [s['status'] for s in store.snapshots(stack['id'])] == ['FAILED']
+    store.delete_stack(stack['id'])
+    assert store.snapshots(stack['id']) == [] and len(store.snapshots(other['id'])) == 1
+    store.delete_snapshot(store.snapshots(other['id'])[0]['id'])
+    assert store.snapshots(other['id']) == []
+
+
+def test_a_store_written_before_snapshots_gets_their_table(tmp_path):
+    path = str(tmp_path / 'old.sqlite')
+    db = sqlite3.connect(path)
+    db.executescript(st._SCHEMA.split('CREATE TABLE IF NOT EXISTS snapshots', maxsplit=1)[0])
+    db.close()
+    store = Store(path)
+    try:
+        stack = store.lock('st', 'o', 60, create={'action': 'CREATE', 'status': 'COMPLETE'})
+        assert store.save_snapshot(_snapshot(stack['id'])) in store.snapshots(stack['id'])
+    finally:
+        store.close()

@@ -531,3 +531,33 @@ def test_a_cancel_is_an_object_beside_the_lock_that_the_holders_row_writes_never
     run.unlock(sid, 'host-a:1:aa')
     assert not [o for o in _objects(swift) if o.startswith('team/st.lock')]
     assert canceller.lock_holder(sid) is None and not canceller.request_cancel(sid, 'host-a:1:aa', True)
+
+
+def test_snapshots_live_in_the_stacks_tree_are_read_by_another_node_and_go_with_it(cloud):
+    conn, swift, _proxy = cloud
+    stack_id = _make(conn, 'st', nested=False)
+    store = _store(conn)
+    try:
+        made = store.save_snapshot({'id': 'snap-1', 'stack_id': stack_id, 'name': 'before', 'action': 'CREATE',
+                                    'status': 'COMPLETE', 'data': {'resources': {}}, 'inputs': {'template': 't'},
+                                    'secrets': 'token', 'creation_time': '2026-01-01T00:00:00Z',
+                                    'status_reason': None})
+    finally:
+        store.close()
+    assert 'team/stacks/st/snapshots/snap-1.json' in _objects(swift)
+    store = _store(conn)
+    try:
+        assert store.snapshots(stack_id) == [made]
+        store.delete_snapshot('snap-1')
+        assert store.snapshots(stack_id) == []
+        store.save_snapshot(dict(made, id='snap-2'))
+    finally:
+        store.close()
+    assert 'team/stacks/st/snapshots/snap-1.json' not in _objects(swift)
+    store = _store(conn)
+    try:
+        store.lock('st', OWNER, 60)
+        store.delete_stack(stack_id)
+    finally:
+        store.close()
+    assert not [o for o in _objects(swift) if '/snapshots/' in o]

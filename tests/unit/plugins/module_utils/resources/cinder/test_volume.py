@@ -316,3 +316,24 @@ def test_volumes_polled_together_share_a_list_of_the_stacks_volumes_in_transitio
     kwargs = bs.volumes.call_args.kwargs
     assert json.loads(kwargs['properties']) == {'stackers-stack-id': 'sid'}
     assert "'creating'" in kwargs['status'] and "'available'" not in kwargs['status']
+
+
+def test_a_stack_snapshot_forces_the_backup_of_a_volume_in_use_restores_and_deletes_it():
+    ctx = _ctx({'size': 1}, physical_id='vol-1')
+    bs = ctx.conn.block_storage
+    bs.create_backup.return_value = fakes.Obj(id='bk-1')
+    assert Volume().snapshot(ctx, ('SNAPSHOT', 'IN_PROGRESS')) == {'backup_id': 'bk-1'}
+    bs.create_backup.assert_called_once_with(volume_id='vol-1', name='s-vol-x', force=True)
+    assert Volume.heat_snapshot_keys == {'backup_id': 'backup_id'}
+    # Heat's handle_restore: the other sources dropped, the backup given
+    props = {'size': 2, 'name': 'n', 'image': 'cirros', 'source_volid': None, 'description': None}
+    assert Volume().restore_properties(props, {'backup_id': 'bk-1'}) == {'size': 2, 'name': 'n',
+                                                                         'backup_id': 'bk-1'}
+    gone = _ctx({}, physical_id='vol-1')
+    gone.data = {'backup_id': 'bk-1'}
+    Volume().delete_snapshot(gone, {'backup_id': 'bk-1'})
+    gone.conn.block_storage.delete_backup.assert_called_once_with('bk-1', ignore_missing=True)
+    gone.conn.block_storage.get_backup.return_value = fakes.Obj(status='deleting')
+    assert Volume().check_delete_snapshot_complete(gone) is False
+    gone.conn.block_storage.get_backup.side_effect = fakes.http(404)
+    assert Volume().check_delete_snapshot_complete(gone) is True

@@ -179,3 +179,26 @@ def test_an_image_glance_does_not_show_fails_rather_than_deleting_the_server(con
 
 def test_image_name_falls_back_to_the_resource_name():
     assert server_snapshot.image_name(Obj(physical_name=None, name='srv')) == 'srv'
+
+
+def test_heats_handle_restore_boots_from_the_snapshots_image():
+    props = {'flavor': 'm1.tiny', 'image': 'cirros', 'key_name': None,
+             'networks': [{'network': 'n', 'port': None}], 'block_device_mapping_v2': None}
+    restored = Server().restore_properties(props, {'snapshot_image_id': 'img-1'})
+    assert restored == {'flavor': 'm1.tiny', 'image': 'img-1', 'networks': [{'network': 'n'}]}
+    assert props['image'] == 'cirros'          # the template's own dict is left alone
+    assert Server.heat_snapshot_keys == {'image_id': 'snapshot_image_id'}
+
+
+def test_heats_handle_delete_snapshot_deletes_the_image_gone_or_not():
+    class Images(object):
+        deleted = []
+
+        def delete_image(self, image_id, ignore_missing=False):
+            self.deleted.append((image_id, ignore_missing))
+
+    class Conn(object):
+        image = Images()
+    ctx = make_ctx(Conn(), 'OS::Nova::Server', {'flavor': 'f'})
+    Server().delete_snapshot(ctx, {'snapshot_image_id': 'img-1'})
+    assert Images.deleted == [('img-1', True)]
