@@ -227,6 +227,14 @@ EXAMPLES = r'''
     mode: '0600'
   no_log: true
 
+- name: A stack using a resource type of your own (docs/plugins.md)
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: pages
+    template: examples/plugins/swift_object/template.yaml
+    resource_plugin_dirs:
+      - examples/plugins/swift_object
+
 - name: Delete it
   stackers.orchestration.heat_stack:
     cloud: mycloud

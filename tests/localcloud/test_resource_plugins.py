@@ -163,16 +163,15 @@ def test_each_fault_is_refused_before_any_cloud_call_naming_the_file(cloud, tmp_
             named = path
         cases.append((name, named, words, directory))
     runner = StackRunner(cloud, tmp_path, tmp_path / 'stacks.sqlite')
-    steps = []
-    for _name, _named, _words, directory in cases:
-        steps.append(dict(name='faulty', template=template, resource_plugin_dirs=[directory]))
-        steps.append(dict(_module='heat_template_validate', template=template, resource_plugin_dirs=[directory]))
+    # heat_stack with each fault; heat_template_validate (which never writes) with the first
+    steps = [dict(name='faulty', template=template, resource_plugin_dirs=[directory])
+             for _name, _named, _words, directory in cases]
+    steps.append(dict(_module='heat_template_validate', template=template, resource_plugin_dirs=[cases[0][3]]))
     results = runner.run_steps(steps)
-    for i, (name, named, words, _directory) in enumerate(cases):
-        for result, writes in results[2 * i:2 * i + 2]:
-            assert result['failed'] is True, name
-            assert result['msg'].startswith(named) and words in result['msg'], (name, result['msg'])
-            assert writes == {}, (name, writes)
+    for (name, named, words, _directory), (result, writes) in zip(cases + cases[:1], results):
+        assert result['failed'] is True, name
+        assert result['msg'].startswith(named) and words in result['msg'], (name, result['msg'])
+        assert writes == {}, (name, writes)
     assert os.path.exists(str(tmp_path / 'stacks.sqlite')) is False or runner.run_steps(
         [dict(_module='heat_stack_info')])[0][0]['stacks'] == []
 

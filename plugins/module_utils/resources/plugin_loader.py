@@ -162,21 +162,34 @@ def _plugin_files(directory):
 
 
 def _package(directory):
-    """The package a directory's modules are imported under, made afresh
-    (as Heat's create_subpackage), so that a plugin's relative imports of
-    its helpers work and a directory loaded again is read again."""
+    """The package a directory's modules are imported under, made afresh at
+    each load (as Heat's create_subpackage makes its plugin package), so
+    that a plugin's relative imports of its helpers work and a directory
+    loaded again is read again.  Each name is new, under our own root
+    package: no module anybody imported is replaced."""
     real = os.path.realpath(directory)
-    name = '%s.d%s' % (PACKAGE, hashlib.sha256(real.encode('utf-8')).hexdigest()[:16])
     if PACKAGE not in sys.modules:
         root = types.ModuleType(PACKAGE)
         root.__path__ = []
-        sys.modules[PACKAGE] = root
-    for old in [m for m in sys.modules if m == name or m.startswith(name + '.')]:
-        del sys.modules[old]
+        _add_module(PACKAGE, root)
+    _LOADS[0] += 1
+    name = '%s.d%s_%d' % (PACKAGE, hashlib.sha256(real.encode('utf-8')).hexdigest()[:16], _LOADS[0])
     package = types.ModuleType(name)
     package.__path__ = [real]
-    sys.modules[name] = package
+    _add_module(name, package)
     return name
+
+
+_LOADS = [0]
+
+
+def _add_module(name, module):
+    """Register a package of our own that no one else has (the one write
+    into the interpreter's import table: relative imports, tracebacks and
+    ``inspect`` find a module there)."""
+    if name in sys.modules and name != PACKAGE:
+        raise ResourcePluginError('the plugin package %s exists already' % name)
+    sys.modules[name] = module
 
 
 def _import(package, directory, path):
@@ -273,5 +286,6 @@ def _load_type(type_name, cls, path):
     if cls.type_name is None:
         # the registry and the engine know a class by its type_name
         cls = type(cls.__name__, (cls,), {'type_name': type_name, '__module__': cls.__module__})
-    return LoadedPlugin(type_name, cls, path, cls.properties_schema, getattr(cls, 'attributes_schema', {}),
-                        rules), entry
+    return LoadedPlugin(type_name=type_name, plugin=cls, path=path, properties_schema=cls.properties_schema,
+                        attributes_schema=getattr(cls, 'attributes_schema', {}),
+                        implicit_dependencies=rules), entry

@@ -53,6 +53,9 @@ CONSTRAINTS = {
 _DEFAULT_TYPES = {'string': (str,), 'integer': (int,), 'number': (int, float), 'boolean': (bool,),
                   'map': (dict,), 'list': (list,)}
 
+# schema keys -> the catalogue's property flags (hot/resource_types.py)
+_FLAGS = (('required', 'r'), ('update_allowed', 'u'), ('immutable', 'm'))
+
 # Heat adds ``show`` to every type (hot/resource_types.BASE_ATTRIBUTES).
 RESERVED_ATTRIBUTES = ('show',)
 
@@ -101,8 +104,7 @@ class _Encoder(object):
         description = spec.get('description', '')
         if not isinstance(description, str):
             self.fail(path + ('description',), 'must be a string')
-        flags = ''.join(code for key, code in (('required', 'r'), ('update_allowed', 'u'),
-                                                 ('immutable', 'm')) if self.flag(spec, key, path))
+        flags = ''.join(code for key, code in _FLAGS if self.flag(spec, key, path))
         constraints = tuple(self.constraint(kind, c, path + ('constraints', i))
                             for i, c in enumerate(self.sequence(spec.get('constraints', []),
                                                                 path + ('constraints',))))

@@ -203,7 +203,8 @@ def test_no_contract_version_is_refused(tmp_path):
     ('def resource_mapping():\n    return {"thing": Thing}\n', 'is not a resource type name'),
 ])
 def test_a_missing_or_bad_mapping_is_refused(tmp_path, tail, words):
-    text = (PLUGIN % dict(version='1', props='{}', name='Test::Thing')).split('def resource_mapping')[0] + tail
+    head = (PLUGIN % dict(version='1', props='{}', name='Test::Thing')).split('def resource_mapping', maxsplit=1)[0]
+    text = head + tail
     path, err = refused(tmp_path, errors.PluginMappingError, text=text)
     assert err.filename == path and words in str(err)
 
