@@ -30,6 +30,8 @@ PLAYBOOK = """
       check_mode: false
 """
 
+# The modules of the collection that take no store_path.
+STORELESS = ('heat_template_validate',)
 WRITE_METHODS = ('POST', 'PUT', 'PATCH', 'DELETE')
 
 
@@ -109,7 +111,8 @@ class StackRunner(object):
             modes.append({'check': bool(args.pop('_check', False)),
                           'diff': bool(args.pop('_diff', False))})
             args.setdefault('cloud', 'localcloud')
-            args.setdefault('store_path', self.store_path)
+            if modules[-1] not in STORELESS:
+                args.setdefault('store_path', self.store_path)
         with open(extra, 'w') as f:
             json.dump({'steps': steps, 'modes': modes, 'result_file': result_file,
                        'stats_url': self.cloud.url + '/_localcloud/stats'}, f)

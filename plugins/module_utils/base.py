@@ -67,6 +67,13 @@ def limits_argument_spec():
     )
 
 
+def resource_plugins_argument_spec():
+    """The argument spec matching the ``resource_plugins`` doc fragment
+    (no default: None means ``$STACKERS_PLUGIN_DIRS``, read by
+    resources/plugin_loader.configured_dirs)."""
+    return dict(resource_plugin_dirs=dict(type='list', elements='path'))
+
+
 def limits_from(params):
     """The engine's Limits from the options of ``limits_argument_spec``."""
     return Limits(max_template_size=params['max_template_size'],

@@ -211,3 +211,38 @@ class StackNotFound(StackersError):
 
 class StoreError(StackersError):
     """The state store cannot be used (unreadable, wrong schema, bad key)."""
+
+
+class ResourcePluginError(LocatedError):
+    """A user's resource plugin (``resource_plugin_dirs``) that cannot be
+    loaded, refused before anything is made: ``filename`` is the plugin's
+    file (or directory), ``line`` where known; ``path`` names the schema
+    entry at fault (``properties_schema.size.type``)."""
+
+
+class PluginImportError(ResourcePluginError):
+    """Importing the plugin's file raised (the message ends with the
+    traceback's last line)."""
+
+
+class PluginTypeClash(ResourcePluginError):
+    """A plugin's type name is a built-in type's, or another plugin file's."""
+
+
+class PluginSchemaError(ResourcePluginError):
+    """A plugin class's properties, attributes or update_policy schema is not valid."""
+
+
+class PluginUnsafe(ResourcePluginError):
+    """A plugin directory or file that another user could write to (group or
+    other write bit, or owned by someone but this user or root)."""
+
+
+class PluginContractMismatch(ResourcePluginError):
+    """The plugin was written for another version of the plugin contract
+    (its ``CONTRACT_VERSION``), or declares none."""
+
+
+class PluginMappingError(ResourcePluginError):
+    """The plugin's ``resource_mapping()`` is missing, raises, or maps
+    something other than type names to ResourcePlugin classes."""

@@ -91,6 +91,7 @@ extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.openstack.wait
   - stackers.orchestration.store
+  - stackers.orchestration.resource_plugins
 attributes:
   check_mode:
     support: full
@@ -173,14 +174,16 @@ import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
     StackersModule,
+    resource_plugins_argument_spec,
 )
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import signal
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import plugin_loader
 except ImportError:
-    signal = api_events = None
+    signal = api_events = plugin_loader = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -199,6 +202,7 @@ class HeatResourceSignal(StackersModule):
         mark_unhealthy=dict(type='bool'),
         reason=dict(type='str'),
     )
+    argument_spec.update(resource_plugins_argument_spec())
     module_kwargs = dict(supports_check_mode=True, mutually_exclusive=[('data', 'mark_unhealthy')],
                          required_by={'reason': 'mark_unhealthy'})
 
@@ -206,6 +210,8 @@ class HeatResourceSignal(StackersModule):
         if signal is None:
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
+        # a signal may run the stack (a scaling policy resizes its group): the users' types first
+        plugin_loader.load(plugin_loader.configured_dirs(p['resource_plugin_dirs']))
         conn = self.conn
         project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
         request = signal.SignalRequest(

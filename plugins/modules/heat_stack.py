@@ -164,6 +164,7 @@ extends_documentation_fragment:
   - stackers.orchestration.openstack.wait
   - stackers.orchestration.store
   - stackers.orchestration.limits
+  - stackers.orchestration.resource_plugins
 attributes:
   check_mode:
     support: full
@@ -225,6 +226,14 @@ EXAMPLES = r'''
     dest: web.json
     mode: '0600'
   no_log: true
+
+- name: A stack using a resource type of your own (docs/plugins.md)
+  stackers.orchestration.heat_stack:
+    cloud: mycloud
+    name: pages
+    template: examples/plugins/swift_object/template.yaml
+    resource_plugin_dirs:
+      - examples/plugins/swift_object
 
 - name: Delete it
   stackers.orchestration.heat_stack:
@@ -326,6 +335,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     limits_argument_spec,
     secret_strings,
     limits_from,
+    resource_plugins_argument_spec,
 )
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener import url_opener
@@ -333,8 +343,9 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import cancel, runner
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import plugin_loader
 except ImportError:
-    runner = api_events = cancel = None
+    runner = api_events = cancel = plugin_loader = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -379,12 +390,15 @@ class HeatStack(StackersModule):
         lock_timeout=dict(type='int', default=0),
     )
     argument_spec.update(limits_argument_spec())
+    argument_spec.update(resource_plugins_argument_spec())
     module_kwargs = dict(supports_check_mode=True)
 
     def run(self):
         if runner is None:
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
+        # the users' types, before anything reads the template or the cloud
+        plugin_loader.load(plugin_loader.configured_dirs(p['resource_plugin_dirs']))
         hidden = hidden_parameters(p['template'])
         self.hide(hidden)
         if p['adopt_data'] is not None:

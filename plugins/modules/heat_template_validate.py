@@ -38,6 +38,7 @@ extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.openstack.wait
   - stackers.orchestration.limits
+  - stackers.orchestration.resource_plugins
 attributes:
   check_mode:
     support: full
@@ -144,6 +145,7 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.base import
     hidden_parameters,
     limits_argument_spec,
     limits_from,
+    resource_plugins_argument_spec,
 )
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 from ansible_collections.stackers.orchestration.plugins.module_utils.connection import connection_given
@@ -151,8 +153,9 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.url_opener 
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition.validation import validate_template
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import plugin_loader
 except ImportError:
-    validate_template = None
+    validate_template = plugin_loader = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -168,6 +171,7 @@ class HeatTemplateValidate(StackersModule):
         strict=dict(type='bool', default=False),
     )
     argument_spec.update(limits_argument_spec())
+    argument_spec.update(resource_plugins_argument_spec())
     module_kwargs = dict(supports_check_mode=True)
 
     def constraint_checker(self):
@@ -183,6 +187,7 @@ class HeatTemplateValidate(StackersModule):
             self.fail('The template engine of stackers.orchestration could not be imported (%s): is a requirement '
                       'from its requirements.txt missing on the host the module runs on?' % cause[0],
                       exception=ENGINE_IMPORT_ERROR)
+        plugin_loader.load(plugin_loader.configured_dirs(self.params['resource_plugin_dirs']))
         template = self.params['template']
         if not os.path.isfile(template):
             self.fail('%s: no such template file' % template)

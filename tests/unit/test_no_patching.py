@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ast
+import re
 
 import pytest
 
@@ -108,8 +109,19 @@ def private_uses(source, filename='<source>'):
     return found
 
 
+# The one write allowed: the users' resource plugins are imported, as Heat
+# imports them, into packages of the collection's own that it adds to the
+# import table under new names (never replacing a module) so that their
+# relative imports work.
+ALLOWED = ('plugins/module_utils/resources/plugin_loader.py:%d: sys.modules[name]',)
+
+
+def _allowed(finding):
+    return any(re.match(re.escape(pattern).replace('%d', '[0-9]+') + '$', finding) for pattern in ALLOWED)
+
+
 def test_no_file_under_plugins_writes_into_another_package():
-    offenders = findings(patches)
+    offenders = [f for f in findings(patches) if not _allowed(f)]
     assert not offenders, 'plugins/ patches other packages:\n' + '\n'.join(offenders)
 
 

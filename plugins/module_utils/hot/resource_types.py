@@ -45,6 +45,11 @@ Encoding of ``TYPES`` (``name: entry``):
 ``UPDATE_POLICIES`` maps the types whose class declares
 an update_policy schema to it (``{key: property}``, encoded as properties
 are); every other type accepts no update_policy key at all.
+
+Users' resource plugins (resources/plugin_loader.py) add their types at run
+time with ``add_type``, in the same encoding (tuples, as ``_thaw`` gives
+them): from then on ``is_known``, ``heat_type`` and ``type_names`` answer
+for them as for Heat's own.  ``is_builtin`` tells Heat's types apart.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -213,7 +218,8 @@ class HeatType(object):
         """key -> PropertySchema of the ``update_policy`` section ({} for
         the types that accept none)."""
         if self._policy is None:
-            raw = _thaw(_UPDATE_POLICIES.get(self.name, {}))
+            raw = _ADDED_POLICIES[self.name] if self.name in _ADDED else \
+                _thaw(_UPDATE_POLICIES.get(self.name, {}))
             self._policy = dict((k, PropertySchema(v)) for k, v in raw.items())
         return self._policy
 
@@ -251,11 +257,21 @@ class HeatType(object):
 
 
 _CACHE = {}
+# The types users' plugins added (add_type): name -> entry, and their
+# update_policy schemas (name -> {key: property}), both already thawed.
+_ADDED = {}
+_ADDED_POLICIES = {}
+
+
+def is_builtin(name):
+    """Whether ``name`` is one of Heat's own types (not a user's plugin)."""
+    return isinstance(name, str) and name in TYPES
 
 
 def is_known(name):
-    """Whether Heat has a resource plugin registered under ``name``."""
-    return isinstance(name, str) and name in TYPES
+    """Whether Heat has a resource plugin registered under ``name`` (a
+    user's plugin added by ``add_type`` included)."""
+    return isinstance(name, str) and (name in TYPES or name in _ADDED)
 
 
 def heat_type(name):
@@ -265,12 +281,31 @@ def heat_type(name):
     if found is None:
         if not is_known(name):
             raise UnknownResourceType('The Resource Type (%s) could not be found.' % (name,))
-        found = _CACHE[name] = HeatType(name, _thaw(TYPES[name]))
+        raw = _ADDED[name] if name in _ADDED else _thaw(TYPES[name])
+        found = _CACHE[name] = HeatType(name, raw)
     return found
+
+
+def add_type(name, entry, update_policy=None):
+    """Make a user's plugin type known: ``entry`` and ``update_policy``
+    encoded as ``TYPES`` and ``UPDATE_POLICIES`` entries are once thawed.
+    Heat's own types are never replaced: the loader refuses the clash."""
+    _ADDED[name] = entry
+    _ADDED_POLICIES[name] = dict(update_policy or {})
+    _CACHE.pop(name, None)
+
+
+def remove_type(name):
+    """Forget a type ``add_type`` added (a plugin loaded again, tests)."""
+    if name in _ADDED:
+        del _ADDED[name]
+        del _ADDED_POLICIES[name]
+        _CACHE.pop(name, None)
 
 
 def type_names(statuses=None):
     """Sorted names of every known type, or of those whose status is in
-    ``statuses`` (Heat's type list omits HIDDEN ones)."""
-    return sorted(n for n, raw in TYPES.items()
-                  if statuses is None or raw[0] in statuses)
+    ``statuses`` (Heat's type list omits HIDDEN ones); users' plugin types
+    included."""
+    entries = list(TYPES.items()) + list(_ADDED.items())
+    return sorted(n for n, raw in entries if statuses is None or raw[0] in statuses)

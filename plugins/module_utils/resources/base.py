@@ -42,6 +42,13 @@ import string
 from ..errors import ResourceFailure
 from ..hot import resource_types as rt
 
+# The version of the plugin contract this file defines: the handlers,
+# ResourceContext's fields and the class attributes below.  A user's plugin
+# module declares the version it was written for (``CONTRACT_VERSION = 1``);
+# resources/plugin_loader.py refuses any other.  It changes only when a
+# change here would break a plugin written for the previous one.
+CONTRACT_VERSION = 1
+
 # Tag/metadata keys that mark what the engine made (stack check finds drift
 # and orphans by them; a lost record can be rebuilt from them).
 TAG_STACK = 'stackers-stack-id'

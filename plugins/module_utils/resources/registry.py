@@ -5,7 +5,8 @@
 
 AnsiballZ ships only the module_utils a module imports by name, so each
 plugin module is imported here explicitly and registered in ``PLUGINS``;
-nothing is discovered at run time.  A type Heat knows but that has no plugin
+nothing of the collection is discovered at run time.  Users' own types are
+added to ``PLUGINS`` by plugin_loader.load, from the directories a task names.  A type Heat knows but that has no plugin
 here validates at the template level, is listed as not supported, and is
 refused by anything that would create it (``require_supported``).
 

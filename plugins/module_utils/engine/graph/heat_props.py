@@ -79,10 +79,7 @@ def _schema_and_moves(stack, defn):
         return _NOTHING  # Heat's NoneResource has no properties
     if getattr(info, 'template', None):
         return _template_schema(stack, defn), {}, frozenset()
-    found = _PLUGINS.get(info.plugin)
-    if found is None:
-        found = _PLUGINS[info.plugin] = _plugin_schema(info.plugin)
-    return found
+    return _plugin_schema(info.plugin)
 
 
 def _plugin_schema(plugin):
@@ -90,15 +87,19 @@ def _plugin_schema(plugin):
         heat_type = rt.heat_type(plugin)
     except StackersError:
         return _NOTHING
-    moves, hidden = {}, set()
-    for target, source in heat_type.translations:
-        target = tuple(target)
-        if source is None:
-            hidden.add(target)
-        else:
-            moves[target] = tuple(source)
-            hidden.add(tuple(source))
-    return heat_type.properties, moves, frozenset(hidden)
+    # keyed by the HeatType, not its name: a user's plugin loaded again is another type
+    found = _PLUGINS.get(heat_type)
+    if found is None:
+        moves, hidden = {}, set()
+        for target, source in heat_type.translations:
+            target = tuple(target)
+            if source is None:
+                hidden.add(target)
+            else:
+                moves[target] = tuple(source)
+                hidden.add(tuple(source))
+        found = _PLUGINS[heat_type] = (heat_type.properties, moves, frozenset(hidden))
+    return found
 
 
 def properties_view(stack, defn):

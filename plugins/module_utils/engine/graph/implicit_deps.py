@@ -27,6 +27,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ...resources import plugin_loader
 from .heat_props import Unreadable, properties_view
 
 # Heat's type names a target is tested against (Resource.has_interface).
@@ -111,7 +112,7 @@ class _Index(object):
 
 class _Context(object):
 
-    def __init__(self, stack):
+    def __init__(self, stack, interfaces=INTERFACES):
         self.stack = stack
         self.resources = stack.resources
         self.by_interface = {}
@@ -121,7 +122,7 @@ class _Context(object):
             key = (defn.type, info is not None and getattr(info, 'name', None))
             found = kinds.get(key)
             if found is None:
-                found = kinds[key] = [i for i in INTERFACES if has_interface(defn, i)]
+                found = kinds[key] = [i for i in interfaces if has_interface(defn, i)]
             for interface in found:
                 self.by_interface.setdefault(interface, []).append(name)
         self.views = {}
@@ -274,13 +275,25 @@ RULES = {
 }
 
 
+def _declared(plugin):
+    """The clauses of what a user's plugin type declares
+    (``implicit_dependencies``: own property, target type, target property),
+    or None."""
+    declared = plugin_loader.declared_dependencies(plugin)
+    if not declared:
+        return None
+    return tuple(_Match(_get(own), target, _get(prop)) for own, target, prop in declared)
+
+
 def _rule(defn):
     """The rule of the resource's implementation: a plugin class (through
     aliases), not a provider template nor a type mapped to OS::Heat::None."""
     info = defn.type_info
     if info is None or getattr(info, 'template', None) or getattr(info, 'is_none', False):
         return None
-    return RULES.get(getattr(info, 'plugin', None))
+    plugin = getattr(info, 'plugin', None)
+    found = RULES.get(plugin)
+    return found if found is not None else _declared(plugin)
 
 
 def implicit_dependencies(stack):
@@ -289,12 +302,14 @@ def implicit_dependencies(stack):
     requirer needs.  A key is a tuple: (interface, reading, 'value', value),
     or (interface, reading, 'all' | 'falsy')."""
     ctx = None
+    interfaces = INTERFACES + tuple(sorted(set(
+        rule[1] for loaded in plugin_loader.loaded().values() for rule in loaded.implicit_dependencies)))
     for name, defn in stack.resources.items():
         clauses = _rule(defn)
         if clauses is None:
             continue
         if ctx is None:
-            ctx = _Context(stack)
+            ctx = _Context(stack, interfaces)
         props = ctx.view(name)
         for clause in clauses:
             clause(name, props, ctx)
