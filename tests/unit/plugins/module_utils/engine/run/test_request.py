@@ -17,6 +17,8 @@ from ansible_collections.stackers.orchestration.plugins.modules import heat_stac
 # What the module passes that is not one of its options.
 ENGINE_ONLY = {'check_mode', 'diff', 'project_id', 'checker', 'region_name', 'resize', 'limits',
                'url_opener', 'cancel'}
+# Options the module acts on itself: the plugins it loads before the engine runs.
+MODULE_ONLY = {'resource_plugin_dirs'}
 # Options that reach the engine inside ``limits`` (hot/limits.py) only.
 IN_LIMITS = {'max_template_size': 'max_template_size', 'max_json_body_size': 'max_json_body_size',
              'yaql_limit_iterators': 'yaql_limit_iterators', 'yaql_memory_quota': 'yaql_memory_quota'}
@@ -25,11 +27,11 @@ IN_LIMITS = {'max_template_size': 'max_template_size', 'max_json_body_size': 'ma
 def test_the_request_has_the_module_options_and_their_defaults():
     fields = dict((f.name, f) for f in dataclasses.fields(StackRequest))
     spec = heat_stack.HeatStack.argument_spec
-    assert set(fields) - ENGINE_ONLY == set(spec) - set(IN_LIMITS)
+    assert set(fields) - ENGINE_ONLY == set(spec) - set(IN_LIMITS) - MODULE_ONLY
     for name, field in IN_LIMITS.items():
         assert spec[name]['default'] == getattr(Limits(), field), name
     for name, option in spec.items():
-        if name in IN_LIMITS:
+        if name in IN_LIMITS or name in MODULE_ONLY:
             continue
         default, given = fields[name].default, option.get('default')
         if option.get('required'):
