@@ -16,6 +16,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
@@ -215,6 +216,17 @@ class StackersModule(object):
         texts = list(_strings(value))
         return any(secret in text for secret in secrets_noted(self.learned_conn) for text in texts)
 
+    def _plugin_hint(self, details):
+        """What to add to Heat's "The Resource Type (...) could not be
+        found." where the type may be a resource plugin's that was not
+        loaded (a later run of a stack made with one, without its
+        directory)."""
+        if details.get('type') != 'UnknownResourceType' or 'resource_plugin_dirs' not in self.params or \
+                self.params.get('resource_plugin_dirs') or os.environ.get('STACKERS_PLUGIN_DIRS'):
+            return ''
+        return (' No resource plugin directory was given: the type of a resource plugin needs its directory in '
+                'resource_plugin_dirs (or $STACKERS_PLUGIN_DIRS).')
+
     def fail(self, msg, **kwargs):
         self.hide_learned(kwargs)
         self.ansible.fail_json(msg=msg, **kwargs)
@@ -223,7 +235,8 @@ class StackersModule(object):
         try:
             result = self.run()
         except StackersError as err:
-            self.fail(str(err), error=error_details(err))
+            details = error_details(err)
+            self.fail(str(err) + self._plugin_hint(details), error=details)
         except Exception as err:  # pylint: disable=broad-except
             # The SDK's errors (and keystoneauth's, which it does not wrap)
             # carry a readable message; anything else is a bug worth a trace.

@@ -330,3 +330,18 @@ def test_strict_without_a_cloud_lists_service_constraints_not_checked(capsys, tm
                                      'parameters': {'size': 5, 'flavor': 'm1.tiny'}})
     assert rc == 0, result
     assert [item['constraint'] for item in result['not_checked']] == ['nova.flavor']
+
+
+def test_an_unknown_type_without_plugin_directories_says_where_plugins_come_from(capsys, tmp_path, monkeypatch):
+    """A stack made with a plugin's type, run again without its directory: Heat's message, then the way out."""
+    monkeypatch.delenv('STACKERS_PLUGIN_DIRS', raising=False)
+    path = tmp_path / 'custom.yaml'
+    path.write_text('heat_template_version: 2021-04-16\nresources:\n  thing: {type: My::Thing}\n')
+    rc, result = run_module(capsys, {'template': str(path)})
+    assert rc == 1 and result['msg'].startswith('%s:3: resources.thing.type: The Resource Type (My::Thing) could '
+                                                'not be found. No resource plugin directory was given' % path)
+    assert 'resource_plugin_dirs' in result['msg']
+    plugins = tmp_path / 'plugins'
+    plugins.mkdir(mode=0o755)
+    rc, result = run_module(capsys, {'template': str(path), 'resource_plugin_dirs': [str(plugins)]})
+    assert rc == 1 and result['msg'].endswith('The Resource Type (My::Thing) could not be found.'), result['msg']
