@@ -20,7 +20,8 @@ description:
     refuses the others before it calls the cloud.
   - Without O(name), RV(resource_types) lists the types (Heat's HIDDEN ones never). With O(name),
     RV(resource_type) shows one, and with O(template_type) RV(template) is a template that uses it.
-  - Nothing is read from the cloud or the state store. Heat lists only the types whose service is in the cloud's
+  - Nothing is read from the cloud or the state store; the connection options are taken (and unused) so that the
+    module is in the action group C(stackers.orchestration.openstack) with the others. Heat lists only the types whose service is in the cloud's
     catalog and that the policy lets the user see; this list is Heat's with every service there (see the
     collection's docs/differences.md).
   - M(stackers.orchestration.heat_template_version_info) answers C(template version list) and
@@ -66,6 +67,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.wait
 attributes:
   check_mode:
     support: full

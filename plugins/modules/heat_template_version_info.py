@@ -18,7 +18,8 @@ description:
     template).
   - With O(version), RV(template_functions) answers C(openstack orchestration template function list VERSION
     [--with_conditions]) - the intrinsic functions of that version, with Heat's descriptions.
-  - Nothing is read from the cloud or the state store.
+  - Nothing is read from the cloud or the state store; the connection options are taken (and unused) so that the
+    module is in the action group C(stackers.orchestration.openstack) with the others.
   - M(stackers.orchestration.heat_resource_type_info) answers C(resource type list) and C(resource type show).
 options:
   version:
@@ -37,6 +38,7 @@ author:
   - stackers.orchestration contributors (!UNKNOWN)
 extends_documentation_fragment:
   - stackers.orchestration.openstack
+  - stackers.orchestration.openstack.wait
 attributes:
   check_mode:
     support: full
