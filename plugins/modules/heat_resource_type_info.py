@@ -52,6 +52,8 @@ options:
   long:
     description:
       - Add each type's C(description), Heat's C(--long) (the API's C(with_description)).
+      - With O(name) too, although Heat 27's API drops it there (its C(resource type show --long) prints no
+        description).
     type: bool
     default: false
   template_type:
@@ -186,7 +188,8 @@ class HeatResourceTypeInfo(StackersModule):
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
         # The user's resource plugins join hot/resource_types and
-        # resources/registry in place; catalogue reads both at each call.
+        # resources/registry in place, and catalogue reads both at each call:
+        # loading them here, before the answer, is all they need to be listed.
         if not p['name']:
             filters = p['filters'] or {}
             return {'changed': False, 'resource_types': catalogue.list_types(

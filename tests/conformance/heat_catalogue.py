@@ -32,7 +32,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import heat_offline  # noqa: E402  (prepares Heat's global environment offline)
+# importing heat_offline prepares Heat's global environment offline
+import heat_offline  # noqa: E402,F401 pylint: disable=unused-import
 
 from heat.common import context as heat_context  # noqa: E402
 from heat.common import policy  # noqa: E402
