@@ -27,6 +27,18 @@ options:
     type: list
     elements: path
     default: []
+  global_environment_dir:
+    description:
+      - A directory of environment files every stack gets before its own O(environment) files, as Heat's
+        C(environment_dir) (C(/etc/heat/environment.d)) gives each stack the global environment - its C(*.yaml)
+        files, in the order of their names. The stack's own files, and O(parameters), win over them.
+      - Defaults to C($STACKERS_GLOBAL_ENVIRONMENT_DIR); neither set, there is none. A directory named but missing
+        fails.
+      - An operator's global C(resource_registry) (a type mapped to a provider template, say) goes here; so may
+        C(parameter_defaults) common to every stack. M(stackers.orchestration.heat_stack) and
+        M(stackers.orchestration.heat_template_validate) take it; set it once with C(module_defaults) or the
+        environment variable.
+    type: path
   parameters:
     description:
       - Parameter values, applied on top of the C(parameters) of the environment files.

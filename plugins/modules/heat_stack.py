@@ -68,6 +68,18 @@ options:
     type: list
     elements: path
     default: []
+  global_environment_dir:
+    description:
+      - A directory of environment files every stack gets before its own O(environment) files, as Heat's
+        C(environment_dir) (C(/etc/heat/environment.d)) gives each stack the global environment - its C(*.yaml)
+        files, in the order of their names. The stack's own files, and O(parameters), win over them.
+      - Defaults to C($STACKERS_GLOBAL_ENVIRONMENT_DIR); neither set, there is none. A directory named but missing
+        fails.
+      - An operator's global C(resource_registry) (a type mapped to a provider template, say) goes here; so may
+        C(parameter_defaults) common to every stack. M(stackers.orchestration.heat_stack) and
+        M(stackers.orchestration.heat_template_validate) take it; set it once with C(module_defaults) or the
+        environment variable.
+    type: path
   parameters:
     description: Parameter values, applied on top of the environment files' C(parameters).
     type: dict
@@ -373,6 +385,7 @@ class HeatStack(StackersModule):
         template=dict(type='path'),
         adopt_data=dict(type='dict'),
         environment=dict(type='list', elements='path', default=[]),
+        global_environment_dir=dict(type='path'),
         parameters=dict(type='dict', default={}),
         files=dict(type='dict', default={}),
         timeout=dict(type='int', default=3600),
@@ -411,7 +424,8 @@ class HeatStack(StackersModule):
         project_id = conn.current_project_id if hasattr(conn, 'current_project_id') else None
         request = runner.StackRequest(
             name=p['name'], state=p['state'], template=p['template'],
-            environment=p['environment'], parameters=p['parameters'], files=p['files'],
+            environment=p['environment'], global_environment_dir=p['global_environment_dir'],
+            parameters=p['parameters'], files=p['files'],
             timeout=p['timeout'], rollback=p['rollback'], existing=p['existing'],
             clear_parameters=p['clear_parameters'], tags=p['tags'],
             max_concurrency=p['max_concurrency'], limits=limits_from(p),

@@ -165,6 +165,7 @@ class HeatTemplateValidate(StackersModule):
     argument_spec = dict(
         template=dict(type='path', required=True),
         environment=dict(type='list', elements='path', default=[]),
+        global_environment_dir=dict(type='path'),
         parameters=dict(type='dict', default={}),
         files=dict(type='dict', default={}),
         allow_root=dict(type='path'),
@@ -200,6 +201,7 @@ class HeatTemplateValidate(StackersModule):
         answer = validate_template(
             template,
             environment=list(self.params['environment'] or ()),
+            global_environment_dir=self.params['global_environment_dir'],
             parameters=dict(self.params['parameters'] or {}),
             files=dict(self.params['files'] or {}),
             root=root,

@@ -93,7 +93,8 @@ def _offline_resource_types(env):
             continue
         offline = type(cls.__name__, (cls,),
                        {'is_service_available': classmethod(_service_always_there),
-                        '__module__': cls.__module__, '__qualname__': cls.__qualname__})
+                        '__module__': cls.__module__, '__qualname__': cls.__qualname__,
+                        '__doc__': cls.__doc__})
         env.register_class(name, offline)
 
 

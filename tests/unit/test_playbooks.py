@@ -17,7 +17,8 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAYBOOKS = os.path.join(ROOT, 'playbooks')
 # playbooks whose `openstack` command needs no stack name
-NO_STACK = {'list.yml', 'validate.yml', 'rotate_store_key.yml', 'stack_job.yml'}
+NO_STACK = {'list.yml', 'validate.yml', 'rotate_store_key.yml', 'stack_job.yml', 'resource_type_list.yml',
+            'resource_type_show.yml', 'template_version_list.yml', 'template_function_list.yml'}
 
 
 def _books():

@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import glob
 import json
 import os
 
@@ -25,6 +26,31 @@ from ...hot.validate import _definition
 from . import remote_files
 
 ENV_SECTIONS = ('parameters', 'parameter_defaults')
+# heat.conf's environment_dir, when no module option names one
+GLOBAL_ENVIRONMENT_DIR_VAR = 'STACKERS_GLOBAL_ENVIRONMENT_DIR'
+
+
+def global_environment_files(directory=None):
+    """The environment files every stack gets first, as Heat's
+    ``environment_dir`` (/etc/heat/environment.d) gives each stack its
+    global environment: the ``*.yaml`` files of ``directory`` (else of
+    ``$STACKERS_GLOBAL_ENVIRONMENT_DIR``), sorted by name so that their
+    order is the same on every host (Heat's is the directory's).  Neither
+    set: none.  A directory named but missing fails: an operator's global
+    resource_registry silently missing would change every stack."""
+    directory = directory or os.environ.get(GLOBAL_ENVIRONMENT_DIR_VAR)
+    if not directory:
+        return []
+    if not os.path.isdir(directory):
+        raise StackersError('The global environment directory %s does not exist (global_environment_dir, '
+                            'or $%s)' % (directory, GLOBAL_ENVIRONMENT_DIR_VAR))
+    return sorted(glob.glob(os.path.join(glob.escape(directory), '*.yaml')))
+
+
+def with_global_environment(environment, directory=None):
+    """The global environment files, then the stack's own ``environment``
+    (later files win, so the stack's own override the global ones)."""
+    return global_environment_files(directory) + list(environment or ())
 
 
 def read_inputs(template, environment=(), parameters=None, files=None, *, limits=DEFAULT_LIMITS,

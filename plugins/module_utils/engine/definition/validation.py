@@ -19,7 +19,7 @@ from ...resources import registry as _registry
 from ...hot import validate as _hot
 from ...hot.limits import DEFAULT as DEFAULT_LIMITS
 from ..graph import dependencies as _graph
-from . import remote_files
+from . import inputs, remote_files
 from ...resources.heat.group_kinds import GROUP_TYPES
 from ...resources.heat.remote_stack import STACK_TYPE
 
@@ -65,11 +65,15 @@ def dependencies(stack_definition, implicit=True):
 
 def validate_template(template, environment=(), parameters=None, files=None, root=None, *,
                       checker=None, max_resources=_hot.MAX_RESOURCES_PER_STACK, strict=False,
-                      limits=None, urls=(), opener=None):
+                      limits=None, urls=(), opener=None, global_environment_dir=None):
     """What ``openstack orchestration template validate`` answers (with
     ``strict``: what stack create checks first); see hot/validate.py.  Types
     are supported when the registry has a plugin for them at the call.  The
-    files named by URL beneath ``urls`` are fetched first (remote_files)."""
+    files named by URL beneath ``urls`` are fetched first (remote_files).
+    The global environment's files (``global_environment_dir``, else
+    $STACKERS_GLOBAL_ENVIRONMENT_DIR) come before ``environment``, as
+    heat_stack applies them."""
+    environment = inputs.with_global_environment(environment, global_environment_dir)
     if urls and isinstance(template, str) and os.path.isfile(template):
         files = dict(files or {})
         files.update(remote_files.fetch_for_paths(template, environment, urls, files,

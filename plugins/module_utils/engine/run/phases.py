@@ -91,7 +91,8 @@ def _inputs(invocation, stack):
         given['parameters'].update(request.parameters or {})
         return given
     if request.template is not None:
-        given = defs.read_inputs(request.template, request.environment, request.parameters,
+        environment = defs.with_global_environment(request.environment, request.global_environment_dir)
+        given = defs.read_inputs(request.template, environment, request.parameters,
                                  request.files, limits=request.limits, urls=request.files_allowed_urls,
                                  opener=request.url_opener)
     if request.existing and stack is not None and stack.get('definition'):

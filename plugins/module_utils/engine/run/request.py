@@ -33,6 +33,9 @@ class StackRequest:
     state: str = 'present'
     template: Optional[str] = None
     environment: Sequence[str] = ()
+    # heat.conf's environment_dir: its *.yaml files come before
+    # ``environment`` (None: $STACKERS_GLOBAL_ENVIRONMENT_DIR, if set)
+    global_environment_dir: Optional[str] = None
     parameters: Optional[Dict[str, Any]] = None
     files: Optional[Dict[str, Any]] = None
     timeout: Optional[float] = 3600

@@ -106,6 +106,7 @@ def test_passes_every_input_to_the_engine(capsys, recorder, template, tmp_path):
         'strict': False,
         'limits': Limits(),
         'urls': [],
+        'global_environment_dir': None,
     }
 
 

@@ -98,3 +98,39 @@ def test_differs_compares_a_kept_definition_as_json_keeps_it():
     assert defs.differs(kept, {'template': 't', 'environment': [('e', 'x')], 'parameters': {'n': 1},
                                'files': {}}) is False
     assert defs.differs(kept, dict(kept, parameters={'n': 2})) is True
+
+
+# -- the global environment (heat.conf's environment_dir) --------------------------------------------
+
+def _global_dir(tmp_path):
+    gdir = tmp_path / 'environment.d'
+    gdir.mkdir()
+    (gdir / 'b.yaml').write_text('parameter_defaults: {size: 2}\n')
+    (gdir / 'a.yaml').write_text('resource_registry: {"My::Thing": thing.yaml}\n')
+    (gdir / 'notes.txt').write_text('not an environment\n')
+    (gdir / 'c.yml').write_text('parameter_defaults: {size: 3}\n')
+    return gdir
+
+
+def test_global_environment_files_are_the_yaml_files_sorted(tmp_path, monkeypatch):
+    monkeypatch.delenv(defs.GLOBAL_ENVIRONMENT_DIR_VAR, raising=False)
+    gdir = _global_dir(tmp_path)
+    assert defs.global_environment_files(str(gdir)) == [str(gdir / 'a.yaml'), str(gdir / 'b.yaml')]
+    assert defs.with_global_environment(['own.yaml'], str(gdir)) == [
+        str(gdir / 'a.yaml'), str(gdir / 'b.yaml'), 'own.yaml']
+    assert defs.global_environment_files() == []
+    assert defs.with_global_environment(('own.yaml',)) == ['own.yaml']
+
+
+def test_global_environment_dir_from_the_variable_and_a_missing_one(tmp_path, monkeypatch):
+    gdir = _global_dir(tmp_path)
+    monkeypatch.setenv(defs.GLOBAL_ENVIRONMENT_DIR_VAR, str(gdir))
+    assert defs.global_environment_files() == [str(gdir / 'a.yaml'), str(gdir / 'b.yaml')]
+    # the option wins over the variable
+    other = tmp_path / 'other'
+    other.mkdir()
+    assert defs.global_environment_files(str(other)) == []
+    with pytest.raises(StackersError) as err:
+        defs.global_environment_files(str(tmp_path / 'gone'))
+    assert str(err.value) == ('The global environment directory %s does not exist (global_environment_dir, or '
+                              '$STACKERS_GLOBAL_ENVIRONMENT_DIR)' % (tmp_path / 'gone'))
