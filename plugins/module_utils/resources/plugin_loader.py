@@ -34,10 +34,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import collections
+import grp
 import hashlib
 import importlib
 import inspect
 import os
+import pwd
 import re
 import stat
 import sys
@@ -130,14 +132,15 @@ def unload():
 # -- the files -------------------------------------------------------------------
 
 def _check_safe(path):
-    """Refuse what another user could change: group or other write bits,
-    or an owner that is neither this user nor root (as ssh's StrictModes)."""
+    """Refuse what another user could change: the other write bit, the
+    group write bit of a group another user is in, or an owner that is
+    neither this user nor root (as ssh's StrictModes)."""
     try:
         st = os.stat(path)
     except OSError as err:
         raise ResourcePluginError('cannot read the resource plugin directory or file: %s'
                                   % (err.strerror or err), filename=path)
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+    if st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and _shared_group(st)):
         raise PluginUnsafe('other users can write to this resource plugin %s (mode %s): '
                            'make it writable by its owner only (chmod go-w)'
                            % ('directory' if stat.S_ISDIR(st.st_mode) else 'file',
@@ -147,6 +150,21 @@ def _check_safe(path):
                            'the user running the module, or of root, are loaded'
                            % ('directory' if stat.S_ISDIR(st.st_mode) else 'file', st.st_uid),
                            filename=path)
+
+
+def _shared_group(st):
+    """Whether a user other than the file's owner may be in its group: a
+    user's private group (umask 002 checkouts make files group-writable)
+    holds only that user.  A group the system cannot name counts as
+    shared."""
+    try:
+        group = grp.getgrgid(st.st_gid)
+        owner = pwd.getpwuid(st.st_uid).pw_name
+    except KeyError:
+        return True
+    if any(member != owner for member in group.gr_mem):
+        return True
+    return any(user.pw_gid == st.st_gid and user.pw_uid != st.st_uid for user in pwd.getpwall())
 
 
 def _plugin_files(directory):

@@ -7,7 +7,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import grp
 import os
+import pwd
 
 import pytest
 
@@ -211,7 +213,8 @@ def test_a_missing_or_bad_mapping_is_refused(tmp_path, tail, words):
 
 @pytest.mark.parametrize('target', ['dir', 'file'])
 @pytest.mark.parametrize('mode', [0o020, 0o002])
-def test_a_directory_or_file_others_can_write_is_refused(tmp_path, target, mode):
+def test_a_directory_or_file_others_can_write_is_refused(tmp_path, monkeypatch, target, mode):
+    monkeypatch.setattr(plugin_loader, '_shared_group', lambda st: True)
     path = write_plugin(tmp_path / 'plugins')
     victim = str(tmp_path / 'plugins') if target == 'dir' else path
     os.chmod(victim, os.stat(victim).st_mode | mode)
@@ -219,6 +222,29 @@ def test_a_directory_or_file_others_can_write_is_refused(tmp_path, target, mode)
         plugin_loader.load([str(tmp_path / 'plugins')])
     assert exc.value.filename == victim and 'chmod go-w' in str(exc.value)
     assert not rt.is_known('Test::Thing')
+
+
+def test_the_group_write_bit_of_a_private_group_is_no_other_users(tmp_path, monkeypatch):
+    """A checkout made under umask 002 (a user's private group): loaded; the same bit on a shared group is not."""
+    path = write_plugin(tmp_path / 'plugins')
+    for victim in (str(tmp_path / 'plugins'), path):
+        os.chmod(victim, os.stat(victim).st_mode | 0o020)
+    monkeypatch.setattr(plugin_loader, '_shared_group', lambda st: False)
+    assert 'Test::Thing' in plugin_loader.load([str(tmp_path / 'plugins')])
+    plugin_loader.unload()
+
+
+@pytest.mark.parametrize('members, primary_of_another, shared', [
+    ([], False, False), (['owner'], False, False), (['owner', 'other'], False, True), ([], True, True)])
+def test_a_group_is_shared_when_another_user_is_in_it(monkeypatch, members, primary_of_another, shared):
+    users = [pwd.struct_passwd(('owner', 'x', 1000, 1000, '', '/', '/bin/sh'))]
+    if primary_of_another:
+        users.append(pwd.struct_passwd(('other', 'x', 1001, 1000, '', '/', '/bin/sh')))
+    monkeypatch.setattr(plugin_loader.grp, 'getgrgid', lambda gid: grp.struct_group(('owner', 'x', gid, members)))
+    monkeypatch.setattr(plugin_loader.pwd, 'getpwuid', lambda uid: users[0])
+    monkeypatch.setattr(plugin_loader.pwd, 'getpwall', lambda: users)
+    st = os.stat_result((0o100664, 0, 0, 1, 1000, 1000, 0, 0, 0, 0))
+    assert plugin_loader._shared_group(st) is shared
 
 
 def test_a_missing_directory_is_refused(tmp_path):
