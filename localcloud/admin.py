@@ -129,6 +129,8 @@ class Admin(object):
                              for n, s in self.plan['services'].items()},
                 'ready_at': getattr(self, 'ready_at', {}),
                 'guests_dir': self.plan.get('guests_dir'),
+                # each volume's bytes (drivers/cinder_fake.py): <volumes_dir>/<volume id>
+                'volumes_dir': os.path.join(self.plan['state_dir'], 'cinder', 'volumes'),
                 'pids': dict({n: p.pid for n, p in getattr(self, 'procs', {}).items()},
                              supervisor=os.getpid())}
 

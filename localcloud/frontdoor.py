@@ -22,6 +22,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from localcloud.ledger import Ledger
+from localcloud.services._base import read_chunked
 
 _ID = re.compile(r'^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
                  r'[0-9a-fA-F]{12}|\d+|req-[0-9a-f-]{36})$')
@@ -279,15 +280,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self):
         if 'chunked' in self.headers.get('Transfer-Encoding', '').lower():
-            chunks = []
-            while True:
-                size = int(self.rfile.readline().split(b';')[0].strip() or b'0', 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b'\r\n', b'\n', b''):
-                        pass
-                    return b''.join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
+            return read_chunked(self.rfile)
         length = int(self.headers.get('Content-Length') or 0)
         return self.rfile.read(length) if length else b''
 

@@ -166,6 +166,38 @@ def sqlite_locking(foreign_keys=False, skip_url=None):
         held().discard(id(dbapi_conn))
 
 
+def read_chunked(rfile):
+    """A chunked request body (Transfer-Encoding: chunked), read whole from ``rfile``."""
+    chunks = []
+    while True:
+        size = int(rfile.readline().split(b';')[0].strip() or b'0', 16)
+        if size == 0:
+            # the trailer, up to its empty line
+            while rfile.readline() not in (b'\r\n', b'\n', b''):
+                pass
+            return b''.join(chunks)
+        chunks.append(rfile.read(size))
+        rfile.readline()
+
+
+def dechunked(app):
+    """``app`` given chunked request bodies as plain ones (wsgi.input + CONTENT_LENGTH), as
+    uWSGI or eventlet's server give them: wsgiref hands the raw chunked stream on, and an app
+    reading it to its end waits forever.  Calls between services go straight to a service's
+    port, not through the front door (which de-chunks too): Nova's image upload of a server's
+    snapshot is chunked (glanceclient streams the file)."""
+    import io
+
+    def handle(environ, start_response):
+        if 'chunked' in environ.get('HTTP_TRANSFER_ENCODING', '').lower():
+            body = read_chunked(environ['wsgi.input'])
+            environ['wsgi.input'] = io.BytesIO(body)
+            environ['CONTENT_LENGTH'] = str(len(body))
+            del environ['HTTP_TRANSFER_ENCODING']
+        return app(environ, start_response)
+    return handle
+
+
 def prefixed(app, prefix, script_name=True):
     """Serve ``app`` under a path prefix (/compute, /networking ...), as a web server would mount it.
 
@@ -212,7 +244,7 @@ def serve(app, port, prefix='', name='service', host='127.0.0.1', background=Fal
 
     sock = inherited(name)
     if sock is None:
-        httpd = make_server(host, port, prefixed(app, prefix), server_class=Server,
+        httpd = make_server(host, port, dechunked(prefixed(app, prefix)), server_class=Server,
                             handler_class=Handler)
     else:
         # the supervisor's socket, already bound and listening (plan.listen says why)
@@ -223,7 +255,7 @@ def serve(app, port, prefix='', name='service', host='127.0.0.1', background=Fal
         httpd.server_name = socket.getfqdn(httpd.server_address[0])
         httpd.server_port = httpd.server_address[1]
         httpd.setup_environ()
-        httpd.set_app(prefixed(app, prefix))
+        httpd.set_app(dechunked(prefixed(app, prefix)))
         port = httpd.server_port
     ready(name, port)
     if background:
