@@ -139,9 +139,23 @@ def test_every_quick_reference_command_as_a_playbook(cloud, tmp_path):
     # stack check: nothing drifted, nothing to do
     checked = shown(books.run('check.yml').stdout, 'Show the outcome')
     assert checked['status'] == 'CHECK_COMPLETE' and all(p['action'] == 'keep' for p in checked['plan'])
+    # stack snapshot create, before the update
+    taken = shown(books.run('snapshot_create.yml', {'heat_snapshot_name': 'before'}).stdout, 'Show the snapshot')
+    assert (taken['name'], taken['status']) == ('before', 'COMPLETE')
     # stack update
     updated = books.run('stack.yml', dict(stack_vars, heat_parameters={'text': 'two'}))
     assert shown(updated.stdout, "Show the stack's status and outputs")['outputs']['top_text'].endswith('two')
+    # stack snapshot list and show, stack restore (back to 'one'), stack snapshot delete
+    listed = books.run('snapshot_list.yml').stdout
+    assert '"msg": "%s before COMPLETE' % taken['id'] in listed, listed[-3000:]
+    one = shown(books.run('snapshot_show.yml', {'heat_snapshot_id': taken['id']}).stdout, 'Show it')
+    assert one['name'] == 'before' and one['data']['environment']['parameters']['text'] == 'one'
+    books.run('restore.yml', {'heat_snapshot_name': 'before'})
+    stack = shown(books.run('show.yml').stdout, 'Show it')
+    assert stack['stack_status'] == 'RESTORE_COMPLETE'
+    assert dict((o['output_key'], o['output_value']) for o in stack['outputs'])['top_text'].endswith('one')
+    books.run('snapshot_delete.yml', {'heat_snapshot_name': 'before'})
+    assert ' before COMPLETE' not in books.run('snapshot_list.yml').stdout
     # suspend, resume, delete
     books.run('suspend.yml')
     assert shown(books.run('show.yml').stdout, 'Show it')['stack_status'] == 'SUSPEND_COMPLETE'
