@@ -104,8 +104,8 @@ def test_a_plugin_directorys_types_with_their_own_texts(capsys, tmp_path, unload
     path = tmp_path / 'generated.yaml'
     path.write_text(yaml.safe_dump(template))
     plugin_loader.unload()
-    code, out = run_main(heat_template_validate, capsys, dict(dirs, template=str(path),
-                                                               parameters={'container': 'box'}))
+    args = dict(dirs, template=str(path), parameters={'container': 'box'})
+    code, out = run_main(heat_template_validate, capsys, args)
     assert code == 0, out
     assert out['Description'] == 'Initial template of SwiftObject' and out['unsupported_types'] == []
     assert out['Parameters']['content']['Description'] == 'What the object holds.'
