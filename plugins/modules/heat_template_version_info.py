@@ -17,7 +17,9 @@ description:
     collection reads HOT templates; Heat's CFN versions are listed, and refused by every module that reads a
     template).
   - With O(version), RV(template_functions) answers C(openstack orchestration template function list VERSION
-    [--with_conditions]) - the intrinsic functions of that version, with Heat's descriptions.
+    [--with_conditions]) - the intrinsic functions of that version. Heat's descriptions of them (the first lines
+    of its functions' docs) are Heat's text and are not carried - each RV(template_functions[].description) is
+    C('') (see the collection's docs/differences.md).
   - Nothing is read from the cloud or the state store; the connection options are taken (and unused) so that the
     module is in the action group C(stackers.orchestration.openstack) with the others.
   - M(stackers.orchestration.heat_resource_type_info) answers C(resource type list) and C(resource type show).
@@ -97,7 +99,7 @@ template_functions:
       type: str
       sample: get_attr
     description:
-      description: The first line of Heat's description of it.
+      description: C('') - Heat's description of it (the first line of its doc) is Heat's text, not carried.
       type: str
 '''
 

@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """heat_resource_type_info and heat_template_version_info against the local cloud's real Heat API
 (`openstack orchestration ...` through the cloud's Heat): the list, the show of a few types and
-their generated templates key by key, the versions and a version's functions; then the four
+their generated templates key by key (Heat's descriptions and messages there, empty: Heat's prose is
+not carried, tests/unit/heat_prose.py), the versions and a version's functions; then the four
 playbooks that replace those commands, run once each from the repository root."""
 
 from __future__ import absolute_import, division, print_function
@@ -15,6 +16,7 @@ import subprocess
 
 from localcloud.harness import ROOT
 
+from ansible_collections.stackers.orchestration.tests.unit import heat_prose
 from ansible_collections.stackers.orchestration.tests.unit.module_args import run_main
 from ansible_collections.stackers.orchestration.plugins.modules import (
     heat_resource_type_info as type_info, heat_template_version_info as version_info)
@@ -57,6 +59,7 @@ def test_resource_types_equal_heats(cloud, capsys):
         # Heat 27's API drops --long of show (docs/differences.md): no description comes back
         heat = cloud.osc('orchestration', 'resource', 'type', 'show', name, '--long', as_json=True)
         assert 'description' not in heat
+        heat = heat_prose.show(heat)
         out = _ours(capsys, {'name': name})['resource_type']
         assert out.pop('supported_here') is True
         assert sorted(out) == sorted(heat), (name, sorted(out), sorted(heat))
@@ -68,7 +71,7 @@ def test_resource_types_equal_heats(cloud, capsys):
             out = _ours(capsys, {'name': name, 'template_type': kind})['template']
             if kind == 'hot':
                 out = _without_custom_constraints(out)
-            assert json.loads(json.dumps(out)) == heat, (name, kind)
+            assert json.loads(json.dumps(out)) == heat_prose.template(heat), (name, kind)
 
 
 def test_template_versions_and_functions_equal_heats(cloud, capsys):
@@ -83,7 +86,7 @@ def test_template_versions_and_functions_equal_heats(cloud, capsys):
         code, out = run_main(version_info, capsys, {'version': version, 'with_conditions': True})
         assert code == 0
         assert out['template_functions'] == sorted(
-            ({'functions': f['Functions'], 'description': f['Description']} for f in heat),
+            heat_prose.functions([{'functions': f['Functions'], 'description': f['Description']} for f in heat]),
             key=lambda f: f['functions'])
 
 
@@ -98,7 +101,8 @@ def _playbook(book, *extra):
 
 def test_the_catalogue_playbooks():
     out = _playbook('resource_type_list.yml', '-e', 'heat_filter_name=OS::Nova::', '-e', 'heat_long=true')
-    assert '"OS::Nova::Server  supported here  A resource for managing Nova instances."' in out
+    # Heat's docs are not carried: Heat's own fallback
+    assert '"OS::Nova::Server  supported here  No description available"' in out
     out = _playbook('resource_type_show.yml', '-e', 'heat_resource_type=OS::Heat::RandomString',
                     '-e', 'heat_template_type=hot')
     assert '"description: Initial template of RandomString",' in out
@@ -106,4 +110,4 @@ def test_the_catalogue_playbooks():
     assert '"heat_template_version.2018-08-31  hot  heat_template_version.rocky  supported here"' in out
     out = _playbook('template_function_list.yml', '-e', 'heat_template_version=heat_template_version.rocky',
                     '-e', 'heat_with_conditions=true')
-    assert '"equals  A function for comparing whether two values are equal."' in out
+    assert '"equals"' in out

@@ -26,10 +26,6 @@ PAGE = os.path.join(ROOT, 'docs', 'configuration.md')
 HEAT_OPTION = re.compile(r'`\[(\w+)\] ([\w-]+)`')
 VARIABLE = re.compile(r'\$(STACKERS_[A-Z_]+)')
 CODE = re.compile(r'`([^`]+)`')
-# Named by the page, built on another branch (issue 36's plugins, in /work/wt-plugins); once it lands
-# they exist and this test fails until they are taken out of here.
-PENDING_OPTIONS = {'resource_plugin_dirs'}
-PENDING_VARIABLES = {'STACKERS_PLUGIN_DIRS'}
 
 HEAT_OPTIONS = '''
 import json
@@ -114,16 +110,14 @@ def test_every_option_of_the_second_column_is_a_modules_option():
     column = option_column(_page())
     assert {'max_resources', 'global_environment_dir', 'timeout', 'store_path'} <= column
     specs = argument_spec_names()
-    assert sorted(column - specs - PENDING_OPTIONS) == []
-    assert sorted(PENDING_OPTIONS & specs) == [], 'landed: take it out of PENDING_OPTIONS'
+    assert sorted(column - specs) == []
 
 
 def test_every_variable_named_is_read():
     named = set(VARIABLE.findall(_page()))
     assert 'STACKERS_GLOBAL_ENVIRONMENT_DIR' in named
     code = read_variables()
-    assert sorted(named - code - PENDING_VARIABLES) == []
-    assert sorted(PENDING_VARIABLES & code) == [], 'landed: take it out of PENDING_VARIABLES'
+    assert sorted(named - code) == []
 
 
 def test_the_checkers_catch_a_wrong_page():

@@ -21,6 +21,7 @@ CONTRACT_VERSION = 1
 
 
 class ApplicationCredential(ResourcePlugin):
+    """A Keystone application credential of the user running the stack."""
 
     properties_schema = {
         'name': {'type': 'string', 'description': 'Its name; a name of the stack and resource when not given.',

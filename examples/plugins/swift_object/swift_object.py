@@ -24,6 +24,7 @@ META_PREFIX = 'x-object-meta-'
 
 
 class SwiftObject(ResourcePlugin):
+    """One Swift object with the content the template gives (heat_resource_type_info shows this doc)."""
 
     properties_schema = {
         'container': {'type': 'string', 'required': True,

@@ -302,8 +302,10 @@ def _load_type(type_name, cls, path):
     entry = plugin_schema.encode(cls, type_name, path, line)
     rules = plugin_schema.implicit_rules(cls, type_name, path, line)
     if cls.type_name is None:
-        # the registry and the engine know a class by its type_name
-        cls = type(cls.__name__, (cls,), {'type_name': type_name, '__module__': cls.__module__})
+        # the registry and the engine know a class by its type_name; its doc
+        # stays the user's (heat_resource_type_info shows it)
+        cls = type(cls.__name__, (cls,), {'type_name': type_name, '__module__': cls.__module__,
+                                          '__doc__': cls.__doc__})
     return LoadedPlugin(type_name=type_name, plugin=cls, path=path, properties_schema=cls.properties_schema,
                         attributes_schema=getattr(cls, 'attributes_schema', {}),
                         implicit_dependencies=rules), entry

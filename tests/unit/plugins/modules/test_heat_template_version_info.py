@@ -27,7 +27,8 @@ def test_functions_with_and_without_conditions(capsys):
     assert code == 0 and 'yaql' in names and 'equals' not in names
     code, out = run_main(module, capsys, {'version': 'heat_template_version.newton', 'with_conditions': True})
     functions = dict((f['functions'], f['description']) for f in out['template_functions'])
-    assert functions['equals'] == 'A function for comparing whether two values are equal.'
+    # Heat's descriptions are its prose, not carried: the key is there, empty
+    assert functions['equals'] == ''
     assert set(names) < set(functions)
 
 

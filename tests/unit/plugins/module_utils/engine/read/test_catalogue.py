@@ -4,9 +4,11 @@
 """The type catalogue against Heat 27's own engine service, offline
 (tests/conformance/heat_catalogue.py in .heat-venv): the list, every type's
 show (with and without descriptions), the generated templates, the versions
-and their functions, key by key; each generated HOT template of a type the
-collection supports validates here and in Heat.  catalogue_data.py is checked
-to be what tools/gen_type_docs.py makes of that Heat."""
+and their functions, key by key, but for Heat's prose: each description and
+support status message Heat has is there, empty (tests/unit/heat_prose.py);
+each generated HOT template of a type the collection supports validates here
+and in Heat.  catalogue_data.py is checked to be what
+tools/gen_catalogue_facts.py makes of that Heat."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -19,13 +21,14 @@ import subprocess
 import pytest
 import yaml
 
+from ansible_collections.stackers.orchestration.tests.unit import heat_prose
 from ansible_collections.stackers.orchestration.tests.unit.heat_here import HEAT_PYTHON, NO_HEAT, ROOT
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.definition import validation
 from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read import catalogue
 from ansible_collections.stackers.orchestration.plugins.module_utils.errors import (
     NotSupported, TemplateError, UnknownResourceType)
 from ansible_collections.stackers.orchestration.plugins.module_utils.hot import resource_types
-from ansible_collections.stackers.orchestration.plugins.module_utils.resources import registry
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources import plugin_loader, registry
 
 HEAT_CATALOGUE = os.path.join(ROOT, 'tests', 'conformance', 'heat_catalogue.py')
 needs_heat = pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
@@ -60,7 +63,8 @@ def _heats_constraints(template):
 @needs_heat
 def test_the_list_is_heats(heat):
     assert [e['resource_type'] for e in catalogue.list_types()] == sorted(heat['list'])
-    long = dict((e['resource_type'], e['description']) for e in heat['list_long'])
+    long = dict((e['resource_type'], e['description']) for e in heat_prose.listed(heat['list_long']))
+    assert set(long.values()) == {heat_prose.NO_DESCRIPTION}
     assert dict((e['resource_type'], e['description'])
                 for e in catalogue.list_types(with_description=True)) == long
 
@@ -71,9 +75,10 @@ def test_every_show_is_heats_key_by_key(heat):
         for long, key in ((False, 'show'), (True, 'show_long')):
             mine = _json(catalogue.show_type(name, with_description=long))
             assert mine.pop('supported_here') is catalogue.supported_here(name)
-            assert sorted(mine) == sorted(heat[key][name]), name
-            for part in heat[key][name]:
-                assert mine[part] == heat[key][name][part], (name, part)
+            theirs = heat_prose.show(heat[key][name])
+            assert sorted(mine) == sorted(theirs), name
+            for part in theirs:
+                assert mine[part] == theirs[part], (name, part)
 
 
 @needs_heat
@@ -88,7 +93,7 @@ def test_every_generated_template_is_heats(heat):
             mine = _json(catalogue.generate_template(name, kind))
             if kind == 'hot':
                 mine = _heats_constraints(mine)
-            assert mine == heat[kind][name], (name, kind)
+            assert mine == heat_prose.template(heat[kind][name]), (name, kind)
 
 
 @needs_heat
@@ -113,13 +118,13 @@ def test_versions_and_functions_are_heats(heat):
     for key, conditions in (('functions', False), ('functions_conditions', True)):
         for version, functions in heat[key].items():
             assert catalogue.list_functions(version, with_conditions=conditions) == sorted(
-                functions, key=lambda f: f['functions']), (version, conditions)
+                heat_prose.functions(functions), key=lambda f: f['functions']), (version, conditions)
 
 
 @needs_heat
 def test_catalogue_data_is_current(tmp_path):
     out = tmp_path / 'data.py'
-    subprocess.run([HEAT_PYTHON, os.path.join(ROOT, 'tools', 'gen_type_docs.py'), str(out)],
+    subprocess.run([HEAT_PYTHON, os.path.join(ROOT, 'tools', 'gen_catalogue_facts.py'), str(out)],
                    check=True, timeout=300, capture_output=True)
     with open(os.path.join(ROOT, 'plugins', 'module_utils', 'engine', 'read', 'catalogue_data.py')) as handle:
         assert out.read_text() == handle.read()
@@ -158,30 +163,85 @@ def test_supported_here_marks_plugins_and_nested_types():
         n for n in marks if n in registry.PLUGINS or n in validation.NESTED_TYPES)
 
 
-def test_a_plugin_type_is_listed_and_shown_from_the_catalogues_it_joins(monkeypatch):
-    """What the plugin loader does: a type in hot/resource_types and a class in the registry."""
-    class Greeting(object):
-        """Says hello.
+GREETING = '''
+from ansible_collections.stackers.orchestration.plugins.module_utils.resources.base import ResourcePlugin
 
-        A test type."""
-        type_name = 'Example::Hello::Greeting'
+CONTRACT_VERSION = 1
 
-    monkeypatch.setattr(resource_types, '_CACHE', {})
-    monkeypatch.setitem(resource_types.TYPES, Greeting.type_name,
-                        ['SUPPORTED', '1.0', '', {'text': ['s', 'ru']}, {'said': 's'}])
-    monkeypatch.setitem(registry.PLUGINS, Greeting.type_name, Greeting)
+
+class Greeting(ResourcePlugin):
+    """Says hello.
+
+    A test type."""
+    properties_schema = {
+        'text': {'type': 'string', 'required': True, 'update_allowed': True, 'description': 'What it says.',
+                 'constraints': [{'length': {'min': 1}, 'description': 'Something.'}]},
+        'times': {'type': 'integer', 'default': 1},
+        'to': {'type': 'list', 'description': 'Whom.', 'schema': {'*': {'type': 'string', 'description': 'One.'}}},
+    }
+    attributes_schema = {'said': {'type': 'string', 'description': 'What it said.'}, 'when': {}}
+
+    def create(self, ctx):
+        return 'greeting-1'
+
+
+def resource_mapping():
+    return {'Example::Hello::Greeting': Greeting}
+'''
+
+
+@pytest.fixture
+def greeting(tmp_path):
+    directory = tmp_path / 'plugins'
+    directory.mkdir()
+    os.chmod(str(directory), 0o755)
+    (directory / 'greeting.py').write_text(GREETING)
+    os.chmod(str(directory / 'greeting.py'), 0o644)
+    plugin_loader.load([str(directory)])
+    yield 'Example::Hello::Greeting'
+    plugin_loader.unload()
+
+
+def test_a_plugin_type_is_listed_and_shown_with_its_own_texts(greeting):
     listed = catalogue.list_types(name='Example::', with_description=True)
-    assert listed == [{'resource_type': 'Example::Hello::Greeting', 'supported_here': True,
+    assert listed == [{'resource_type': greeting, 'supported_here': True,
                        'description': 'Says hello.\n\nA test type.'}]
-    shown = catalogue.show_type(Greeting.type_name)
-    assert shown['properties'] == {'text': {'type': 'string', 'required': True, 'update_allowed': True,
-                                            'immutable': False}}
-    assert shown['attributes'] == {'said': {'type': 'string'}, 'show': {'type': 'map'}}
-    assert shown['support_status'] == {'status': 'SUPPORTED', 'version': '1.0', 'message': None,
+    shown = catalogue.show_type(greeting, with_description=True)
+    assert shown['description'] == 'Says hello.\n\nA test type.'
+    assert shown['properties'] == {
+        'text': {'type': 'string', 'required': True, 'update_allowed': True, 'immutable': False,
+                 'description': 'What it says.', 'constraints': [{'length': {'min': 1}, 'description': 'Something.'}]},
+        'times': {'type': 'integer', 'required': False, 'update_allowed': False, 'immutable': False, 'default': 1},
+        'to': {'type': 'list', 'required': False, 'update_allowed': False, 'immutable': False,
+               'description': 'Whom.', 'schema': {'*': {'type': 'string', 'required': False, 'update_allowed': False,
+                                                        'immutable': False, 'description': 'One.'}}}}
+    # Heat's base attribute show is Heat's: its description is there, empty, as for Heat's types
+    assert shown['attributes'] == {'said': {'type': 'string', 'description': 'What it said.'}, 'when': {},
+                                   'show': {'type': 'map', 'description': ''}}
+    assert shown['support_status'] == {'status': 'SUPPORTED', 'version': None, 'message': None,
                                        'previous_status': None}
-    hot = catalogue.generate_template(Greeting.type_name, 'hot')
-    assert hot['resources'] == {'Greeting': {'type': Greeting.type_name, 'properties': {'text': {'get_param': 'text'}}}}
+    hot = catalogue.generate_template(greeting, 'hot')
+    assert hot['resources'] == {'Greeting': {'type': greeting, 'properties': {
+        'text': {'get_param': 'text'}, 'times': {'get_param': 'times'}, 'to': {'get_param': 'to'}}}}
+    assert hot['parameters']['text']['description'] == 'What it says.'
+    assert 'description' not in hot['parameters']['times']
+    assert hot['outputs']['said'] == {'value': {'get_attr': ['Greeting', 'said']}, 'description': 'What it said.'}
+    assert hot['outputs']['when'] == {'value': {'get_attr': ['Greeting', 'when']}, 'description': None}
     validation.validate_template(yaml.safe_dump(hot))
+
+
+def test_heats_types_carry_no_prose():
+    """Heat's descriptions and messages are Heat's text: the keys are there, empty."""
+    server = catalogue.show_type('OS::Nova::Server', with_description=True)
+    assert server['description'] == catalogue.NO_DESCRIPTION
+    assert server['properties']['flavor']['description'] == ''
+    assert 'description' not in server['properties']['networks']['schema']['*']
+    assert server['attributes']['accessIPv4']['description'] == ''
+    extra = catalogue.show_type('OS::Neutron::ExtraRoute')['support_status']
+    assert extra == {'status': 'UNSUPPORTED', 'version': None, 'message': '', 'previous_status': None}
+    functions = catalogue.list_functions('AWSTemplateFormatVersion.2010-09-09', with_conditions=True)
+    assert {'functions': 'Fn::Equals', 'description': ''} in functions
+    assert set(f['description'] for f in catalogue.list_functions('heat_template_version.rocky')) == {''}
 
 
 def test_show_refuses_unknown_and_hidden_types_with_heats_messages():
