@@ -77,6 +77,7 @@ extends_documentation_fragment:
   - stackers.orchestration.openstack
   - stackers.orchestration.openstack.wait
   - stackers.orchestration.store
+  - stackers.orchestration.resource_plugins
 attributes:
   check_mode:
     support: full
@@ -145,14 +146,18 @@ plan:
 
 import traceback
 
-from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
+from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
+    StackersModule,
+    resource_plugins_argument_spec,
+)
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
 
 try:
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.read.events import api_events
     from ansible_collections.stackers.orchestration.plugins.module_utils.engine.run import snapshot
+    from ansible_collections.stackers.orchestration.plugins.module_utils.resources import plugin_loader
 except ImportError:
-    snapshot = api_events = None
+    snapshot = api_events = plugin_loader = None
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
@@ -179,6 +184,7 @@ class HeatStackSnapshot(StackersModule):
         store_key=dict(type='str', no_log=True),
         lock_timeout=dict(type='int', default=0),
     )
+    argument_spec.update(resource_plugins_argument_spec())
     module_kwargs = dict(supports_check_mode=True, mutually_exclusive=[('store_path', 'store_url'), ('name', 'id')],
                          required_one_of=[('name', 'id')], required_if=[('state', 'present', ('name',))])
 
@@ -186,6 +192,8 @@ class HeatStackSnapshot(StackersModule):
         if snapshot is None:
             self.fail('The stack engine cannot be imported', exception=ENGINE_IMPORT_ERROR)
         p = self.params
+        # a stack made with plugin types snapshots, restores and deletes them with their plugins
+        plugin_loader.load(plugin_loader.configured_dirs(p['resource_plugin_dirs']))
         conn = self.learned_conn = self.conn
         request = snapshot.SnapshotRequest(
             p['stack'], name=p['name'], snapshot_id=p['id'], state=p['state'], store_path=p['store_path'],

@@ -187,3 +187,22 @@ def test_list_show_and_refusals(made):
     store.save_snapshot(dict(record, status='FAILED'))
     with pytest.raises(NotSupported, match='Restoring incomplete snapshot is not supported.'):
         act(made, state='restored', name='a')
+
+
+def test_a_stack_with_a_nested_stack_snapshots_and_deletes_its_snapshot(stacks, monkeypatch):
+    """A template resource keeps no snapshot data (Heat snapshots none of a nested stack's resources): the
+    snapshot's delete and the stack's pass it by (they once looked for a plugin of type "inner.yaml")."""
+    monkeypatch.setitem(registry.PLUGINS, 'OS::Heat::TestResource', Snapping)
+    del Snapping.made[:], Snapping.deleted[:]
+    stacks.template('resources:\n  x: {type: OS::Heat::TestResource, properties: {value: in}}\n',
+                    name='inner.yaml')
+    text = ('resources:\n  inner: {type: inner.yaml}\n'
+            '  top: {type: OS::Heat::TestResource, properties: {value: top}}\n')
+    assert stacks.run(text)['stack']['stack_status'] == 'CREATE_COMPLETE'
+    request = snap.SnapshotRequest('st', name='one', store_path=stacks.store_path)
+    taken = snap.snapshot(request, None)['snapshot']
+    assert taken['status'] == 'COMPLETE' and taken['data']['resources']['inner']['resource_data'] == {}
+    gone = snap.snapshot(snap.SnapshotRequest('st', name='one', state='absent', store_path=stacks.store_path), None)
+    assert gone['changed'] is True and Snapping.deleted == Snapping.made == ['img-top-0']
+    snap.snapshot(request, None)
+    assert stacks.run(None, state='absent')['stack']['stack_status'] == 'DELETE_COMPLETE'
