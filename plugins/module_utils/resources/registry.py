@@ -79,8 +79,8 @@ KEYSTONE = (keystone_identity.Domain, keystone_identity.Project, KeystoneUser,
             keystone_catalog.Service, keystone_catalog.Endpoint, UserRoleAssignment,
             GroupRoleAssignment)
 
-PLUGINS = dict((cls.type_name, cls) for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE,
-                                                               KEYSTONE)
+PLUGINS = dict((cls.type_name, cls)
+               for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE, KEYSTONE)
                for cls in group)
 
 # The types the engine runs as nested stacks (groups, OS::Heat::Stack) have no

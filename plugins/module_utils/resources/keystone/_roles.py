@@ -17,10 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-try:
-    from collections.abc import Mapping
-except ImportError:  # pragma: no cover - Python 2
-    from collections import Mapping
+from collections.abc import Mapping
 
 from ...errors import CloudNotFound
 from ...hot.type_checks import conflict

@@ -80,4 +80,3 @@ class User(WithRoles):
             if wanted is None or wanted - now:
                 out.append('groups')
         return sorted(out)
-
