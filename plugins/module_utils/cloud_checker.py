@@ -11,7 +11,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from .errors import ResourceFailure
 from .hot.constraints import NOT_CHECKED
+from .resources.keystone import _common as keystone
 
 # Heat's service-backed custom constraints -> (SDK proxy, finder, what Heat
 # calls the missing thing in its message).  Names not listed stay "not
@@ -40,13 +42,12 @@ _SERVICE_LOOKUPS = {
     'octavia.l7policy': ('load_balancer', 'find_l7_policy', 'l7policy'),
     'octavia.flavor': ('load_balancer', 'find_flavor', 'flavor'),
     'octavia.flavorprofile': ('load_balancer', 'find_flavor_profile', 'flavorprofile'),
-    'keystone.project': ('identity', 'find_project', 'project'),
-    'keystone.user': ('identity', 'find_user', 'user'),
-    'keystone.group': ('identity', 'find_group', 'group'),
-    'keystone.role': ('identity', 'find_role', 'role'),
-    'keystone.domain': ('identity', 'find_domain', 'domain'),
-    'keystone.service': ('identity', 'find_service', 'service'),
 }
+# Heat's keystone.* constraints ask its get_<kind>_id finders, which read
+# ``name{domain}`` and refuse a service name two services share: the same
+# finders as the Keystone plugins' (resources/keystone/_common.py).
+_KEYSTONE_LOOKUPS = dict(('keystone.%s' % kind, kind) for kind in (
+    'project', 'user', 'group', 'role', 'domain', 'service', 'region'))
 
 
 class CloudChecker(object):
@@ -66,6 +67,8 @@ class CloudChecker(object):
         self._seen = {}
 
     def __call__(self, name, value):
+        if name in _KEYSTONE_LOOKUPS:
+            return self._keystone(_KEYSTONE_LOOKUPS[name], value)
         lookup = _SERVICE_LOOKUPS.get(name)
         if lookup is None:
             return NOT_CHECKED
@@ -74,4 +77,17 @@ class CloudChecker(object):
             proxy, finder, label = lookup
             found = getattr(getattr(self.conn, proxy), finder)(str(value), ignore_missing=True)
             self._seen[key] = True if found is not None else 'The %s (%s) could not be found.' % (label, value)
+        return self._seen[key]
+
+    def _keystone(self, kind, value):
+        key = ('keystone.' + kind, str(value))
+        if key not in self._seen:
+            try:
+                if str(value) == '':
+                    # Heat's KeystoneBaseConstraint: an empty value names nothing
+                    raise keystone.not_found(kind, value)
+                keystone.lookup(self.conn, kind, str(value))
+                self._seen[key] = True
+            except ResourceFailure as exc:
+                self._seen[key] = exc.message
         return self._seen[key]

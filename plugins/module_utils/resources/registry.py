@@ -40,6 +40,9 @@ from .heat.structured_deployment import StructuredDeployment
 from .heat.testresource import TestResource
 from .heat.value import Value
 from .heat.wait_conditions import AwsWaitCondition, SwiftSignal, WaitCondition
+from .keystone import catalog as keystone_catalog, identity as keystone_identity
+from .keystone.role_assignments import GroupRoleAssignment, UserRoleAssignment
+from .keystone.user import User as KeystoneUser
 from .neutron.extrarouteset import ExtraRouteSet
 from .neutron.floatingip import FloatingIP, FloatingIPAssociation
 from .neutron.net import Net, ProviderNet
@@ -71,8 +74,13 @@ OCTAVIA = (loadbalancer.LoadBalancer, loadbalancer.Listener, pool.Pool, pool.Poo
            octavia_admin.Quota)
 SWIFT = (Container,)
 GLANCE = (WebImage, Image)
+KEYSTONE = (keystone_identity.Domain, keystone_identity.Project, KeystoneUser,
+            keystone_identity.Group, keystone_identity.Role, keystone_catalog.Region,
+            keystone_catalog.Service, keystone_catalog.Endpoint, UserRoleAssignment,
+            GroupRoleAssignment)
 
-PLUGINS = dict((cls.type_name, cls) for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE)
+PLUGINS = dict((cls.type_name, cls)
+               for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE, KEYSTONE)
                for cls in group)
 
 # The types the engine runs as nested stacks (groups, OS::Heat::Stack) have no

@@ -17,6 +17,8 @@ from ansible_collections.stackers.orchestration.plugins.module_utils.hot.constra
     check_custom_constraint,
     is_service,
 )
+from ansible_collections.stackers.orchestration.tests.unit.plugins.module_utils.resources.keystone import (
+    keystone_fakes)
 
 
 class FakeProxy(object):
@@ -77,3 +79,25 @@ def test_cloud_checker_through_the_engine(value, verdict):
 
 def test_every_lookup_is_a_service_constraint_heat_knows():
     assert sorted(name for name in cloud_checker._SERVICE_LOOKUPS if not is_service(name)) == []
+
+
+@pytest.mark.parametrize('name, value, outcome', [
+    ('keystone.role', 'member', True),
+    ('keystone.project', 'web{corp}', True),           # Heat's name{domain}
+    ('keystone.domain', 'default', True),
+    ('keystone.region', 'RegionOne', True),
+    ('keystone.role', 'nope', 'The KeystoneRole (nope) could not be found.'),
+    ('keystone.project', 'web{nowhere}', 'The KeystoneProject (web{nowhere}) could not be found.'),
+    ('keystone.region', 'r9', 'The KeystoneRegion (r9) could not be found.'),
+    # Heat's KeystoneBaseConstraint: an empty value names nothing (no request)
+    ('keystone.user', '', 'The KeystoneUser () could not be found.'),
+])
+def test_keystone_constraints_ask_heats_finders(name, value, outcome):
+    conn = keystone_fakes.conn()
+    corp = conn.fake.add('domains', name='corp', enabled=True)
+    conn.fake.add('projects', name='web', domain_id=corp)
+    conn.fake.add('roles', name='member')
+    conn.fake.add('regions', id='RegionOne')
+    assert cloud_checker.CloudChecker(conn)(name, value) == outcome
+    if value == '':
+        conn.identity.get.assert_not_called()
