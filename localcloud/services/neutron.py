@@ -21,7 +21,7 @@ from localcloud.services import _base
 CONF_TEMPLATE = """
 [DEFAULT]
 core_plugin = ml2
-service_plugins = router,qos,trunk,tag,segments
+service_plugins = router,qos,trunk,tag,segments,metering,port_forwarding
 auth_strategy = keystone
 transport_url = fake://
 api_paste_config = {venv}/etc/neutron/api-paste.ini
