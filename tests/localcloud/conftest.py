@@ -109,7 +109,7 @@ SECONDS = {
     'test_quick_reference_playbooks.py': 140, 'test_stack_snapshot.py': 120,
     'test_nested_stacks.py': 60, 'test_scenario_osc.py': 58, 'test_wait_conditions.py': 55,
     'test_state_dir.py': 50, 'test_hooks_and_unhealthy.py': 45, 'test_resource_group_volumes.py': 35,
-    'test_type_catalogue.py': 70,
+    'test_type_catalogue.py': 70, 'test_neutron_more_types.py': 70,
 }
 
 

@@ -527,8 +527,8 @@ QUOTA_CASES = (
           type: OS::Neutron::Quota
           properties: {project: p, network: {get_attr: [o, value]}}
         ''' + VALUE % '5', 'At least one of the following properties must be specified: floatingip, '
-                          'network, port, rbac_policy, router, security_group, security_group_rule, '
-                          'subnet, subnetpool.')
+                           'network, port, rbac_policy, router, security_group, security_group_rule, '
+                           'subnet, subnetpool.')
 )
 
 SEGMENT_CASES = (
