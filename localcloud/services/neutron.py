@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Neutron: ML2 (flat + vxlan) with the agentless 'localbind' driver; router, qos, trunk, tag.
+"""Neutron: ML2 (flat + vxlan) with the agentless 'localbind' driver; router, qos, trunk, tag,
+segments, metering and port_forwarding (the API's records: no L3 or metering agent applies them).
 
 The API runs with Keystone (authtoken) like a real neutron-server; no agents, fake:// RPC,
 SQLite whose schema is created from the models (the alembic chain does not run on SQLite).
@@ -21,7 +22,7 @@ from localcloud.services import _base
 CONF_TEMPLATE = """
 [DEFAULT]
 core_plugin = ml2
-service_plugins = router,qos,trunk,tag,segments
+service_plugins = router,qos,trunk,tag,segments,metering,port_forwarding
 auth_strategy = keystone
 transport_url = fake://
 api_paste_config = {venv}/etc/neutron/api-paste.ini

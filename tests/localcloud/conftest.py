@@ -110,7 +110,7 @@ SECONDS = {
     'test_nested_stacks.py': 60, 'test_scenario_osc.py': 58, 'test_wait_conditions.py': 55,
     'test_state_dir.py': 50, 'test_volume_backups.py': 45, 'test_server_snapshot.py': 45,
     'test_hooks_and_unhealthy.py': 45, 'test_resource_group_volumes.py': 35, 'test_type_catalogue.py': 70,
-    'test_plugins_keystone.py': 60,
+    'test_plugins_keystone.py': 60, 'test_neutron_more_types.py': 70,
 }
 
 

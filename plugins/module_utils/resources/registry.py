@@ -52,6 +52,15 @@ from .neutron.router import Router, RouterInterface
 from .neutron.security_group import SecurityGroup, SecurityGroupRule
 from .neutron.subnet import Subnet
 from .neutron.trunk import Trunk
+from .neutron.subnetpool import AddressScope, SubnetPool
+from .neutron.rbac import RBACPolicy
+from .neutron.qos import (QoSBandwidthLimitRule, QoSDscpMarkingRule, QoSMinimumBandwidthRule,
+                          QoSMinimumPacketRateRule)
+from .neutron.quota import Quota as NeutronQuota
+from .neutron.extraroute import ExtraRoute
+from .neutron.port_forwarding import FloatingIPPortForward
+from .neutron.metering import MeteringLabel, MeteringRule
+from .neutron.segment import Segment
 from .nova.flavor import Flavor
 from .nova.keypair import KeyPair
 from .nova.server import Server
@@ -68,6 +77,10 @@ HEAT = (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy,
 NOVA = (Server, KeyPair, ServerGroup, Flavor)
 NEUTRON = (Net, ProviderNet, Subnet, Router, RouterInterface, ExtraRouteSet, Port, FloatingIP,
            FloatingIPAssociation, SecurityGroup, SecurityGroupRule, Trunk, QoSPolicy)
+# issue 37: the rest of Neutron's types
+NEUTRON_MORE = (SubnetPool, AddressScope, RBACPolicy, QoSBandwidthLimitRule, QoSDscpMarkingRule,
+                QoSMinimumBandwidthRule, QoSMinimumPacketRateRule, NeutronQuota, ExtraRoute,
+                FloatingIPPortForward, MeteringLabel, MeteringRule, Segment)
 CINDER = (Volume, VolumeAttachment, VolumeType)
 OCTAVIA = (loadbalancer.LoadBalancer, loadbalancer.Listener, pool.Pool, pool.PoolMember,
            pool.HealthMonitor, l7.L7Policy, l7.L7Rule, octavia_admin.Flavor, octavia_admin.FlavorProfile,
@@ -82,6 +95,7 @@ KEYSTONE = (keystone_identity.Domain, keystone_identity.Project, KeystoneUser,
 PLUGINS = dict((cls.type_name, cls)
                for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE, KEYSTONE)
                for cls in group)
+PLUGINS.update((cls.type_name, cls) for cls in NEUTRON_MORE)
 
 # The types the engine runs as nested stacks (groups, OS::Heat::Stack) have no
 # plugin: type name -> the rule of their Heat validate().

@@ -2,9 +2,10 @@
 # Copyright: stackers.orchestration contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Neutron's types: the rules of Heat 27's NeutronResource.validate() and of
-the types' own validate().  QoSPolicy, Trunk, ExtraRouteSet and
-FloatingIPAssociation have none beyond NeutronResource's, which needs a
-value_specs property they lack."""
+the types' own validate().  QoSPolicy, Trunk, ExtraRouteSet,
+FloatingIPAssociation, AddressScope, the QoS rules, ExtraRoute,
+FloatingIPPortForward and the metering types have none beyond
+NeutronResource's, which needs a value_specs property they lack."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -23,6 +24,10 @@ INTERFACE = 'OS::Neutron::RouterInterface'
 FLOATING_IP = 'OS::Neutron::FloatingIP'
 GROUP = 'OS::Neutron::SecurityGroup'
 GROUP_RULE = 'OS::Neutron::SecurityGroupRule'
+POOL = 'OS::Neutron::SubnetPool'
+RBAC = 'OS::Neutron::RBACPolicy'
+QUOTA = 'OS::Neutron::Quota'
+SEGMENT = 'OS::Neutron::Segment'
 
 # A value Heat reads as None while it validates (an attribute of a resource
 # not created yet).
@@ -455,4 +460,125 @@ GROUP_CASES = (
                              'maximum port number.')
 )
 
-CASES = NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES + ROUTER_CASES + GROUP_CASES
+POOL_CASES = (
+    rule(POOL, 'min-above-max', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], min_prefixlen: 28, max_prefixlen: 24}
+        ''', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], min_prefixlen: 24, max_prefixlen: 28}
+        ''', 'Illegal prefix bounds: max_prefixlen=24, min_prefixlen=28.')
+    + rule(POOL, 'default-above-max', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], default_prefixlen: 29, max_prefixlen: 28}
+        ''', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], default_prefixlen: 28, max_prefixlen: 28}
+        ''', 'Illegal prefix bounds: max_prefixlen=28, default_prefixlen=29.')
+    + rule(POOL, 'default-below-min', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], default_prefixlen: 20, min_prefixlen: 24}
+        ''', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], default_prefixlen: {get_attr: [o, value]},
+                       min_prefixlen: 24}
+        ''' + VALUE % '20', 'Illegal prefix bounds: min_prefixlen=24, default_prefixlen=20.')
+    # a bound of 0 (or null, which Heat reads as 0) is no bound to Heat's truth tests
+    + rule(POOL, 'zero-is-no-bound', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], min_prefixlen: 30, default_prefixlen: 29}
+        ''', '''
+        res:
+          type: OS::Neutron::SubnetPool
+          properties: {prefixes: [10.0.0.0/16], min_prefixlen: 30, max_prefixlen: 0,
+                       default_prefixlen: null}
+        ''', 'Illegal prefix bounds: min_prefixlen=30, default_prefixlen=29.')
+)
+
+RBAC_CASES = (
+    rule(RBAC, 'external-on-a-qos-policy', '''
+        res:
+          type: OS::Neutron::RBACPolicy
+          properties: {object_type: qos_policy, object_id: q, action: access_as_external,
+                       target_tenant: t}
+        ''', '''
+        res:
+          type: OS::Neutron::RBACPolicy
+          properties: {object_type: network, object_id: n, action: access_as_external,
+                       target_tenant: t}
+        ''', 'Invalid action "access_as_external" for object type qos_policy. Valid actions: '
+             'access_as_shared')
+)
+
+QUOTA_CASES = (
+    rule(QUOTA, 'no-limit', '''
+        res:
+          type: OS::Neutron::Quota
+          properties: {project: p}
+        ''', '''
+        res:
+          type: OS::Neutron::Quota
+          properties: {project: p, network: {get_attr: [o, value]}}
+        ''' + VALUE % '5', 'At least one of the following properties must be specified: floatingip, '
+                           'network, port, rbac_policy, router, security_group, security_group_rule, '
+                           'subnet, subnetpool.')
+)
+
+SEGMENT_CASES = (
+    rule(SEGMENT, 'vlan-without-physical-network', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vlan, segmentation_id: 5}
+        ''', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vlan, segmentation_id: 5,
+                       physical_network: {get_attr: [o, value]}}
+        ''' + VALUE % 'p', 'physical_network is required for vlan provider network.')
+    + rule(SEGMENT, 'vlan-without-segmentation-id', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vlan, physical_network: p}
+        ''', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: flat, physical_network: p}
+        ''', 'segmentation_id is required for vlan provider network.')
+    + rule(SEGMENT, 'segmentation-id-on-flat', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: flat, physical_network: p, segmentation_id: 5}
+        ''', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vxlan, segmentation_id: 5}
+        ''', 'segmentation_id is prohibited for flat provider network.')
+    + rule(SEGMENT, 'physical-network-on-a-tunnel', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: geneve, physical_network: p}
+        ''', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: local}
+        ''', 'physical_network is prohibited for geneve provider network.')
+    + rule(SEGMENT, 'vlan-id-above-4094', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vlan, physical_network: p, segmentation_id: 4095}
+        ''', '''
+        res:
+          type: OS::Neutron::Segment
+          properties: {network: n, network_type: vlan, physical_network: p, segmentation_id: 4094}
+        ''', 'Up to 4094 VLAN network segments can exist on each physical_network.')
+)
+
+CASES = (NET_CASES + SUBNET_CASES + PORT_CASES + FLOATING_IP_CASES + ROUTER_CASES + GROUP_CASES
+         + POOL_CASES + RBAC_CASES + QUOTA_CASES + SEGMENT_CASES)

@@ -46,7 +46,7 @@ _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
 _LABELS = {
     'network': 'Network', 'subnet': 'Subnet', 'port': 'Port', 'router': 'Router',
     'security_group': 'SecurityGroup', 'qos_policy': 'QoSPolicy', 'subnet_pool': 'SubnetPool',
-    'segment': 'Segment',
+    'segment': 'Segment', 'address_scope': 'AddressScope', 'metering_label': 'MeteringLabel',
 }
 
 

@@ -13,6 +13,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from urllib.parse import urlencode
+
 from .. import sdk
 from ...errors import CloudNotFound
 
@@ -24,6 +26,10 @@ RAW = {
     'security_group': ('/security-groups', 'security_group'),
     'security_group_rule': ('/security-group-rules', 'security_group_rule'),
     'trunk': ('/trunks', 'trunk'), 'qos_policy': ('/qos/policies', 'policy'),
+    'subnet_pool': ('/subnetpools', 'subnetpool'), 'address_scope': ('/address-scopes', 'address_scope'),
+    'rbac_policy': ('/rbac-policies', 'rbac_policy'), 'segment': ('/segments', 'segment'),
+    'metering_label': ('/metering/metering-labels', 'metering_label'),
+    'metering_label_rule': ('/metering/metering-label-rules', 'metering_label_rule'),
 }
 # Neutron's tag extension serves a QoS policy's tags at the root, not under /qos
 # (PUT /qos/policies/{id}/tags answers "Invalid tags body"; the SDK uses this too).
@@ -58,3 +64,25 @@ def raw_set_tags(conn, entity, ident, tags):
     base = TAGS_BASE.get(entity) or RAW[entity][0]
     sdk.request_json(conn.network, 'PUT', '%s/%s/tags' % (base, ident),
                      {'tags': list(tags)})
+
+
+def raw_update(conn, entity, ident, body):
+    """PUT the changed fields of one object; Neutron's JSON of it."""
+    path, key = RAW[entity]
+    return sdk.request_json(conn.network, 'PUT', '%s/%s' % (path, ident), {key: body})[key]
+
+
+def raw_list(conn, path, plural, **query):
+    """Neutron's JSON of the objects of a collection that match ``query``
+    (Neutron's own filters, by its field names)."""
+    if query:
+        path = '%s?%s' % (path, urlencode(sorted(query.items())))
+    return sdk.request_json(conn.network, 'GET', path)[plural]
+
+
+def raw_delete_path(conn, path):
+    """DELETE one object by its path; gone already is success."""
+    try:
+        sdk.request_json(conn.network, 'DELETE', path)
+    except CloudNotFound:
+        pass

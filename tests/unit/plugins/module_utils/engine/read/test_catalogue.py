@@ -34,6 +34,10 @@ HEAT_CATALOGUE = os.path.join(ROOT, 'tests', 'conformance', 'heat_catalogue.py')
 needs_heat = pytest.mark.skipif(not os.path.exists(HEAT_PYTHON), reason=NO_HEAT)
 # Heat 27 generates no template for a type with an Any property (a KeyError, HTTP 500)
 NO_TEMPLATE = {'OS::Heat::Value'}
+# Heat 27 refuses its own template of a type whose translation rules read a
+# parameter the template gives no default (RBACPolicy's object_id lookup reads
+# object_type): it cannot be validated without the parameter's value
+HEAT_REFUSES = {'OS::Neutron::RBACPolicy': 'ValueError: The Parameter (object_type) was not provided.'}
 
 
 def _heat(*args, stdin=None):
@@ -105,7 +109,7 @@ def test_supported_types_generate_hot_templates_valid_here_and_in_heat():
         validation.validate_template(yaml.safe_dump(template))
     refused = _heat('--validate', stdin=json.dumps(templates))
     assert sorted(refused) == sorted(templates)
-    assert dict((k, v) for k, v in refused.items() if v) == {}
+    assert dict((k, v) for k, v in refused.items() if v) == HEAT_REFUSES
 
 
 @needs_heat
