@@ -76,11 +76,10 @@ HEAT = (Value, NoneResource, RandomString, TestResource, Delay, ScalingPolicy,
         MultipartMime, SoftwareComponent, StructuredDeployment)
 NOVA = (Server, KeyPair, ServerGroup, Flavor)
 NEUTRON = (Net, ProviderNet, Subnet, Router, RouterInterface, ExtraRouteSet, Port, FloatingIP,
-           FloatingIPAssociation, SecurityGroup, SecurityGroupRule, Trunk, QoSPolicy)
-# issue 37: the rest of Neutron's types
-NEUTRON_MORE = (SubnetPool, AddressScope, RBACPolicy, QoSBandwidthLimitRule, QoSDscpMarkingRule,
-                QoSMinimumBandwidthRule, QoSMinimumPacketRateRule, NeutronQuota, ExtraRoute,
-                FloatingIPPortForward, MeteringLabel, MeteringRule, Segment)
+           FloatingIPAssociation, SecurityGroup, SecurityGroupRule, Trunk, QoSPolicy,
+           SubnetPool, AddressScope, RBACPolicy, QoSBandwidthLimitRule, QoSDscpMarkingRule,
+           QoSMinimumBandwidthRule, QoSMinimumPacketRateRule, NeutronQuota, ExtraRoute,
+           FloatingIPPortForward, MeteringLabel, MeteringRule, Segment)
 CINDER = (Volume, VolumeAttachment, VolumeType)
 OCTAVIA = (loadbalancer.LoadBalancer, loadbalancer.Listener, pool.Pool, pool.PoolMember,
            pool.HealthMonitor, l7.L7Policy, l7.L7Rule, octavia_admin.Flavor, octavia_admin.FlavorProfile,
@@ -95,7 +94,6 @@ KEYSTONE = (keystone_identity.Domain, keystone_identity.Project, KeystoneUser,
 PLUGINS = dict((cls.type_name, cls)
                for group in (HEAT, NOVA, NEUTRON, CINDER, OCTAVIA, SWIFT, GLANCE, KEYSTONE)
                for cls in group)
-PLUGINS.update((cls.type_name, cls) for cls in NEUTRON_MORE)
 
 # The types the engine runs as nested stacks (groups, OS::Heat::Stack) have no
 # plugin: type name -> the rule of their Heat validate().

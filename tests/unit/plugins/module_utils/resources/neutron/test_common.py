@@ -25,7 +25,12 @@ def test_every_type_is_registered():
         'OS::Neutron::Net', 'OS::Neutron::ProviderNet', 'OS::Neutron::Subnet', 'OS::Neutron::Router',
         'OS::Neutron::RouterInterface', 'OS::Neutron::ExtraRouteSet', 'OS::Neutron::Port',
         'OS::Neutron::FloatingIP', 'OS::Neutron::FloatingIPAssociation', 'OS::Neutron::SecurityGroup',
-        'OS::Neutron::SecurityGroupRule', 'OS::Neutron::Trunk', 'OS::Neutron::QoSPolicy'])
+        'OS::Neutron::SecurityGroupRule', 'OS::Neutron::Trunk', 'OS::Neutron::QoSPolicy',
+        'OS::Neutron::SubnetPool', 'OS::Neutron::AddressScope', 'OS::Neutron::RBACPolicy',
+        'OS::Neutron::QoSBandwidthLimitRule', 'OS::Neutron::QoSDscpMarkingRule',
+        'OS::Neutron::QoSMinimumBandwidthRule', 'OS::Neutron::QoSMinimumPacketRateRule', 'OS::Neutron::Quota',
+        'OS::Neutron::ExtraRoute', 'OS::Neutron::FloatingIPPortForward', 'OS::Neutron::MeteringLabel',
+        'OS::Neutron::MeteringRule', 'OS::Neutron::Segment'])
     for name, cls in NEUTRON_PLUGINS.items():
         assert cls.type_name == name
 
