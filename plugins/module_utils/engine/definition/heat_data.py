@@ -107,6 +107,25 @@ def nested_entries(entries_, name):
     return dict(entry.get('resources') or {}) if is_stack(entry) else {}
 
 
+def members(entries_, name):
+    """The members of group ``name`` in the data, as the engine reads a
+    group's members (group_kinds.members_of), in the order of the nested
+    template Heat wrote (its members' order: oldest first)."""
+    entry = (entries_ or {}).get(name)
+    if not is_stack(entry):
+        return []
+    found = entry.get('resources') or {}
+    order = [n for n in (entry['template'].get('resources') or {}) if n in found]
+    order += sorted(n for n in found if n not in order)
+    out = []
+    for seq, member in enumerate(order):
+        got = found[member]
+        out.append({'name': member, 'status': '%s_%s' % (got.get('action'), got.get('status')),
+                    'created_time': ('', seq),
+                    'reference_id': None if is_stack(got) else got.get('resource_id')})
+    return out
+
+
 def resource_id(entries_, name):
     """The physical id the data gives resource ``name``, or None."""
     entry = (entries_ or {}).get(name)

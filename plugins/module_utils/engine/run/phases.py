@@ -126,8 +126,10 @@ def load(request, inputs, stack_id):
 
 def nest_goals(request, sd, store, stack_id):
     """The goals of the nested stacks of ``sd``, within the request's limits."""
+    adopting = heat_data.entries(request.adopt_data) if request.adopt_data is not None else None
     return nesting.nest_goals(sd, store, stack_id, max_resources=request.max_resources,
-                              region=request.region_name, resize=request.resize)
+                              region=request.region_name, resize=request.resize,
+                              adopting=adopting)
 
 
 def require_supported(sd):

@@ -245,3 +245,40 @@ def test_parameters_given_win_over_the_datas(stacks, cloud):
     data = copy.deepcopy(abandon_data())
     result = _adopt(stacks, data, parameters={'label': 'blue'})
     assert result['stack']['stack_status'] == 'ADOPT_COMPLETE'
+
+
+ASG = {
+    'heat_template_version': '2018-08-31',
+    'resources': {'asg': {'type': 'OS::Heat::AutoScalingGroup',
+                          'properties': {'min_size': 1, 'max_size': 4, 'desired_capacity': 2,
+                                         'resource': {'type': 'OS::Heat::TestResource'}}}}}
+
+
+def test_an_autoscaling_groups_members_keep_their_names_and_number(stacks, cloud):
+    """Heat names an autoscaling group's members at random, and a signal may
+    have scaled it past its desired_capacity: the adopt takes the data's."""
+    members = ['k3j5ab2c9xyz', 'a1a1a1a1a1a1', 'zz9zz9zz9zz9']      # Heat's order: oldest first
+    nested = {'name': 'heat-st-asg-x', 'id': 'a1b2c3d4-0000-0000-0000-00000000000b',
+              'action': 'UPDATE', 'status': 'COMPLETE', 'environment': {}, 'files': {},
+              'template': {'heat_template_version': '2015-04-30',
+                           'resources': dict((m, {'type': 'OS::Heat::TestResource'})
+                                             for m in members)},
+              'resources': dict((m, _resource(m, 'OS::Heat::TestResource', 'heat-st-%s' % m))
+                                for m in reversed(members))}
+    data = {'name': 'heat-st', 'id': 'f0f0f0f0-0000-0000-0000-000000000002', 'action': 'CREATE',
+            'status': 'COMPLETE', 'environment': {}, 'files': {}, 'template': ASG,
+            'resources': {'asg': nested}}
+    result = _adopt(stacks, data)
+    assert result['stack']['stack_status'] == 'ADOPT_COMPLETE'
+    store = stacks.store()
+    try:
+        child = [s for s in store.stacks() if s.get('parent_id')][0]
+        rows = dict((r.name, r.physical_id) for r in store.resources(child['id']))
+    finally:
+        store.close()
+    assert rows == dict((m, 'heat-st-%s' % m) for m in members)
+    template = stacks.dir / 'asg.yaml'
+    template.write_text(yaml.safe_dump(ASG))
+    again = runner.run(runner.StackRequest('st', template=str(template), store_path=stacks.store_path),
+                       None)
+    assert again['changed'] is False and again['stack']['stack_status'] == 'ADOPT_COMPLETE'
