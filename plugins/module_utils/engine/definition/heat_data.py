@@ -78,8 +78,10 @@ def inputs(data):
     if isinstance(registry, dict):
         # Heat registers each template resource's file under its own name
         # (``nested.yaml: nested.yaml``); the user's environment had none
+        # (and an empty ``resources`` section)
         env['resource_registry'] = dict((k, v) for k, v in registry.items()
-                                        if not (isinstance(v, str) and k == v))
+                                        if not (isinstance(v, str) and k == v)
+                                        and not (k == 'resources' and not _filled(v)))
     for section in _ENV_SECTIONS:
         if section in env and not _filled(env[section]):
             env.pop(section)

@@ -238,13 +238,43 @@ def test_refusals(stacks, cloud):
 def test_check_mode_writes_nothing(stacks, cloud):
     result = _adopt(stacks, check_mode=True)
     assert sorted(p['resource_name'] for p in result['plan']) == ['nest', 'net', 'none', 'rand', 'test']
-    assert stacks.rows() == {}
+    assert stacks.rows() == {} and cloud.writes == []
 
 
 def test_parameters_given_win_over_the_datas(stacks, cloud):
     data = copy.deepcopy(abandon_data())
     result = _adopt(stacks, data, parameters={'label': 'blue'})
     assert result['stack']['stack_status'] == 'ADOPT_COMPLETE'
+
+
+def test_the_clients_file_urls_are_the_users_relative_names(stacks, cloud, monkeypatch):
+    """``openstack stack create -t top.yaml`` sends nested.yaml as
+    file:///.../nested.yaml and writes that URL as the resource's type: the
+    user's own top.yaml (``type: nested.yaml``), run from another directory,
+    is the same stack.  The net stands for a type every stack update replaces
+    (an UpdateWaitConditionHandle): the rerun is no update of the stack."""
+    monkeypatch.setattr(FakeNet, 'replace_on_stack_update', True, raising=False)
+    url = 'file:///home/someone/heat/nested.yaml'
+    data = copy.deepcopy(abandon_data())
+    data['template']['resources']['nest']['type'] = url
+    data['files'] = {url: json.dumps(NESTED)}
+    data['environment']['resource_registry'] = {url: url, 'resources': {}}
+    _adopt(stacks, data)
+    template = stacks.dir / 'mine.yaml'
+    template.write_text(yaml.safe_dump(TEMPLATE, default_flow_style=False))
+    (stacks.dir / 'nested.yaml').write_text(yaml.safe_dump(NESTED))
+    request = dict(template=str(template), store_path=stacks.store_path,
+                   parameters={'pw': HIDDEN, 'label': 'blue'})
+    checked = runner.run(runner.StackRequest('st', check_mode=True, **request), None)
+    assert [(p['resource_name'], p['action']) for p in checked['plan'] if p['action'] != 'keep'] == []
+    again = runner.run(runner.StackRequest('st', **request), None)
+    assert again['changed'] is False and again['events'] == []
+    assert again['stack']['stack_status'] == 'ADOPT_COMPLETE' and cloud.writes == []
+    # the nested template changed on disk: its stack is updated, not replaced
+    changed = dict(NESTED, outputs={'got': {'value': 'other'}})
+    (stacks.dir / 'nested.yaml').write_text(yaml.safe_dump(changed))
+    checked = runner.run(runner.StackRequest('st', check_mode=True, **request), None)
+    assert dict((p['resource_name'], p['action']) for p in checked['plan'])['nest'] == 'update'
 
 
 ASG = {
