@@ -241,6 +241,22 @@ def test_check_mode_writes_nothing(stacks, cloud):
     assert stacks.rows() == {} and cloud.writes == []
 
 
+def test_check_mode_reads_each_object_as_the_adopt_does(stacks, cloud):
+    """A dry run (adopt_from_heat.yml's heat_dry_run) fails on a missing
+    object, naming it, as the adopt would; nothing is written anywhere."""
+    cloud.LIVE.clear()
+    with pytest.raises(StackersError) as err:
+        _adopt(stacks, check_mode=True)
+    assert 'ADOPT_FAILED' in str(err.value) and 'resources.net' in str(err.value)
+    assert 'net-1' in str(err.value)
+    store = stacks.store()
+    try:
+        assert store.stacks() == []
+    finally:
+        store.close()
+    assert cloud.writes == []
+
+
 def test_parameters_given_win_over_the_datas(stacks, cloud):
     data = copy.deepcopy(abandon_data())
     result = _adopt(stacks, data, parameters={'label': 'blue'})
