@@ -26,6 +26,7 @@ from ...errors import StackersError
 # says: what can be adopted (a SUSPEND_COMPLETE stack's servers are
 # suspended, a DELETE's are gone; Heat adopts anything, we refuse those).
 ADOPTABLE = ('CREATE', 'UPDATE', 'ADOPT', 'RESUME', 'CHECK', 'SNAPSHOT', 'RESTORE')
+REMOTE_STACK = 'OS::Heat::Stack'
 # Heat's user environment sections that hold nothing when empty
 _ENV_SECTIONS = ('parameter_defaults', 'resource_registry', 'encrypted_param_names',
                  'event_sinks', 'parameter_merge_strategies')
@@ -59,6 +60,14 @@ def _check_stack(data, label, path):
             continue
         if not isinstance(entry, dict):
             raise StackersError('Resource %s of the adopt data is not a resource entry' % where)
+        if entry.get('type') == REMOTE_STACK:
+            # Heat's OS::Heat::Stack is a stack of its own in Heat (remote_stack.py), not a
+            # nested stack: its abandon entry holds its id alone, none of its resources
+            raise StackersError(
+                'Resource %s is an OS::Heat::Stack: Heat keeps its stack (%s) apart, and its abandon '
+                'data gives none of that stack\'s resources, so it cannot be adopted as a nested '
+                'stack; move that stack on its own (adopt_from_heat.yml) and refer to it instead'
+                % (where, entry.get('resource_id')))
         if entry.get('status') != 'COMPLETE':
             raise StackersError('Resource %s is %s_%s in the adopt data: only COMPLETE resources '
                                 'can be adopted' % (where, entry.get('action'), entry.get('status')))

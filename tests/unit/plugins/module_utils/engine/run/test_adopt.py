@@ -229,6 +229,12 @@ def test_refusals(stacks, cloud):
     data['resources']['net']['resource_id'] = None
     with pytest.raises(StackersError, match='Resource net: Resource ID was not provided.'):
         _adopt(stacks, data)
+    data = copy.deepcopy(abandon_data())
+    data['template']['resources']['far'] = {'type': 'OS::Heat::Stack',
+                                            'properties': {'template': 'heat_template_version: 2018-08-31'}}
+    data['resources']['far'] = _resource('far', 'OS::Heat::Stack', 'f0f0f0f0-0000-0000-0000-0000000000ff')
+    with pytest.raises(StackersError, match='Resource far is an OS::Heat::Stack: Heat keeps its stack'):
+        _adopt(stacks, data)
     _adopt(stacks)
     with pytest.raises(StackersError, match=r'The Stack \(st\) already exists.'):
         _adopt(stacks)
