@@ -53,6 +53,10 @@ the cloud's clouds.yaml (a fresh one per phase, as every playbook run authentica
    guests running the real agents for both: the time from the servers ACTIVE to the stack
    COMPLETE, ratio ours / Heat; and the poll cost of 1 and 5 deployments pending on one server,
    in requests per second of waiting (the front door's counters), per deployment.
+6. Adopt (bench/stack/adopt.py, ``--scenario adopt``): a stack of ``--adopt-size`` resources
+   (1,000) made by the local cloud's real Heat and abandoned there, then adopted from that one
+   abandon data by our engine and by Heat's ``stack adopt``, alternating in ``--peer-rounds``
+   rounds: wall time and calls, ratio ours / Heat of the medians.
 
 Every CPU figure is printed with its ratio to a fixed calibration workload run in the same process
 (``x2.05 calib``: bench/stack/calibration.py), and in the peers the engine's CPU for the stack over
@@ -62,11 +66,12 @@ Every figure goes to bench/results/stack_bench.json.  Every stack is deleted and
 stopped, on failure too.  The machine is shared: wall times are noisy.
 
     .venv/bin/python bench/stack_bench.py [--quick] [--scenario critical|scale|peers|scale10k|
-                                                      composition|deployments|all]
+                                                      composition|deployments|adopt|all]
                                           [--sizes 100,500,1000] [--latency-ms 20] [--repeat N]
                                           [--flat-size 60] [--rg-sizes 50,500]
 
-``--quick``: scale 50,100, scale10k 100,1,000, flattening 20 resources, ResourceGroup 10,50.
+``--quick``: scale 50,100, scale10k 100,1,000, flattening 20 resources, ResourceGroup 10,50,
+adopt 200 resources.
 """
 
 
@@ -96,7 +101,8 @@ from stack.runs import OBSERVER, STACKS, engine_run  # noqa: E402
 MULTI_TIER = os.path.join(ROOT, 'tests', 'localcloud', 'stack_templates', 'multi_tier.yaml')
 RESULTS = os.path.join(ROOT, 'bench', 'results', 'stack_bench.json')
 COMPARE_PYTHON = os.path.join(ROOT, '.venv-compat-low', 'bin', 'python')
-SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'deployments', 'all')
+SCENARIOS = ('critical', 'scale', 'peers', 'scale10k', 'composition', 'deployments', 'adopt',
+             'all')
 
 
 def _terminate(signum, _frame):
@@ -125,6 +131,8 @@ def main(argv):
     ap.add_argument('--compare-python', default=COMPARE_PYTHON if os.path.exists(COMPARE_PYTHON)
                     else None, help='scale10k: the largest size again under this Python (default: '
                     '.venv-compat-low/bin/python when it exists); "" for none')
+    ap.add_argument('--adopt-size', type=int, default=None,
+                    help='adopt: the stack\'s resources (1000; --quick 200)')
     ap.add_argument('--latency-ms', type=int, default=20)
     ap.add_argument('--repeat', type=int, default=3,
                     help='critical path runs (their ratios are noisy: the spread is printed)')
@@ -151,6 +159,8 @@ def main(argv):
         args.flat_size = 20 if args.quick else 60
     if args.rg_sizes is None:
         args.rg_sizes = '10,50' if args.quick else '50,500'
+    if args.adopt_size is None:
+        args.adopt_size = 200 if args.quick else 1000
     args.template = os.path.abspath(args.template)
 
     signal.signal(signal.SIGTERM, _terminate)
@@ -158,7 +168,8 @@ def main(argv):
     log = os.path.join(workdir, 'localcloud.log')
     started = time.monotonic()
     # the Heat service only when it is measured (scenarios 3 and 4): one more process on the machine
-    heat = ['--with-heat'] if args.scenario in ('peers', 'composition', 'deployments', 'all') else []
+    heat = ['--with-heat'] if args.scenario in ('peers', 'composition', 'deployments', 'adopt',
+                                                'all') else []
     # guests (servers running their user data) only for the deployments: the others' servers have
     # none, so they would start no guest, but a cloud without guests is the one they were measured on
     heat += ['--guests'] if args.scenario in ('deployments', 'all') else []
@@ -201,6 +212,9 @@ def main(argv):
         if args.scenario in ('deployments', 'all'):
             from stack.deployments import scenario_deployments
             scenario_deployments(cloud, workdir, args, out)
+        if args.scenario in ('adopt', 'all'):
+            from stack.adopt import scenario_adopt
+            scenario_adopt(cloud, workdir, args, out)
         left = dict((k, len(v - baseline.get(k, set())))
                     for k, v in ids(cloud.resources()).items())
         out['left_in_cloud'] = dict((k, v) for k, v in left.items() if v)

@@ -111,11 +111,12 @@ SERVICES = {'volume': 'block-storage', 'networking': 'network'}
 
 # -- running the engine ----------------------------------------------------------------------------
 
-def engine_run(cloud, name, store, state, template=None, parameters=None):
+def engine_run(cloud, name, store, state, template=None, parameters=None, *, adopt_data=None):
     conn = cloud.sdk()
     try:
         result = runner.run(runner.StackRequest(
             name, state=state, template=template, parameters=parameters, store_path=store,
+            adopt_data=adopt_data,
             # the 10,000-resource stack is past Heat's default max_resources_per_stack (1000),
             # as an operator running such stacks raises it: no limit here
             timeout=1800, max_resources=-1), conn)
@@ -128,7 +129,7 @@ def engine_run(cloud, name, store, state, template=None, parameters=None):
     return result
 
 
-def phase(cloud, name, store, state, template=None, parameters=None):
+def phase(cloud, name, store, state, template=None, parameters=None, *, adopt_data=None):
     """One run of the engine, measured: wall, CPU of this process (without the calibration's
     thread: calibration.engine_cpu_s), calls per route."""
     cloud.reset_stats()
@@ -138,7 +139,8 @@ def phase(cloud, name, store, state, template=None, parameters=None):
     clock0 = time.time()
     wall0, cpu0 = time.monotonic(), engine_cpu_s()
     try:
-        result = engine_run(cloud, name, store, state, template, parameters)
+        result = engine_run(cloud, name, store, state, template, parameters,
+                            adopt_data=adopt_data)
     finally:
         wall, cpu = time.monotonic() - wall0, engine_cpu_s() - cpu0
         OBSERVER.stop()

@@ -17,6 +17,9 @@ description:
     O(stackers.orchestration.heat_stack#module:adopt_data).
   - By default Heat's C(stack abandon) - Heat forgets the stack and leaves every resource in the cloud. With
     O(export=true), Heat's C(stack export) - the same data, Heat untouched.
+  - Heat's abandon of a stack keeps its nested stacks (template resources, groups) as stacks of their own, which
+    C(openstack stack list --nested) still lists and whose delete there would delete resources the stack held;
+    the module abandons each of them too.
   - Both need C(enable_stack_abandon) in the Heat service's C(heat.conf); without it Heat answers
     C(Stack Abandon is not supported.) and the module fails with that and a line asking the cloud's operator to
     enable it.
@@ -74,6 +77,11 @@ abandoned:
   description: Whether Heat abandoned the stack (false with O(export) and in check mode).
   returned: success
   type: bool
+abandoned_nested:
+  description: The ids of the nested stacks Heat kept after the stack's abandon, which the module abandoned too.
+  returned: success
+  type: list
+  elements: str
 '''
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
@@ -108,7 +116,38 @@ class HeatServiceAbandon(StackersModule):
         if not isinstance(data, dict) or 'template' not in data:
             # openstacksdk's abandon answers an error's body as it answers the data
             self.fail(explained(error_message(data)))
-        return dict(changed=abandon, abandoned=abandon, abandon_data=data)
+        nested = self._abandon_nested(data) if abandon else []
+        return dict(changed=abandon, abandoned=abandon, abandon_data=data, abandoned_nested=nested)
+
+    def _abandon_nested(self, data):
+        """Abandon the nested stacks of ``data`` that Heat still has: its
+        convergence abandon gives every resource the Retain policy, a nested
+        stack's resource too, so the nested stacks stay."""
+        orchestration, done = self.conn.orchestration, []
+        for stack_id in nested_stack_ids(data):
+            nested = orchestration.find_stack(stack_id, ignore_missing=True)
+            if nested is None:
+                continue    # a Heat that abandoned it with its parent
+            try:
+                got = orchestration.abandon_stack(nested)
+            except Exception as err:  # pylint: disable=broad-except  # Heat's message, with its stack
+                self.fail('The stack was abandoned, but not its nested stack %s: %s' % (stack_id, err))
+            if not isinstance(got, dict) or 'template' not in got:
+                self.fail('The stack was abandoned, but not its nested stack %s: %s'
+                          % (stack_id, error_message(got)))
+            done.append(stack_id)
+        return done
+
+
+def nested_stack_ids(data):
+    """The ids of the nested stacks in abandon data, parents first."""
+    out = []
+    for entry in (data.get('resources') or {}).values():
+        if isinstance(entry, dict) and 'template' in entry and 'resources' in entry:
+            if entry.get('id'):
+                out.append(entry['id'])
+            out.extend(nested_stack_ids(entry))
+    return out
 
 
 def error_message(body):

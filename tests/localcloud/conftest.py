@@ -105,7 +105,7 @@ GROUPS = {'test_guests.py': 'guests', 'test_software_deployments.py': 'guests'}
 SECONDS = {
     'test_corpus_stacks.py': 560, 'guests': 380, 'test_heat_peer_composition.py': 200,
     'test_heat_stack_faults.py': 300, 'test_heat_stack_playbook.py': 150, 'test_resource_plugins.py': 130,
-    'test_heat_peer_abandon.py': 170, 'test_autoscaled_web_tier.py': 70,
+    'test_heat_peer_abandon.py': 170, 'test_heat_peer_adopt.py': 160, 'test_autoscaled_web_tier.py': 70,
     'test_quick_reference_playbooks.py': 140, 'test_stack_snapshot.py': 120,
     'test_nested_stacks.py': 60, 'test_scenario_osc.py': 58, 'test_wait_conditions.py': 55,
     'test_state_dir.py': 50, 'test_volume_backups.py': 45, 'test_server_snapshot.py': 45,

@@ -26,6 +26,7 @@ from ...errors import StackersError
 # says: what can be adopted (a SUSPEND_COMPLETE stack's servers are
 # suspended, a DELETE's are gone; Heat adopts anything, we refuse those).
 ADOPTABLE = ('CREATE', 'UPDATE', 'ADOPT', 'RESUME', 'CHECK', 'SNAPSHOT', 'RESTORE')
+REMOTE_STACK = 'OS::Heat::Stack'
 # Heat's user environment sections that hold nothing when empty
 _ENV_SECTIONS = ('parameter_defaults', 'resource_registry', 'encrypted_param_names',
                  'event_sinks', 'parameter_merge_strategies')
@@ -59,6 +60,14 @@ def _check_stack(data, label, path):
             continue
         if not isinstance(entry, dict):
             raise StackersError('Resource %s of the adopt data is not a resource entry' % where)
+        if entry.get('type') == REMOTE_STACK:
+            # Heat's OS::Heat::Stack is a stack of its own in Heat (remote_stack.py), not a
+            # nested stack: its abandon entry holds its id alone, none of its resources
+            raise StackersError(
+                'Resource %s is an OS::Heat::Stack: Heat keeps its stack (%s) apart, and its abandon '
+                'data gives none of that stack\'s resources, so it cannot be adopted as a nested '
+                'stack; move that stack on its own (adopt_from_heat.yml) and refer to it instead'
+                % (where, entry.get('resource_id')))
         if entry.get('status') != 'COMPLETE':
             raise StackersError('Resource %s is %s_%s in the adopt data: only COMPLETE resources '
                                 'can be adopted' % (where, entry.get('action'), entry.get('status')))
@@ -78,8 +87,10 @@ def inputs(data):
     if isinstance(registry, dict):
         # Heat registers each template resource's file under its own name
         # (``nested.yaml: nested.yaml``); the user's environment had none
+        # (and an empty ``resources`` section)
         env['resource_registry'] = dict((k, v) for k, v in registry.items()
-                                        if not (isinstance(v, str) and k == v))
+                                        if not (isinstance(v, str) and k == v)
+                                        and not (k == 'resources' and not _filled(v)))
     for section in _ENV_SECTIONS:
         if section in env and not _filled(env[section]):
             env.pop(section)
@@ -105,6 +116,25 @@ def nested_entries(entries_, name):
     data has none: its resources are then missing, and fail so)."""
     entry = (entries_ or {}).get(name)
     return dict(entry.get('resources') or {}) if is_stack(entry) else {}
+
+
+def members(entries_, name):
+    """The members of group ``name`` in the data, as the engine reads a
+    group's members (group_kinds.members_of), in the order of the nested
+    template Heat wrote (its members' order: oldest first)."""
+    entry = (entries_ or {}).get(name)
+    if not is_stack(entry):
+        return []
+    found = entry.get('resources') or {}
+    order = [n for n in (entry['template'].get('resources') or {}) if n in found]
+    order += sorted(n for n in found if n not in order)
+    out = []
+    for seq, member in enumerate(order):
+        got = found[member]
+        out.append({'name': member, 'status': '%s_%s' % (got.get('action'), got.get('status')),
+                    'created_time': ('', seq),
+                    'reference_id': None if is_stack(got) else got.get('resource_id')})
+    return out
 
 
 def resource_id(entries_, name):

@@ -18,6 +18,8 @@ __metaclass__ = type
 import glob
 import json
 import os
+import posixpath
+import urllib.parse
 
 from ...errors import ParameterError, StackersError
 from ...hot import loader
@@ -91,12 +93,84 @@ def stored(inputs):
     return dict((k, v) for k, v in inputs.items() if not k.startswith('_'))
 
 
-def differs(kept, definition):
-    """Whether a stack's kept definition is not ``definition`` (both as
-    ``stored`` gives them; the record's went through JSON)."""
-    def plain(value):
-        return json.loads(json.dumps(value, sort_keys=True, default=str))
-    return plain(kept) != plain(definition)
+def same(kept, new):
+    """Whether two stored definitions are the same stack's inputs: the same
+    template and environments wherever they were read from, the same
+    parameters, and the same ``files`` where both keep a file (a record
+    made from Heat's data keeps the provider templates a run from files
+    reads from disk: their digests, nested/steps.py, tell a change).  The
+    record's went through JSON."""
+    kept, new = _portable(_plain(kept)), _portable(_plain(new))
+    if not kept or not new:
+        return kept == new
+    kept_files, new_files = kept.pop('files', None) or {}, new.pop('files', None) or {}
+    shared = set(kept_files) & set(new_files)
+    if any(kept_files[k] != new_files[k] for k in shared):
+        return False
+    kept_text, new_text = kept.pop('template', None), new.pop('template', None)
+    # the template as data when the texts differ (parsed only then: a rerun
+    # keeps the same text): an adopted stack keeps Heat's as JSON text, the
+    # same template as the user's YAML file is the same stack
+    if kept_text != new_text:
+        kept_data, new_data = _template_data(kept_text), _template_data(new_text)
+        if aligned(kept_data, new_data) != new_data:
+            return False
+    return aligned(kept, new) == new
+
+
+def _plain(value):
+    return json.loads(json.dumps(value, sort_keys=True, default=str))
+
+
+def _template_data(text):
+    try:
+        return loader.load_text(text or '', max_size=None).data
+    except StackersError:
+        return text     # compared as text
+
+
+def _portable(definition):
+    """A stored definition without where its files were read from: the same
+    template run from another checkout is the same stack."""
+    if not definition:
+        return definition
+    out = dict(definition)
+    out.pop('template_file', None)
+    out['environment'] = [e.get('data') if isinstance(e, dict) else e
+                          for e in out.get('environment') or ()]
+    return out
+
+
+def same_template_name(kept, new):
+    """Whether ``kept`` (a template resource's type, a registry entry or a
+    get_file name, as a record keeps it) names the file ``new`` names.
+    ``openstack stack create`` sends each file the template names under
+    its absolute ``file://`` URL and writes that URL in its place, so a
+    stack it made keeps ``file:///home/me/t/nested.yaml`` where the user's
+    template says ``nested.yaml``: the same file when the URL's path ends
+    with the name (whatever directory the user runs from now).  Whether the
+    file's content changed is for its nested stack's digest to tell."""
+    if kept == new:
+        return True
+    if not (isinstance(kept, str) and isinstance(new, str) and kept.startswith('file:///')
+            and '://' not in new and new):
+        return False
+    path = posixpath.normpath(urllib.parse.unquote(urllib.parse.urlsplit(kept).path)).split('/')
+    name = [p for p in posixpath.normpath(new).split('/') if p not in ('', '.', '..')]
+    return bool(name) and path[-len(name):] == name
+
+
+def aligned(kept, new):
+    """``kept`` (data of a record) with each ``file://`` URL that names the
+    file ``new`` names at the same place (same_template_name) written as
+    ``new`` writes it."""
+    if isinstance(kept, dict) and isinstance(new, dict):
+        return dict((k, aligned(v, new[k]) if k in new else v) for k, v in kept.items())
+    if isinstance(kept, list) and isinstance(new, list) and len(kept) == len(new):
+        return [aligned(k, n) for k, n in zip(kept, new)]
+    if isinstance(kept, str) and same_template_name(kept, new):
+        return new
+    return kept
 
 
 def merge_existing(stored, given, clear_parameters=()):

@@ -50,6 +50,7 @@ from ...resources.heat.template_resource import NESTED_STACK
 from ..graph import dependencies as _graph
 from ...resources.heat import group_kinds as groups, remote_stack as stack_resource
 from ..walk import run_state
+from ..definition import heat_data
 from ..definition.inputs import hidden_values
 
 # heat/common/config.py: max_resources_per_stack, counted over the whole tree.
@@ -118,17 +119,19 @@ def template_digest(template):
     return hashlib.sha1(text.encode('utf-8')).hexdigest()
 
 
-def nest_goals(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None):
+def nest_goals(sd, store, stack_id, *, max_resources=MAX_RESOURCES, region=None, resize=None,
+               adopting=None):
     """name -> NestGoal of every nested resource of ``sd`` (a validated
     definition), recursively; ``stack_id``: its record (None: new).
     ``max_resources``: Heat's max_resources_per_stack over the whole tree
     (-1: no limit); ``region``: the connection's (an OS::Heat::Stack's
     context may name no other); ``resize``: group name -> the size a
-    signal asks of it."""
+    signal asks of it; ``adopting``: the stack's resource entries in
+    Heat's abandon data, for an adopt."""
     total = [len(sd.resources)]
     _check_total(total[0], max_resources, ('resources',))
     return _goals_at(sd, store, stack_id, (total, max_resources, region), frozenset(),
-                     resize=resize)
+                     resize=resize, adopting=adopting)
 
 
 def _check_total(total, max_resources, path):
@@ -168,7 +171,7 @@ def _waiting(snippets, unknown_params):
     return out
 
 
-def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
+def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None, adopting=None):
     total, max_resources, region = limit
     rows = {}
     if stack_id is not None:
@@ -191,8 +194,15 @@ def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
         if groups.group_type(defn):
             kind = 'group'
             members = groups.members_of(store.resources(child_id)) if stored else []
+            size = (resize or {}).get(name)
+            if stored is None and adopting is not None:
+                # Heat's adopt: the group's members are its data's, under their
+                # names (an autoscaling group's are random) and at their number
+                # (a group Heat scaled is no longer at its desired_capacity)
+                members = heat_data.members(adopting, name)
+                size = len(members)
             template, names, _removed, late = groups.goal_template(
-                sd, defn, row, members, resize=(resize or {}).get(name))
+                sd, defn, row, members, resize=size)
             waiting, params = frozenset(late), {}
         else:
             if stack_resource.is_stack(defn):
@@ -214,8 +224,10 @@ def _goals_at(sd, store, stack_id, limit, unknown_params, *, resize=None):
                              stored=stored, digest=template_digest(template),
                              waiting=frozenset(waiting), names=names, kind=kind,
                              resized=name in (resize or {}),
-                             children=_goals_at(child, store, stored and child_id, limit,
-                                                frozenset(waiting)))
+                             children=_goals_at(
+                                 child, store, stored and child_id, limit, frozenset(waiting),
+                                 adopting=None if adopting is None
+                                 else heat_data.nested_entries(adopting, name)))
     return out
 
 

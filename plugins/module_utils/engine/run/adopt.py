@@ -14,17 +14,24 @@ plugin's ``show``) and fails on one that is gone.  A failed adopt leaves
 no record (Heat's adopt with rollback does the same: it forgets the stack
 and deletes nothing): the cloud and Heat's abandon data are as before, so
 the adopt can be run again once the cause is fixed.
+
+Check mode runs the same adopt into a scratch store that is thrown away:
+the cloud is read exactly as the adopt reads it (a missing object fails
+the check, naming it), and the request's own store is not touched.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import dataclasses
+import os
+import tempfile
 import uuid
 
 from ...errors import StackersError
 from ..definition import heat_data
-from ..store.backends import forget_tree
+from ..store.backends import forget_tree, open_store
 from ..store.owner import new_owner
 from ..store.sqlite import now_iso
 from . import phases
@@ -40,7 +47,13 @@ def adopt(invocation, stack):
     heat_data.check(request.adopt_data, request.name)
     goal = phases.validate(invocation, None)
     if request.check_mode:
+        _rehearse(invocation, goal)
         return _plan(goal, request.adopt_data)
+    return _adopt(invocation, goal)
+
+
+def _adopt(invocation, goal):
+    request = invocation.request
     fields = {'id': goal.stack_id, 'action': 'ADOPT', 'status': 'IN_PROGRESS',
               'created_time': now_iso(), 'salt': uuid.uuid4().hex,
               'disable_rollback': 0 if request.rollback else 1,
@@ -63,9 +76,20 @@ def adopt(invocation, stack):
             forget_tree(invocation.store, goal.stack_id)   # never ours: nothing deleted in the cloud
 
 
+def _rehearse(invocation, goal):
+    """The adopt run into a scratch SQLite store, then dropped: it reads
+    every object as the adopt does and raises as the adopt would."""
+    with tempfile.TemporaryDirectory(prefix='stackers-adopt-check-') as scratch:
+        store = open_store(os.path.join(scratch, 'stacks.sqlite'))
+        try:
+            _adopt(dataclasses.replace(invocation, store=store, vault=store.vault(None)), goal)
+        finally:
+            store.close()
+
+
 def _plan(goal, data):
-    """Check mode: what the adopt would take, resource by resource (the
-    cloud is not read)."""
+    """Check mode: what the adopt would take, resource by resource (each
+    object was read by the rehearsal)."""
     entries = heat_data.entries(data)
     plan = []
     for name in sorted(goal.sd.resources):

@@ -195,7 +195,7 @@ def plan_and_check(invocation, goal):
     request, stack, vault = invocation.request, goal.stack, invocation.vault
     run = StackRun(invocation.store, vault, invocation.conn, stack, goal.sd,
                    secret_values=goal.hidden.values(), check_mode=True)
-    run.stack_updated = stack is not None and defs.differs(stack.get('definition'), defs.stored(
+    run.stack_updated = stack is not None and not defs.same(stack.get('definition'), defs.stored(
         defs.without_hidden(goal.inputs, goal.hidden)))
     run.seam.prepare(goal.graph, run.rows.values())
     nested_steps.attach_reading(invocation, run, goal.nests or {})

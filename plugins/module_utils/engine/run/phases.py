@@ -127,8 +127,10 @@ def load(request, inputs, stack_id):
 
 def nest_goals(request, sd, store, stack_id):
     """The goals of the nested stacks of ``sd``, within the request's limits."""
+    adopting = heat_data.entries(request.adopt_data) if request.adopt_data is not None else None
     return nesting.nest_goals(sd, store, stack_id, max_resources=request.max_resources,
-                              region=request.region_name, resize=request.resize)
+                              region=request.region_name, resize=request.resize,
+                              adopting=adopting)
 
 
 def require_supported(sd):
@@ -218,7 +220,7 @@ def converge(invocation, goal, stack, action, *, rollback_of=None):
         fields['project_id'] = request.project_id
     updating = action in ('UPDATE', 'RESTORE')
     run.stack_updated = bool(rollback_of) or (
-        updating and defs.differs(before.get('definition'), fields.get('definition')))
+        updating and not defs.same(before.get('definition'), fields.get('definition')))
     start = _Start(run, fields, stamp=updating)
     if updating and rollback_of is None and _same_inputs(invocation, goal, stack, fields):
         # A rerun that changes nothing leaves no trace (a scheduled job would
@@ -287,7 +289,7 @@ def _same_inputs(invocation, goal, stack, fields):
     # with nothing else changed it ends there, as Heat's stack resume does
     if (stack.get('action'), stack.get('status')) not in SETTLED:
         return False
-    if stack.get('hooks') or not same_definition(stack.get('definition'), fields['definition']):
+    if stack.get('hooks') or not defs.same(stack.get('definition'), fields['definition']):
         return False
     if (stack.get('tags') or None) != fields['tags'] or stack.get('timeout_mins') != fields['timeout_mins']:
         return False
@@ -390,7 +392,7 @@ def finish(invocation, converged, *, outputs=True):
     stack = store.stack_by_id(stack_id)
     before = converged.before
     changed = run.log.changed_resources() or \
-        not same_definition(before.get('definition'), stack.get('definition')) or \
+        not defs.same(before.get('definition'), stack.get('definition')) or \
         before.get('outputs') is None or before.get('status') != converged.status
     if not changed and out is not None:
         changed = run.vault.decrypt(before.get('outputs')) != out
@@ -407,43 +409,3 @@ def _same_outputs(run, before, out):
         return run.vault.decrypt(before['outputs']) == out
     except StackersError:
         return False
-
-
-def same_definition(kept, new):
-    """Whether two stored definitions are the same stack's inputs: the same
-    template and environments wherever they were read from, the same
-    parameters, and the same ``files`` where both keep a file (a record
-    made from Heat's data keeps the provider templates a run from files
-    reads from disk: their digests, nested/steps.py, tell a change)."""
-    kept, new = _portable(kept), _portable(new)
-    if not kept or not new:
-        return kept == new
-    kept_files, new_files = kept.pop('files', None) or {}, new.pop('files', None) or {}
-    shared = set(kept_files) & set(new_files)
-    if any(kept_files[k] != new_files[k] for k in shared):
-        return False
-    kept_text, new_text = kept.pop('template', None), new.pop('template', None)
-    # the template as data when the texts differ (parsed only then: a rerun
-    # keeps the same text): an adopted stack keeps Heat's as JSON text, the
-    # same template as the user's YAML file is the same stack
-    if kept_text != new_text and _template_data(kept_text) != _template_data(new_text):
-        return False
-    return kept == new
-
-
-def _template_data(text):
-    try:
-        return loader.load_text(text or '', max_size=None).data
-    except StackersError:
-        return text     # compared as text
-
-
-def _portable(definition):
-    """A stored definition without where its files were read from: the same
-    template run from another checkout is the same stack."""
-    if not definition:
-        return definition
-    out = dict(definition)
-    out.pop('template_file', None)
-    out['environment'] = [e.get('data') for e in out.get('environment') or ()]
-    return out

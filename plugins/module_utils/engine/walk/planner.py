@@ -39,6 +39,7 @@ from ...resources.base import ResourceContext
 from ...resources.heat.group_kinds import group_type
 from ...resources.heat.remote_stack import is_stack
 from ..definition import heat_data
+from ..definition.inputs import same_template_name
 
 KEEP, CREATE, UPDATE, REPLACE, DELETE = 'keep', 'create', 'update', 'replace', 'delete'
 # The row's data key saying its create's deferred work (create_later) is not done.
@@ -109,10 +110,11 @@ def decide(defn, row, plugin, new_props, *, unknown=(), metadata=None, restricte
         # or the marks and taken, as the create's own (a router interface, a
         # floating IP, cannot coexist with a second of theirs)
         return Decision(CREATE, reason='resume')
-    if getattr(plugin, 'never_update', False) and row.type == defn.type and \
+    same_type = same_template_name(row.type, defn.type)
+    if getattr(plugin, 'never_update', False) and same_type and \
             row.status == 'COMPLETE':
         return Decision(KEEP)   # OS::Heat::None: Heat never updates nor replaces it
-    if row.type != defn.type:
+    if not same_type:
         return _checked(Decision(REPLACE, reason='type changed from %s' % row.type),
                         name, restricted)
     changed = changed_keys(new_props, row.properties, unknown)

@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import time
 
 from ...errors import CloudConflict, CloudTransient
@@ -259,6 +260,21 @@ class Server(ResourcePlugin):
 
     def found_is_whole(self, ctx):
         return True    # one POST, found by its unique name and the marks it carried
+
+    def heat_resource_data(self, ctx):
+        # Heat keeps the ports it made for the server's networks (a subnet or
+        # port_extra_properties) as JSON ``[{"id": ...}]`` (server_network_mixin.py):
+        # given back, its delete of the server deletes them
+        ports = ctx.data.get('internal_ports')
+        return {'internal_ports': json.dumps([{'id': p} for p in ports])} if ports else {}
+
+    def from_heat_resource_data(self, ctx, resource_data):
+        # the same ports Heat made: without them the server's delete would leave them
+        text = resource_data.get('internal_ports')
+        ports = json.loads(text) if isinstance(text, str) and text else []
+        ids = [p['id'] for p in ports if isinstance(p, dict) and p.get('id')]
+        if ids:
+            ctx.data['internal_ports'] = ids
 
     def show(self, ctx):
         if not ctx.physical_id:

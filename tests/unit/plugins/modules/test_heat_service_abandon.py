@@ -60,3 +60,16 @@ def test_a_stack_heat_does_not_have(capsys, monkeypatch):
     proxy.find_stack.return_value = None
     code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'gone'})
     assert code == 1 and out['msg'] == 'Stack gone not found in the Heat service'
+
+
+def test_the_nested_stacks_heat_keeps_are_abandoned_too(capsys, monkeypatch):
+    """Heat's convergence abandon retains a nested stack's resource, and so
+    keeps the nested stack: it is abandoned by its id, at every level."""
+    leaf = dict(DATA, name='web-mid-x-leaf-y', id='leaf-id')
+    mid = dict(DATA, name='web-mid-x', id='mid-id', resources={'leaf': leaf, 'n': {'resource_id': 'n'}})
+    data = dict(DATA, resources={'mid': mid, 'net': {'resource_id': 'net-1', 'type': 'OS::Neutron::Net'}})
+    proxy = _cloud(monkeypatch, abandon_stack=data)
+    proxy.find_stack.side_effect = lambda name, ignore_missing: None if name == 'leaf-id' else name
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web'})
+    assert code == 0 and out['abandoned_nested'] == ['mid-id'], out
+    assert [c.args for c in proxy.abandon_stack.call_args_list] == [('web',), ('mid-id',)]

@@ -93,11 +93,41 @@ def test_missing_hidden_error():
     assert 'pw' in str(err) and 'other' not in str(err) and 'store_key' in str(err)
 
 
-def test_differs_compares_a_kept_definition_as_json_keeps_it():
+def test_same_compares_a_kept_definition_as_json_keeps_it():
     kept = {'template': 't', 'environment': [['e', 'x']], 'parameters': {'n': 1}, 'files': {}}
-    assert defs.differs(kept, {'template': 't', 'environment': [('e', 'x')], 'parameters': {'n': 1},
-                               'files': {}}) is False
-    assert defs.differs(kept, dict(kept, parameters={'n': 2})) is True
+    assert defs.same(kept, {'template': 't', 'environment': [('e', 'x')], 'parameters': {'n': 1},
+                            'files': {}}) is True
+    assert defs.same(kept, dict(kept, parameters={'n': 2})) is False
+
+
+def test_a_definition_read_from_another_checkout_is_the_same():
+    one = {'template': 't', 'template_file': '/a/t.yaml',
+           'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
+    two = dict(one, template_file='/b/t.yaml',
+               environment=[{'data': {'parameters': {}}, 'filename': '/b/e.yaml'}])
+    assert defs.same(one, two) and not defs.same(one, dict(two, template='u'))
+    assert defs.same(None, None) and not defs.same(one, None)
+
+
+def test_the_clients_file_urls_name_the_users_files():
+    """openstack stack create writes file:///<dir>/nested.yaml where the
+    user's template says nested.yaml (heatclient's template_utils)."""
+    same = defs.same_template_name
+    assert same('file:///home/me/t/nested.yaml', 'nested.yaml')
+    assert same('file:///home/me/t/lib/nested.yaml', 'lib/nested.yaml')
+    assert same('file:///home/me/lib/nested.yaml', '../lib/nested.yaml')
+    assert same('file:///home/me/t/a%20b.yaml', './a b.yaml')
+    assert not same('file:///home/me/t/other.yaml', 'nested.yaml')
+    assert not same('file:///home/me/t/nested.yaml', 'https://example.com/t/nested.yaml')
+    assert not same('https://example.com/t/nested.yaml', 'nested.yaml')
+    kept = {'template': '{"resources": {"n": {"type": "file:///x/n.yaml"}}}',
+            'environment': [{'data': {'resource_registry': {'My::N': 'file:///x/n.yaml'}}}],
+            'files': {'file:///x/n.yaml': 'n'}}
+    mine = {'template': 'resources:\n  n: {type: n.yaml}\n',
+            'environment': [{'data': {'resource_registry': {'My::N': 'n.yaml'}}, 'filename': '/y/e'}],
+            'files': {}}
+    assert defs.same(kept, mine)
+    assert not defs.same(kept, dict(mine, template='resources:\n  n: {type: m.yaml}\n'))
 
 
 # -- the global environment (heat.conf's environment_dir) --------------------------------------------

@@ -229,6 +229,12 @@ def test_refusals(stacks, cloud):
     data['resources']['net']['resource_id'] = None
     with pytest.raises(StackersError, match='Resource net: Resource ID was not provided.'):
         _adopt(stacks, data)
+    data = copy.deepcopy(abandon_data())
+    data['template']['resources']['far'] = {'type': 'OS::Heat::Stack',
+                                            'properties': {'template': 'heat_template_version: 2018-08-31'}}
+    data['resources']['far'] = _resource('far', 'OS::Heat::Stack', 'f0f0f0f0-0000-0000-0000-0000000000ff')
+    with pytest.raises(StackersError, match='Resource far is an OS::Heat::Stack: Heat keeps its stack'):
+        _adopt(stacks, data)
     _adopt(stacks)
     with pytest.raises(StackersError, match=r'The Stack \(st\) already exists.'):
         _adopt(stacks)
@@ -238,10 +244,93 @@ def test_refusals(stacks, cloud):
 def test_check_mode_writes_nothing(stacks, cloud):
     result = _adopt(stacks, check_mode=True)
     assert sorted(p['resource_name'] for p in result['plan']) == ['nest', 'net', 'none', 'rand', 'test']
-    assert stacks.rows() == {}
+    assert stacks.rows() == {} and cloud.writes == []
+
+
+def test_check_mode_reads_each_object_as_the_adopt_does(stacks, cloud):
+    """A dry run (adopt_from_heat.yml's heat_dry_run) fails on a missing
+    object, naming it, as the adopt would; nothing is written anywhere."""
+    cloud.LIVE.clear()
+    with pytest.raises(StackersError) as err:
+        _adopt(stacks, check_mode=True)
+    assert 'ADOPT_FAILED' in str(err.value) and 'resources.net' in str(err.value)
+    assert 'net-1' in str(err.value)
+    store = stacks.store()
+    try:
+        assert store.stacks() == []
+    finally:
+        store.close()
+    assert cloud.writes == []
 
 
 def test_parameters_given_win_over_the_datas(stacks, cloud):
     data = copy.deepcopy(abandon_data())
     result = _adopt(stacks, data, parameters={'label': 'blue'})
     assert result['stack']['stack_status'] == 'ADOPT_COMPLETE'
+
+
+def test_the_clients_file_urls_are_the_users_relative_names(stacks, cloud, monkeypatch):
+    """``openstack stack create -t top.yaml`` sends nested.yaml as
+    file:///.../nested.yaml and writes that URL as the resource's type: the
+    user's own top.yaml (``type: nested.yaml``), run from another directory,
+    is the same stack.  The net stands for a type every stack update replaces
+    (an UpdateWaitConditionHandle): the rerun is no update of the stack."""
+    monkeypatch.setattr(FakeNet, 'replace_on_stack_update', True, raising=False)
+    url = 'file:///home/someone/heat/nested.yaml'
+    data = copy.deepcopy(abandon_data())
+    data['template']['resources']['nest']['type'] = url
+    data['files'] = {url: json.dumps(NESTED)}
+    data['environment']['resource_registry'] = {url: url, 'resources': {}}
+    _adopt(stacks, data)
+    template = stacks.dir / 'mine.yaml'
+    template.write_text(yaml.safe_dump(TEMPLATE, default_flow_style=False))
+    (stacks.dir / 'nested.yaml').write_text(yaml.safe_dump(NESTED))
+    request = dict(template=str(template), store_path=stacks.store_path,
+                   parameters={'pw': HIDDEN, 'label': 'blue'})
+    checked = runner.run(runner.StackRequest('st', check_mode=True, **request), None)
+    assert [(p['resource_name'], p['action']) for p in checked['plan'] if p['action'] != 'keep'] == []
+    again = runner.run(runner.StackRequest('st', **request), None)
+    assert again['changed'] is False and again['events'] == []
+    assert again['stack']['stack_status'] == 'ADOPT_COMPLETE' and cloud.writes == []
+    # the nested template changed on disk: its stack is updated, not replaced
+    changed = dict(NESTED, outputs={'got': {'value': 'other'}})
+    (stacks.dir / 'nested.yaml').write_text(yaml.safe_dump(changed))
+    checked = runner.run(runner.StackRequest('st', check_mode=True, **request), None)
+    assert dict((p['resource_name'], p['action']) for p in checked['plan'])['nest'] == 'update'
+
+
+ASG = {
+    'heat_template_version': '2018-08-31',
+    'resources': {'asg': {'type': 'OS::Heat::AutoScalingGroup',
+                          'properties': {'min_size': 1, 'max_size': 4, 'desired_capacity': 2,
+                                         'resource': {'type': 'OS::Heat::TestResource'}}}}}
+
+
+def test_an_autoscaling_groups_members_keep_their_names_and_number(stacks, cloud):
+    """Heat names an autoscaling group's members at random, and a signal may
+    have scaled it past its desired_capacity: the adopt takes the data's."""
+    members = ['k3j5ab2c9xyz', 'a1a1a1a1a1a1', 'zz9zz9zz9zz9']      # Heat's order: oldest first
+    nested = {'name': 'heat-st-asg-x', 'id': 'a1b2c3d4-0000-0000-0000-00000000000b',
+              'action': 'UPDATE', 'status': 'COMPLETE', 'environment': {}, 'files': {},
+              'template': {'heat_template_version': '2015-04-30',
+                           'resources': dict((m, {'type': 'OS::Heat::TestResource'})
+                                             for m in members)},
+              'resources': dict((m, _resource(m, 'OS::Heat::TestResource', 'heat-st-%s' % m))
+                                for m in reversed(members))}
+    data = {'name': 'heat-st', 'id': 'f0f0f0f0-0000-0000-0000-000000000002', 'action': 'CREATE',
+            'status': 'COMPLETE', 'environment': {}, 'files': {}, 'template': ASG,
+            'resources': {'asg': nested}}
+    result = _adopt(stacks, data)
+    assert result['stack']['stack_status'] == 'ADOPT_COMPLETE'
+    store = stacks.store()
+    try:
+        child = [s for s in store.stacks() if s.get('parent_id')][0]
+        rows = dict((r.name, r.physical_id) for r in store.resources(child['id']))
+    finally:
+        store.close()
+    assert rows == dict((m, 'heat-st-%s' % m) for m in members)
+    template = stacks.dir / 'asg.yaml'
+    template.write_text(yaml.safe_dump(ASG))
+    again = runner.run(runner.StackRequest('st', template=str(template), store_path=stacks.store_path),
+                       None)
+    assert again['changed'] is False and again['stack']['stack_status'] == 'ADOPT_COMPLETE'

@@ -122,15 +122,6 @@ def test_cloud_steps_on_no_way_to_a_build_wait_for_the_others_first_calls(stacks
     invocation.store.close()
 
 
-def test_a_definition_read_from_another_checkout_is_the_same():
-    one = {'template': 't', 'template_file': '/a/t.yaml',
-           'environment': [{'data': {'parameters': {}}, 'filename': '/a/e.yaml'}]}
-    two = dict(one, template_file='/b/t.yaml',
-               environment=[{'data': {'parameters': {}}, 'filename': '/b/e.yaml'}])
-    assert phases._portable(one) == phases._portable(two)
-    assert phases._portable(None) is None
-
-
 class _NoWait(object):
     """phases' ``time`` with a sleep that fails the test: waiting for a lock is
     a sleep there (the time module's other names are the real ones)."""

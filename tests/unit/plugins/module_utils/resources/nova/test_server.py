@@ -224,3 +224,17 @@ def test_a_suspend_refused_a_moment_is_asked_again_and_one_on_its_way_is_not(con
     with pytest.raises(CloudConflict):
         Server().suspend(ctx)
     assert conn.compute.suspend_server.call_count == mod.TOGGLE_TRIES
+
+
+def test_heats_internal_ports_come_and_go_with_its_resource_data(conn):
+    """Heat keeps the ports it made for a server's subnets as data
+    ``internal_ports`` (JSON): an adopted server's delete deletes them, and
+    an abandoned one's data gives them back to Heat."""
+    ctx = make_ctx(conn, T, _props())
+    Server().from_heat_resource_data(ctx, {'internal_ports': '[{"id": "p1"}, {"id": "p2"}]',
+                                           'external_ports': '[{"id": "nova-made"}]'})
+    assert ctx.data == {'internal_ports': ['p1', 'p2']}
+    assert Server().heat_resource_data(ctx) == {'internal_ports': '[{"id": "p1"}, {"id": "p2"}]'}
+    empty = make_ctx(conn, T, _props())
+    Server().from_heat_resource_data(empty, {})
+    assert empty.data == {} and Server().heat_resource_data(empty) == {}
