@@ -84,6 +84,8 @@ abandoned_nested:
   elements: str
 '''
 
+import time
+
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import StackersModule
 
 # Heat's answer when heat.conf's enable_stack_abandon is off (service.py abandon_stack)
@@ -117,7 +119,28 @@ class HeatServiceAbandon(StackersModule):
             # openstacksdk's abandon answers an error's body as it answers the data
             self.fail(explained(error_message(data)))
         nested = self._abandon_nested(data) if abandon else []
+        if abandon and p['wait']:
+            self._wait_gone([stack.id] + nested, p['timeout'])
         return dict(changed=abandon, abandoned=abandon, abandon_data=data, abandoned_nested=nested)
+
+    def _wait_gone(self, stack_ids, timeout):
+        """Heat answers the abandon data, then deletes its record of the
+        stack (its resources retained) in the background: wait until it no
+        longer lists them, so that the move is over when the task is.  A
+        timeout warns rather than fails: the abandon happened, and the
+        data must reach the adopt."""
+        orchestration = self.conn.orchestration
+        deadline = time.monotonic() + timeout
+        left = list(stack_ids)
+        while left:
+            left = [i for i in left if _listed(orchestration.find_stack(i, ignore_missing=True))]
+            if not left:
+                return
+            if time.monotonic() >= deadline:
+                self.ansible.warn('Heat still lists the abandoned stack(s) %s after %d s: its abandon goes on '
+                                  'there' % (', '.join(left), timeout))
+                return
+            time.sleep(1)
 
     def _abandon_nested(self, data):
         """Abandon the nested stacks of ``data`` that Heat still has: its
@@ -137,6 +160,11 @@ class HeatServiceAbandon(StackersModule):
                           % (stack_id, error_message(got)))
             done.append(stack_id)
         return done
+
+
+def _listed(stack):
+    """Whether Heat still lists a stack it was asked to abandon."""
+    return stack is not None and getattr(stack, 'status', None) != 'DELETE_COMPLETE'
 
 
 def nested_stack_ids(data):

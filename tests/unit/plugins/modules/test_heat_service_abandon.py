@@ -35,7 +35,7 @@ def _cloud(monkeypatch, **answers):
 
 def test_abandon_and_export(capsys, monkeypatch):
     proxy = _cloud(monkeypatch, abandon_stack=DATA, export_stack=DATA)
-    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web'})
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web', 'wait': False})
     assert code == 0 and out['abandoned'] is True and out['changed'] is True and out['abandon_data'] == DATA
     proxy.abandon_stack.assert_called_once_with(mock.sentinel.stack)
     for args, check in (({'cloud': 'c', 'name': 'web', 'export': True}, False),
@@ -70,6 +70,32 @@ def test_the_nested_stacks_heat_keeps_are_abandoned_too(capsys, monkeypatch):
     data = dict(DATA, resources={'mid': mid, 'net': {'resource_id': 'net-1', 'type': 'OS::Neutron::Net'}})
     proxy = _cloud(monkeypatch, abandon_stack=data)
     proxy.find_stack.side_effect = lambda name, ignore_missing: None if name == 'leaf-id' else name
-    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web'})
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web', 'wait': False})
     assert code == 0 and out['abandoned_nested'] == ['mid-id'], out
     assert [c.args for c in proxy.abandon_stack.call_args_list] == [('web',), ('mid-id',)]
+
+
+def test_the_abandon_waits_until_heat_lists_the_stacks_no_more(capsys, monkeypatch):
+    """Heat answers the data, then drops its record in the background (DELETE_IN_PROGRESS in its list)."""
+    mid = dict(DATA, name='web-mid-x', id='mid-id')
+    proxy = _cloud(monkeypatch, abandon_stack=dict(DATA, resources={'mid': mid}))
+    monkeypatch.setattr(module.time, 'sleep', lambda s: None)
+    looks = {'web-id': ['CREATE_COMPLETE', 'DELETE_IN_PROGRESS', 'DELETE_IN_PROGRESS', None],
+             'mid-id': ['CREATE_COMPLETE', 'DELETE_IN_PROGRESS', 'DELETE_COMPLETE']}
+
+    def find(name, ignore_missing):
+        key = 'web-id' if name == 'web' else name
+        status = looks[key].pop(0) if len(looks[key]) > 1 else looks[key][0]
+        return None if status is None else mock.Mock(id=key, status=status)
+    proxy.find_stack.side_effect = find
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web'})
+    assert code == 0 and out['abandoned_nested'] == ['mid-id'] and not out.get('warnings'), out
+    assert looks == {'web-id': [None], 'mid-id': ['DELETE_COMPLETE']}
+    # a Heat that keeps listing it: a warning once the timeout is spent, the data still answered
+    looks.update({'web-id': ['DELETE_IN_PROGRESS'], 'mid-id': ['CREATE_COMPLETE', 'DELETE_COMPLETE']})
+    clock = iter(range(0, 1000, 5))
+    monkeypatch.setattr(module.time, 'monotonic', lambda: next(clock))
+    code, out = run_main(module, capsys, {'cloud': 'c', 'name': 'web', 'timeout': 20})
+    assert code == 0 and out['abandon_data']['id'] == 'i'
+    # ansible-core 2.19 answers a warning as a dict holding the text, 2.16 as the text
+    assert 'Heat still lists the abandoned stack(s) web-id after 20 s: its abandon goes on there' in str(out['warnings'])
