@@ -171,7 +171,23 @@ NO_NETWORKS = ('its server has no networks: Heat 27 asks Nova at microversion > 
 # with, or None when the test does not try).  A create that fails is checked to fail that way and
 # to leave nothing behind once deleted, and a create refused before any cloud call to be refused
 # that way with no write, so the reason stays true; the case is then xfailed.
+# The Keystone types came with issue 37; their templates want admin credentials and Keystone objects to
+# name (this file's runs are the demo user's). Shown against Heat in test_plugins_keystone.py instead,
+# until this file gives them an admin run and their values.
+KEYSTONE_NOT_YET = ('needs admin credentials and values naming Keystone objects, not given here yet; '
+                    'the Keystone types are shown against Heat by test_plugins_keystone.py', None)
+
 CANNOT_RUN = {
+    'hot/keystone/keystone.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_domain.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_group.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_project.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_region.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_role.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_service.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_service_endpoint.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_updated.yaml': KEYSTONE_NOT_YET,
+    'hot/keystone/keystone_user.yaml': KEYSTONE_NOT_YET,
     'hot/F18/NovaInstanceWithCinderVolume_Native.yaml': NO_NETWORKS,
     'hot/F18/WordPress_Native.yaml': NO_NETWORKS,
     'hot/F20/WordPress_2_Instances.yaml': NO_NETWORKS,
