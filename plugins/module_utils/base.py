@@ -32,6 +32,22 @@ except ImportError:     # PyYAML missing: validation reports it
     load_file = None
 
 
+def diff_view(changes):
+    """Ansible's list of diffs of a run's plan (heat_stack's update, a
+    snapshot's restore), one per resource that changes: its properties
+    before and after, under headers naming the resource and what happens to
+    it (a replacement is a new physical resource)."""
+    out = []
+    for change in changes:
+        name = '%s (%s)' % (change['resource_name'], change['resource_type'])
+        out.append({'resource_name': change['resource_name'], 'action': change['action'],
+                    'before_header': name,
+                    'after_header': '%s: %s, %s' % (name, change['action'], change['reason']),
+                    'before': change['before'] if change['before'] is not None else {},
+                    'after': dict(change['after']) if change['after'] is not None else {}})
+    return out
+
+
 def openstack_argument_spec():
     """The argument spec matching the ``openstack`` doc fragment."""
     return dict(

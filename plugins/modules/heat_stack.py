@@ -343,6 +343,7 @@ import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
     StackersModule,
+    diff_view,
     hidden_parameters,
     limits_argument_spec,
     secret_strings,
@@ -361,21 +362,6 @@ except ImportError:
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
-
-
-def diff_view(changes):
-    """Ansible's list of diffs, one per resource that changes: its properties
-    before and after, under headers naming the resource and what happens to
-    it (a replacement is a new physical resource)."""
-    out = []
-    for change in changes:
-        name = '%s (%s)' % (change['resource_name'], change['resource_type'])
-        out.append({'resource_name': change['resource_name'], 'action': change['action'],
-                    'before_header': name,
-                    'after_header': '%s: %s, %s' % (name, change['action'], change['reason']),
-                    'before': change['before'] if change['before'] is not None else {},
-                    'after': dict(change['after']) if change['after'] is not None else {}})
-    return out
 
 
 class HeatStack(StackersModule):

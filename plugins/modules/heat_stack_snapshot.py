@@ -148,6 +148,7 @@ import traceback
 
 from ansible_collections.stackers.orchestration.plugins.module_utils.base import (
     StackersModule,
+    diff_view,
     resource_plugins_argument_spec,
 )
 from ansible_collections.stackers.orchestration.plugins.module_utils.cloud_checker import CloudChecker
@@ -161,14 +162,6 @@ except ImportError:
     ENGINE_IMPORT_ERROR = traceback.format_exc()
 else:
     ENGINE_IMPORT_ERROR = None
-
-
-def diff_view(changes):
-    """Ansible's list of diffs, one per resource the restore changes."""
-    return [{'before_header': '%s (%s)' % (c['resource_name'], c['resource_type']),
-             'after_header': '%s (%s): %s, %s' % (c['resource_name'], c['resource_type'], c['action'], c['reason']),
-             'before': c['before'] if c['before'] is not None else {},
-             'after': dict(c['after']) if c['after'] is not None else {}} for c in changes]
 
 
 class HeatStackSnapshot(StackersModule):
